@@ -1,0 +1,5 @@
+from __future__ import annotations
+
+from reconciler.cli import main
+
+main()

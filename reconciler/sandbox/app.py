@@ -1,0 +1,172 @@
+"""The sandbox's ASGI application: the helpdesk under `/helpdesk`, the workspace service
+under `/workspace`, and test-only routes under `/_sandbox`.
+
+Every API request passes through `_serve_api`, which injects the configured faults, turns
+`HttpError` into plain-text answers, and records the request (never its secrets) in the
+log that `GET /_sandbox/requests` shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
+
+from reconciler.sandbox.config import FaultConfig
+from reconciler.sandbox.errors import ConnectionDropped, HttpError
+from reconciler.sandbox.helpdesk.dispatch import dispatch_helpdesk
+from reconciler.sandbox.params import is_secret
+from reconciler.sandbox.state import SandboxState
+from reconciler.sandbox.workspace import dispatch_workspace
+
+ALL_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"]
+Dispatch = Callable[[SandboxState, Request, str], Awaitable[Response]]
+
+
+class DroppedResponse(Response):
+    """Starts the answer, then fails: the server closes the connection mid-response, so
+    the client never learns the outcome of a write that was applied."""
+
+    def __init__(self) -> None:
+        super().__init__(b"", status_code=200)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-length", b"1024"), (b"content-type", b"text/plain")],
+            }
+        )
+        raise ConnectionDropped("connection dropped by the sandbox's fault injection")
+
+
+def create_app(state: SandboxState) -> Starlette:
+    async def serve(request: Request, service: str, dispatch: Dispatch) -> Response:
+        return await _serve_api(state, request, service, dispatch)
+
+    async def helpdesk(request: Request) -> Response:
+        return await serve(request, "helpdesk", dispatch_helpdesk)
+
+    async def workspace(request: Request) -> Response:
+        return await serve(request, "workspace", dispatch_workspace)
+
+    async def requests_log(request: Request) -> Response:
+        if request.method == "DELETE":
+            state.requests.clear()
+            return PlainTextResponse("OK")
+        since = int(request.query_params.get("since", "0") or 0)
+        return JSONResponse([r for r in state.requests if r["seq"] > since])
+
+    async def faults(request: Request) -> Response:
+        if request.method == "PUT":
+            body = await request.json()
+            try:
+                cfg = FaultConfig(**body) if isinstance(body, dict) else FaultConfig.parse(body)
+            except (TypeError, ValueError) as exc:
+                return PlainTextResponse(str(exc), status_code=400)
+            state.config.faults = cfg
+            state.faults.configure(cfg)
+        return JSONResponse(state.faults.config.to_dict())
+
+    async def limits(request: Request) -> Response:
+        """Forget rate-limit windows and IP blocks (between test steps)."""
+        state.limiter.reset()
+        state.logins.reset()
+        return PlainTextResponse("OK")
+
+    async def index(request: Request) -> Response:
+        base = str(request.base_url).rstrip("/")
+        return JSONResponse(
+            {
+                "helpdesk_url": f"{base}/helpdesk",
+                "workspace_url": f"{base}/workspace",
+                "quirks": sorted(state.config.quirks),
+            }
+        )
+
+    routes = [
+        Route("/", index),
+        Route("/helpdesk/{rest:path}", helpdesk, methods=ALL_METHODS),
+        Route("/workspace/{rest:path}", workspace, methods=ALL_METHODS),
+        Route("/_sandbox/requests", requests_log, methods=["GET", "DELETE"]),
+        Route("/_sandbox/faults", faults, methods=["GET", "PUT"]),
+        Route("/_sandbox/reset-limits", limits, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=1000)])
+    app.state.sandbox = state
+    return app
+
+
+async def _serve_api(
+    state: SandboxState, request: Request, service: str, dispatch: Dispatch
+) -> Response:
+    started = time.perf_counter()
+    writes_before = state.store.writes
+    decision = state.faults.decide(is_write=request.method != "GET")
+    response: Response
+    try:
+        if decision.throttled_for:
+            response = PlainTextResponse(
+                "API rate limit exceeded. Retry in a few minutes.",
+                status_code=429,
+                headers={"Retry-After": str(max(1, round(decision.throttled_for)))},
+            )
+        elif decision.error:
+            response = PlainTextResponse("Internal server error (injected)", status_code=500)
+        else:
+            if decision.delay:
+                await asyncio.sleep(decision.delay)
+            response = await _dispatch(state, request, service, dispatch)
+            # A write through GET (`/Close`, `/DisableRule/5`) counts too: what matters
+            # is whether the store changed.
+            if decision.drop and state.store.writes != writes_before:
+                _log(state, request, service, "dropped", started)
+                return DroppedResponse()
+    except Exception:
+        _log(state, request, service, 500, started)
+        raise
+    _log(state, request, service, response.status_code, started)
+    return response
+
+
+async def _dispatch(
+    state: SandboxState, request: Request, service: str, dispatch: Dispatch
+) -> Response:
+    rest = request.path_params["rest"]
+    try:
+        return await dispatch(state, request, rest)
+    except HttpError as err:
+        if service == "workspace":
+            return JSONResponse(
+                {"error": err.message, "status": err.status},
+                status_code=err.status,
+                headers=err.headers,
+            )
+        return PlainTextResponse(err.message, status_code=err.status, headers=err.headers)
+
+
+def _log(
+    state: SandboxState, request: Request, service: str, status: int | str, started: float
+) -> None:
+    entry: dict[str, Any] = {
+        "time": state.timestamp(),
+        "service": service,
+        "method": request.method,
+        "path": request.url.path,
+        "query": {k: "***" if is_secret(k) else v for k, v in request.query_params.items()},
+        "params": getattr(request.state, "params", None),
+        "user": getattr(request.state, "username", None),
+        "status": status,
+        "ms": round((time.perf_counter() - started) * 1000, 2),
+    }
+    state.log_request(entry)

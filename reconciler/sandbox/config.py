@@ -1,0 +1,91 @@
+"""Configuration of a sandbox: limits, quirks of the real service, and injected faults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+# Behaviours of the real helpdesk that differ from its spec (spec/real-world-notes.md).
+# Off by default, so the sandbox follows the spec; each can be switched on by name so that
+# the clients are tested against both.
+QUIRKS: dict[str, str] = {
+    "createuser-bare-int": 'CreateUser answers a bare integer instead of {"userId": N}',
+    "createuser-duplicate-500": "CreateUser for an existing e-mail answers 500 instead of 400",
+    "updateasset-resets-quantity": "UpdateAsset without quantity resets the quantity to 1",
+    "updateuser-blanks-omitted": "UpdateUser blanks every omitted field except notes",
+    "rule-xml-minimal": "Rule XML carries only conditions and actions: no name, no enabled flag",
+    "user-department-id": "user objects carry DepartmentID and DepartmentName, not Departman",
+    "customfield-extra-keys": "custom field items carry OptionID, AccessType, ForTechsOnly, "
+    "ValueWithOption, and definitions carry SelectionComboOptions",
+    "asset-disabled-flag": "asset objects carry a Disabled flag",
+    "no-retry-after": "429 answers carry no Retry-After header",
+    "throttle-slow": "over the rate limit, answer slowly (after the window frees) instead of 429",
+    "workspace-envelope": 'workspace lists answer {"data": [...], "total": N}, not a bare array',
+    "workspace-int-ids": "workspace ids are integers instead of opaque strings",
+}
+
+
+@dataclass
+class FaultConfig:
+    """Faults switched on for tests. Rates are shares of requests (0.0 to 1.0).
+
+    - `error_rate`: answer 500 before doing anything.
+    - `drop_rate`: for writes, apply the write, then drop the connection (outcome unknown).
+    - `slow_rate`/`slow_seconds`: answer after a delay.
+    - `throttle_after`/`throttle_for`: from `throttle_after` seconds after the faults are
+      armed, answer every request 429 for `throttle_for` seconds.
+    """
+
+    error_rate: float = 0.0
+    drop_rate: float = 0.0
+    slow_rate: float = 0.0
+    slow_seconds: float = 1.0
+    throttle_after: float = 0.0
+    throttle_for: float = 0.0
+    seed: int = 0
+
+    @property
+    def active(self) -> bool:
+        return bool(self.error_rate or self.drop_rate or self.slow_rate or self.throttle_for)
+
+    @classmethod
+    def parse(cls, text: str) -> FaultConfig:
+        """Parse `error=0.05,drop=0.02,slow=0.05,slow_seconds=1,throttle_after=5,throttle_for=20,seed=1`."""
+        aliases = {"error": "error_rate", "drop": "drop_rate", "slow": "slow_rate"}
+        names = {f.name for f in fields(cls)}
+        values: dict[str, float | int] = {}
+        for part in filter(None, (p.strip() for p in text.split(","))):
+            key, sep, raw = part.partition("=")
+            key = aliases.get(key.strip(), key.strip())
+            if not sep or key not in names:
+                raise ValueError(f"unknown fault setting {part!r}; known: {sorted(names)}")
+            try:
+                values[key] = int(raw) if key == "seed" else float(raw)
+            except ValueError:
+                raise ValueError(f"fault setting {key} needs a number, got {raw!r}") from None
+            if key.endswith("_rate") and not 0.0 <= values[key] <= 1.0:
+                raise ValueError(f"fault setting {key} must be between 0 and 1")
+        return cls(**values)  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, float | int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass
+class SandboxConfig:
+    rate_limit: int = 90  # calls a minute per credential; 0 disables
+    search_rate_limit: int = 60  # Search and UserByEmail
+    rate_window: float = 60.0
+    failed_logins_to_block: int = 3
+    block_seconds: float = 300.0
+    quirks: set[str] = field(default_factory=set)
+    faults: FaultConfig = field(default_factory=FaultConfig)
+    request_log_size: int = 20000
+
+    def __post_init__(self) -> None:
+        unknown = set(self.quirks) - set(QUIRKS)
+        if unknown:
+            raise ValueError(f"unknown quirk(s) {sorted(unknown)}; known: {sorted(QUIRKS)}")
+
+    def quirk(self, name: str) -> bool:
+        assert name in QUIRKS, name
+        return name in self.quirks

@@ -1,0 +1,22 @@
+"""Handlers of the helpdesk API, one module per area; importing a module registers it."""
+
+from __future__ import annotations
+
+import importlib
+
+MODULES = (
+    "general",
+    "companies",
+    "users",
+    "categories",
+    "custom_fields",
+    "assets",
+    "rules",
+    "tickets",
+    "comments",
+)
+
+
+def load_endpoints() -> None:
+    for name in MODULES:
+        importlib.import_module(f"{__name__}.{name}")

@@ -1,0 +1,3 @@
+"""comments endpoints of the helpdesk sandbox."""
+
+from __future__ import annotations

@@ -1,0 +1,120 @@
+"""Endpoint registry of the helpdesk sandbox.
+
+Each module under `reconciler.sandbox.helpdesk` registers its handlers with `@endpoint`.
+The dispatcher (`dispatch.py`) matches the endpoint name case-insensitively, checks the
+method, authenticates, applies the rate limit and the permission level, then calls the
+handler with a `Ctx`. A handler returns JSON-able data, `OK`, a plain `str`, or a
+starlette `Response`, and raises `HttpError` for error answers.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+
+from reconciler.sandbox.errors import HttpError, not_found
+from reconciler.sandbox.params import Params
+from reconciler.sandbox.state import SandboxState
+from reconciler.sandbox.store import Record, Store
+
+
+class Permission(enum.Enum):
+    ANY = "user"
+    TECH = "technician"
+    ADMIN = "administrator"
+
+
+class _Ok:
+    """The plain `200 OK` answer of write operations that return no data."""
+
+
+OK = _Ok()
+
+
+@dataclass
+class Ctx:
+    state: SandboxState
+    request: Request
+    params: Params
+    caller: Record
+    arg: str | None = None  # the path segment after the name: /Rule/{id}
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def store(self) -> Store:
+        return self.state.store
+
+    @property
+    def is_admin(self) -> bool:
+        return bool(self.caller["is_admin"])
+
+    @property
+    def is_tech(self) -> bool:
+        return bool(self.caller["is_tech"] or self.caller["is_admin"])
+
+    def quirk(self, name: str) -> bool:
+        return self.state.config.quirk(name)
+
+    def id_param(self, *names: str) -> int:
+        """An id from the path (`/Rule/5`) or from the named parameters."""
+        if self.arg:
+            try:
+                return int(self.arg)
+            except ValueError:
+                raise HttpError(400, f"'{self.arg}' is not a valid id") from None
+        value = self.params.integer(*names, required=True)
+        assert value is not None
+        return value
+
+    def record(self, table: str, rid: int, what: str) -> Record:
+        rec = self.store.get(table, rid)
+        if rec is None:
+            raise not_found(f"{what} {rid}")
+        return rec
+
+    def require_admin(self) -> None:
+        if not self.is_admin:
+            raise HttpError(403, "Access denied: administrator permission required")
+
+    def require_tech(self) -> None:
+        if not self.is_tech:
+            raise HttpError(403, "Access denied: technician permission required")
+
+
+Handler = Callable[[Ctx], Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    name: str
+    method: str
+    handler: Handler
+    permission: Permission
+    bucket: str  # "general" or "search": the rate-limit bucket
+
+
+ENDPOINTS: dict[str, dict[str, Endpoint]] = {}
+
+
+def endpoint(
+    *names: str,
+    methods: tuple[str, ...] = ("GET",),
+    permission: Permission = Permission.ANY,
+    bucket: str = "general",
+) -> Callable[[Handler], Handler]:
+    """Register a handler under one or more names (the ticket/talep spellings)."""
+
+    def register(handler: Handler) -> Handler:
+        for name in names:
+            by_method = ENDPOINTS.setdefault(name.lower(), {})
+            for method in methods:
+                if method in by_method:
+                    raise RuntimeError(f"endpoint {method} {name} registered twice")
+                by_method[method] = Endpoint(name, method, handler, permission, bucket)
+        return handler
+
+    return register

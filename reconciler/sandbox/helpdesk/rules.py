@@ -1,0 +1,3 @@
+"""rules endpoints of the helpdesk sandbox."""
+
+from __future__ import annotations

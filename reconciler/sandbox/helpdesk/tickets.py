@@ -1,0 +1,3 @@
+"""tickets endpoints of the helpdesk sandbox."""
+
+from __future__ import annotations

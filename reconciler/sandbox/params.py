@@ -1,0 +1,143 @@
+"""Request parameters as the helpdesk reads them: query string, url-encoded or multipart
+form, or a JSON object body, with names matched case-insensitively (ASP.NET binding)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+
+from reconciler.sandbox.errors import HttpError
+
+_TRUE = {"true", "1", "on", "yes"}
+_FALSE = {"false", "0", "off", "no"}
+
+
+class Params:
+    def __init__(self, items: list[tuple[str, Any]]) -> None:
+        self._values: dict[str, list[Any]] = {}
+        for key, value in items:
+            self._values.setdefault(key.lower(), []).append(value)
+
+    @classmethod
+    async def from_request(cls, request: Request) -> Params:
+        items: list[tuple[str, Any]] = list(request.query_params.multi_items())
+        ctype = request.headers.get("content-type", "").lower()
+        if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+            if "application/x-www-form-urlencoded" in ctype or "multipart/form-data" in ctype:
+                try:
+                    form = await request.form()
+                except Exception as exc:  # malformed bodies are the caller's mistake
+                    raise HttpError(400, f"Malformed form body: {exc}") from None
+                items.extend(form.multi_items())
+            else:
+                items.extend(_json_items(await request.body()))
+        # Some clients send Content-Type: application/json on GET with an empty body.
+        return cls(items)
+
+    def items(self) -> list[tuple[str, Any]]:
+        return [(k, v) for k, vs in self._values.items() for v in vs]
+
+    def has(self, *names: str) -> bool:
+        return any(n.lower() in self._values for n in names)
+
+    def raw(self, *names: str) -> Any:
+        for name in names:
+            values = self._values.get(name.lower())
+            if values:
+                return values[-1]
+        return None
+
+    def text(self, *names: str, required: bool = False) -> str | None:
+        value = self.raw(*names)
+        if isinstance(value, UploadFile):
+            value = None
+        if value is None:
+            if required:
+                raise HttpError(400, f"Parameter '{names[0]}' is required")
+            return None
+        return str(value)
+
+    def integer(self, *names: str, required: bool = False) -> int | None:
+        value = self.text(*names, required=required)
+        if value is None or value.strip() == "":
+            if required:
+                raise HttpError(400, f"Parameter '{names[0]}' is required")
+            return None
+        try:
+            return int(value.strip())
+        except ValueError:
+            raise HttpError(
+                400, f"Parameter '{names[0]}' must be an integer, got '{value}'"
+            ) from None
+
+    def boolean(self, *names: str, default: bool | None = None) -> bool | None:
+        value = self.text(*names)
+        if value is None or value.strip() == "":
+            return default
+        lowered = value.strip().lower()
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+        raise HttpError(400, f"Parameter '{names[0]}' must be true or false, got '{value}'")
+
+    def integers(self, *names: str) -> list[int]:
+        """A repeated parameter (`?categoryId=1&categoryId=2`), also comma separated."""
+        out: list[int] = []
+        for name in names:
+            for value in self._values.get(name.lower(), []):
+                for piece in str(value).split(","):
+                    if piece.strip():
+                        try:
+                            out.append(int(piece.strip()))
+                        except ValueError:
+                            raise HttpError(
+                                400, f"Parameter '{name}' must be integers, got '{value}'"
+                            ) from None
+        return out
+
+    def file(self, name: str) -> UploadFile | None:
+        for value in self._values.get(name.lower(), []):
+            if isinstance(value, UploadFile):
+                return value
+        return None
+
+    def redacted(self) -> dict[str, Any]:
+        """Parameters for the request log, with secrets replaced."""
+        out: dict[str, Any] = {}
+        for key, values in self._values.items():
+            shown = [
+                "<file>" if isinstance(v, UploadFile) else ("***" if is_secret(key) else v)
+                for v in values
+            ]
+            out[key] = shown[0] if len(shown) == 1 else shown
+        return out
+
+
+def is_secret(name: str) -> bool:
+    lowered = name.lower()
+    return any(word in lowered for word in ("password", "token", "secret", "apikey", "api_key"))
+
+
+def _json_items(body: bytes) -> list[tuple[str, Any]]:
+    if not body.strip():
+        return []
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return []  # not JSON: the service ignores bodies it cannot bind
+    if not isinstance(data, dict):
+        return []
+    items: list[tuple[str, Any]] = []
+    for key, value in data.items():
+        for v in value if isinstance(value, list) else [value]:
+            if isinstance(v, bool):
+                items.append((key, "true" if v else "false"))
+            elif isinstance(v, dict | list):
+                items.append((key, json.dumps(v)))
+            elif v is not None:
+                items.append((key, str(v)))
+    return items

@@ -1,0 +1,119 @@
+"""`reconciler sandbox serve`: open (and first time seed) the database, print where the
+services are and how to authenticate, then serve in the foreground."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import socket
+from pathlib import Path
+
+import click
+import uvicorn
+
+from reconciler.errors import UsageError
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import QUIRKS, FaultConfig, SandboxConfig
+from reconciler.sandbox.seed import Credentials, initialise
+from reconciler.sandbox.server import quiet_dropped_connections
+from reconciler.sandbox.state import SandboxState
+from reconciler.sandbox.store import Store
+
+CREDENTIALS_KEY = "credentials"
+
+
+def open_state(
+    db: Path | None, seed: Path | None, config: SandboxConfig, reset: bool = False
+) -> tuple[SandboxState, Credentials, bool]:
+    """The state in `db`, seeded when empty. Returns (state, credentials, seeded_now)."""
+    store = Store(db)
+    if reset:
+        store.clear()
+    state = SandboxState(store, config)
+    saved = store.get_meta(CREDENTIALS_KEY)
+    if saved is not None and not store.is_empty:
+        return state, Credentials(**json.loads(saved)), False
+    store.clear()
+    creds = initialise(state, seed)
+    store.set_meta(CREDENTIALS_KEY, json.dumps(creds.__dict__))
+    return state, creds, True
+
+
+def build_config(
+    quirks: tuple[str, ...], faults: str, rate_limit: int, search_rate_limit: int
+) -> SandboxConfig:
+    names = set(QUIRKS) if "all" in quirks else set(quirks)
+    unknown = sorted(names - set(QUIRKS))
+    if unknown:
+        raise UsageError(f"unknown quirk {', '.join(unknown)}; known: {', '.join(sorted(QUIRKS))}")
+    try:
+        fault_config = FaultConfig.parse(faults)
+    except ValueError as exc:
+        raise UsageError(f"--faults: {exc}") from None
+    return SandboxConfig(
+        rate_limit=rate_limit,
+        search_rate_limit=search_rate_limit,
+        quirks=names,
+        faults=fault_config,
+    )
+
+
+def export_lines(base_url: str, creds: Credentials) -> list[str]:
+    q = shlex.quote
+    return [
+        f"export HELPDESK_URL={q(base_url + '/helpdesk')}",
+        f"export HELPDESK_USERNAME={q(creds.helpdesk_username)}",
+        f"export HELPDESK_PASSWORD={q(creds.helpdesk_password)}",
+        f"# or, instead of username and password: export HELPDESK_TOKEN={q(creds.helpdesk_token)}",
+        f"export WORKSPACE_URL={q(base_url + '/workspace')}",
+        f"export WORKSPACE_API_KEY={q(creds.workspace_api_key)}",
+    ]
+
+
+def serve_forever(
+    *,
+    host: str,
+    port: int,
+    db: Path,
+    seed: Path | None,
+    reset: bool,
+    quirks: tuple[str, ...],
+    faults: str,
+    rate_limit: int,
+    search_rate_limit: int,
+) -> None:
+    config = build_config(quirks, faults, rate_limit, search_rate_limit)
+    state, creds, seeded = open_state(db, seed, config, reset)
+    if seed is not None and not seeded:
+        click.echo(
+            f"{db} already holds data: --seed ignored (add --reset to start over).", err=True
+        )
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(128)
+    bound_port = sock.getsockname()[1]
+    base = f"http://{host if ':' not in host else f'[{host}]'}:{bound_port}"
+    # The sandbox's own credentials are printed on purpose: it is a local test server and
+    # the user needs them to talk to it.
+    click.echo(
+        f"Sandbox serving the helpdesk at {base}/helpdesk and the workspace at {base}/workspace"
+    )
+    click.echo(f"State: {db}" + (" (seeded now)" if seeded else ""))
+    if config.quirks:
+        click.echo(f"Quirks: {', '.join(sorted(config.quirks))}")
+    click.echo("Paste these to use it:")
+    for line in export_lines(base, creds):
+        click.echo(line)
+    click.echo("Press Ctrl+C to stop.", err=True)
+    quiet_dropped_connections()
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(state), log_level="warning", access_log=False, lifespan="off")
+    )
+    try:
+        server.run(sockets=[sock])
+    finally:
+        state.store.close()
