@@ -49,7 +49,8 @@ class FaultConfig:
 
     @classmethod
     def parse(cls, text: str) -> FaultConfig:
-        """Parse `error=0.05,drop=0.02,slow=0.05,slow_seconds=1,throttle_after=5,throttle_for=20,seed=1`."""
+        """Parse `error=0.05,drop=0.02,slow=0.05,slow_seconds=1,throttle_after=5,
+        throttle_for=20,seed=1` (names as the fields, or error/drop/slow for the rates)."""
         aliases = {"error": "error_rate", "drop": "drop_rate", "slow": "slow_rate"}
         names = {f.name for f in fields(cls)}
         values: dict[str, float | int] = {}
