@@ -47,6 +47,9 @@ class DroppedResponse(Response):
                 "headers": [(b"content-length", b"1024"), (b"content-type", b"text/plain")],
             }
         )
+        # Middleware (gzip) holds the start until a body chunk arrives: send a piece of one,
+        # so the failure happens mid-response and the server cannot turn it into a 500.
+        await send({"type": "http.response.body", "body": b"partial", "more_body": True})
         raise ConnectionDropped("connection dropped by the sandbox's fault injection")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 import socket
 from pathlib import Path
 
@@ -109,6 +110,7 @@ def serve_forever(
     for line in export_lines(base, creds):
         click.echo(line)
     click.echo("Press Ctrl+C to stop.", err=True)
+    sys.stdout.flush()  # the lines must reach a pipe (a test, `tee`) before serving starts
     quiet_dropped_connections()
     server = uvicorn.Server(
         uvicorn.Config(create_app(state), log_level="warning", access_log=False, lifespan="off")

@@ -22,7 +22,8 @@ class InProcessTransport(httpx.BaseTransport):
 
     async def _send(self, request: httpx.Request) -> httpx.Response:
         response = await self._inner.handle_async_request(request)
-        content = await response.aread()
+        # Raw bytes: the outer client decodes a gzip answer itself.
+        content = b"".join([chunk async for chunk in response.aiter_raw()])
         return httpx.Response(
             response.status_code,
             headers=response.headers,

@@ -1,3 +1,335 @@
-"""assets endpoints of the helpdesk sandbox."""
+"""Assets: the Asset object and every endpoint of the spec's Assets table: `Assets`,
+`Asset` (GET one, POST create), `UpdateAsset`, `SetCustomFieldForAsset`,
+`AssignAssetToUser`, `UnAssignAssetToUser`, `AddAssetToTicket`/`AddAssetToTalep`,
+`RemoveAssetFromTicket`/`RemoveAssetFromTalep`, `EnableAsset`, `DisableAsset`.
+
+Decisions where the spec is silent or open:
+- Permissions (the spec lists none for assets): reading (`Assets`, `GET Asset`) needs a
+  technician, every write needs an administrator.
+- `AssignedUsers` items are `{UserID, Username, FirstName, LastName, Email}` (the element
+  shape is not published), in the order the users were assigned. `Tickets` is the list of
+  ticket ids, or null when the asset is in no ticket; `TicketCount` is its length. Users
+  and tickets deleted since they were linked are left out of both.
+- `Assets`: filters combine (all must match). `assignedToCompanyId` matches the asset's
+  own company; `assignedToDepartmentId` matches assets assigned to at least one user of
+  that department. Filters naming unknown objects match nothing (an empty page, not 404).
+  `page` below 1 is 400. An empty `nameprefix` counts as absent (ASP.NET binds empty
+  strings to null); otherwise it needs at least 3 characters (400) and matches the start
+  of the model name case-insensitively.
+- `POST /Asset`/`UpdateAsset`: manufacturer, type and supplier are names, matched
+  case-insensitively and created when missing; a blank name or model name is 400.
+  `quantity` must be an integer of at least 1 (400). An unknown `companyId` is 404;
+  `companyId` empty or 0 means no company (and clears it in `UpdateAsset`). Blank
+  `serialNumber`, `location`, `comments` are stored as null.
+- `UpdateAsset`: the spec's conflict over `modelName` being required is settled as
+  optional. Omitted fields stay as they are, quantity included, unless the quirk
+  `updateasset-resets-quantity` is on (observed on the real service: quantity resets to 1).
+- Assign/unassign and add/remove ticket are idempotent and answer `OK`, as do
+  `EnableAsset`/`DisableAsset`. Disabled assets can still be read by id and changed.
+
+Quirk `asset-disabled-flag` adds `Disabled` (bool) to the Asset object.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from reconciler.sandbox import records
+from reconciler.sandbox.errors import HttpError
+from reconciler.sandbox.helpdesk.companies import render_company
+from reconciler.sandbox.helpdesk.custom_fields import field_value_items, set_field_value
+from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
+from reconciler.sandbox.store import Record
+
+ASSET_USAGE = records.USAGE_TYPES["assets"]
+PAGE_SIZE = 50
+MIN_PREFIX = 3
+
+# The name-valued parameters and the lookup table each resolves into.
+_NAMED = (
+    ("manufacturer", "manufacturers", "manufacturer_id"),
+    ("type", "asset_types", "type_id"),
+    ("supplier", "suppliers", "supplier_id"),
+)
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+
+def _name_of(ctx: Ctx, table: str, rid: int) -> str:
+    rec = ctx.store.get(table, rid)
+    return str(rec["name"]) if rec else ""
+
+
+def _assigned_user(rec: Record) -> dict[str, Any]:
+    return {
+        "UserID": rec["id"],
+        "Username": rec["username"],
+        "FirstName": rec["first_name"],
+        "LastName": rec["last_name"],
+        "Email": rec["email"],
+    }
+
+
+def _live_ticket_ids(ctx: Ctx, rec: Record) -> list[int]:
+    return [t for t in rec["ticket_ids"] if ctx.store.get("tickets", t) is not None]
+
+
+def render_asset(ctx: Ctx, rec: Record) -> dict[str, Any]:
+    company = ctx.store.get("companies", rec["company_id"]) if rec["company_id"] else None
+    users = [ctx.store.get("users", u) for u in rec["assigned_user_ids"]]
+    tickets = _live_ticket_ids(ctx, rec)
+    out: dict[str, Any] = {
+        "ItemID": rec["id"],
+        "Manufacturer": _name_of(ctx, "manufacturers", rec["manufacturer_id"]),
+        "Supplier": _name_of(ctx, "suppliers", rec["supplier_id"]),
+        "ModelName": rec["model_name"],
+        "TypeID": rec["type_id"],
+        "Type": _name_of(ctx, "asset_types", rec["type_id"]),
+        "ManufacturerID": rec["manufacturer_id"],
+        "SupplierID": rec["supplier_id"],
+        "SerialNumber": rec["serial_number"],
+        "Location": rec["location"],
+        "Comments": rec["comments"],
+        "Quantity": rec["quantity"],
+        "TicketCount": len(tickets),
+        "company": render_company(company) if company else None,
+        "CompanyID": company["id"] if company else None,
+        "Tickets": tickets or None,
+        "AssignedUsers": [_assigned_user(u) for u in users if u is not None],
+        "Fields": field_value_items(ctx, ASSET_USAGE, rec),
+        "Attachments": None,
+    }
+    if ctx.quirk("asset-disabled-flag"):
+        out["Disabled"] = rec["disabled"]
+    return out
+
+
+# -- parameters --------------------------------------------------------------------------
+
+
+def _nonblank(ctx: Ctx, name: str, *, required: bool) -> str | None:
+    value = ctx.params.text(name, required=required)
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        raise HttpError(400, f"Parameter '{name}' must not be empty")
+    return value
+
+
+def _named_ids(ctx: Ctx, *, required: bool) -> dict[str, int]:
+    """Resolve manufacturer/type/supplier names to ids, creating the missing ones.
+
+    Every name is checked before anything is created, so a 400 leaves no stray rows."""
+    names = {param: _nonblank(ctx, param, required=required) for param, _, _ in _NAMED}
+    ids: dict[str, int] = {}
+    for param, table, key in _NAMED:
+        name = names[param]
+        if name is None:
+            continue
+        existing = ctx.store.find_name(table, name)
+        rec = existing or ctx.store.insert(table, records.named(name))
+        ids[key] = rec["id"]
+    return ids
+
+
+def _quantity(ctx: Ctx) -> int | None:
+    quantity = ctx.params.integer("quantity")
+    if quantity is not None and quantity < 1:
+        raise HttpError(400, f"Parameter 'quantity' must be at least 1, got {quantity}")
+    return quantity
+
+
+def _company_id(ctx: Ctx) -> int | None:
+    """The `companyId` parameter: None for empty or 0, 404 for an unknown company."""
+    company_id = ctx.params.integer("companyId")
+    if not company_id:
+        return None
+    ctx.record("companies", company_id, "Company")
+    return company_id
+
+
+def _optional_texts(ctx: Ctx) -> dict[str, str | None]:
+    """The free-text fields that were sent; blank ones become null (the spec's nullables)."""
+    out: dict[str, str | None] = {}
+    for param, key in (
+        ("serialNumber", "serial_number"),
+        ("location", "location"),
+        ("comments", "comments"),
+    ):
+        if ctx.params.has(param):
+            out[key] = (ctx.params.text(param) or "").strip() or None
+    return out
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+Predicate = Callable[[Record], bool]
+
+
+def _filters(ctx: Ctx) -> list[Predicate]:
+    """Predicates on asset records for the filter parameters that were sent."""
+    preds: list[Predicate] = []
+    user_id = ctx.params.integer("assignedToUserId")
+    if user_id is not None:
+        preds.append(lambda a: user_id in a["assigned_user_ids"])
+    company_id = ctx.params.integer("assignedToCompanyId")
+    if company_id is not None:
+        preds.append(lambda a: a["company_id"] == company_id)
+    department_id = ctx.params.integer("assignedToDepartmentId")
+    if department_id is not None:
+        members = {u["id"] for u in ctx.store.rows("users") if u["department_id"] == department_id}
+        preds.append(lambda a: bool(members.intersection(a["assigned_user_ids"])))
+    ticket_id = ctx.params.integer("assignedToTicketId", "assignedToTalepId")
+    if ticket_id is not None:
+        preds.append(lambda a: ticket_id in a["ticket_ids"])
+    prefix = ctx.params.text("nameprefix")
+    if prefix:
+        if len(prefix) < MIN_PREFIX:
+            raise HttpError(400, f"Parameter 'nameprefix' needs at least {MIN_PREFIX} characters")
+        wanted = prefix.casefold()
+        preds.append(lambda a: a["model_name"].casefold().startswith(wanted))
+    if not ctx.params.boolean("includeDisabled", default=False):
+        preds.append(lambda a: not a["disabled"])
+    return preds
+
+
+@endpoint("Assets", permission=Permission.TECH)
+async def assets(ctx: Ctx) -> Any:
+    page = ctx.params.integer("page")
+    page = 1 if page is None else page
+    if page < 1:
+        raise HttpError(400, f"Parameter 'page' must be 1 or more, got {page}")
+    preds = _filters(ctx)
+    rows = sorted(ctx.store.rows("assets"), key=lambda a: a["id"])
+    matching = [a for a in rows if all(p(a) for p in preds)]
+    start = (page - 1) * PAGE_SIZE
+    return [render_asset(ctx, a) for a in matching[start : start + PAGE_SIZE]]
+
+
+@endpoint("Asset", permission=Permission.TECH)
+async def get_asset(ctx: Ctx) -> Any:
+    return render_asset(ctx, ctx.record("assets", ctx.id_param("id"), "Asset"))
+
+
+# -- writing -----------------------------------------------------------------------------
+
+
+@endpoint("Asset", methods=("POST",), permission=Permission.ADMIN)
+async def create_asset(ctx: Ctx) -> Any:
+    model_name = _nonblank(ctx, "modelName", required=True)
+    assert model_name is not None
+    # Validate everything that can fail before _named_ids creates lookup rows.
+    quantity = _quantity(ctx)
+    company_id = _company_id(ctx)
+    texts = _optional_texts(ctx)
+    ids = _named_ids(ctx, required=True)
+    rec = records.asset(
+        model_name=model_name,
+        manufacturer_id=ids["manufacturer_id"],
+        supplier_id=ids["supplier_id"],
+        type_id=ids["type_id"],
+        quantity=1 if quantity is None else quantity,
+        company_id=company_id,
+    )
+    rec = ctx.store.insert("assets", {**rec, **texts})
+    return {"id": rec["id"]}
+
+
+@endpoint("UpdateAsset", methods=("POST",), permission=Permission.ADMIN)
+async def update_asset(ctx: Ctx) -> Any:
+    rec = ctx.record("assets", ctx.id_param("id"), "Asset")
+    changes: dict[str, Any] = {}
+    model_name = _nonblank(ctx, "modelName", required=False)
+    if model_name is not None:
+        changes["model_name"] = model_name
+    quantity = _quantity(ctx)
+    if quantity is not None:
+        changes["quantity"] = quantity
+    elif ctx.quirk("updateasset-resets-quantity"):
+        changes["quantity"] = 1
+    if ctx.params.has("companyId"):
+        changes["company_id"] = _company_id(ctx)
+    changes.update(_optional_texts(ctx))
+    changes.update(_named_ids(ctx, required=False))
+    return render_asset(ctx, ctx.store.update("assets", rec["id"], **changes))
+
+
+@endpoint("SetCustomFieldForAsset", methods=("POST",), permission=Permission.ADMIN)
+async def set_custom_field_for_asset(ctx: Ctx) -> Any:
+    rec = ctx.record("assets", ctx.id_param("id"), "Asset")
+    set_field_value(ctx, ASSET_USAGE, "assets", rec)
+    return OK
+
+
+def _asset_param(ctx: Ctx) -> Record:
+    asset_id = ctx.params.integer("assetId", required=True)
+    assert asset_id is not None
+    return ctx.record("assets", asset_id, "Asset")
+
+
+def _linked(ctx: Ctx, table: str, what: str, *names: str) -> tuple[Record, int]:
+    """The asset and the id of the user/ticket to link, both checked to exist."""
+    asset = _asset_param(ctx)
+    other_id = ctx.params.integer(*names, required=True)
+    assert other_id is not None
+    ctx.record(table, other_id, what)
+    return asset, other_id
+
+
+def _set_link(ctx: Ctx, asset: Record, key: str, other_id: int, present: bool) -> None:
+    ids = list(asset[key])  # the stored list is live: change a copy
+    if present and other_id not in ids:
+        ids.append(other_id)
+    elif not present and other_id in ids:
+        ids.remove(other_id)
+    else:
+        return  # already as asked: nothing to write
+    ctx.store.update("assets", asset["id"], **{key: ids})
+
+
+@endpoint("AssignAssetToUser", methods=("POST",), permission=Permission.ADMIN)
+async def assign_asset_to_user(ctx: Ctx) -> Any:
+    asset, user_id = _linked(ctx, "users", "User", "userId")
+    _set_link(ctx, asset, "assigned_user_ids", user_id, True)
+    return OK
+
+
+@endpoint("UnAssignAssetToUser", methods=("POST",), permission=Permission.ADMIN)
+async def unassign_asset_to_user(ctx: Ctx) -> Any:
+    asset, user_id = _linked(ctx, "users", "User", "userId")
+    _set_link(ctx, asset, "assigned_user_ids", user_id, False)
+    return OK
+
+
+@endpoint("AddAssetToTicket", "AddAssetToTalep", methods=("POST",), permission=Permission.ADMIN)
+async def add_asset_to_ticket(ctx: Ctx) -> Any:
+    asset, ticket_id = _linked(ctx, "tickets", "Ticket", "ticketID", "talepID")
+    _set_link(ctx, asset, "ticket_ids", ticket_id, True)
+    return OK
+
+
+@endpoint(
+    "RemoveAssetFromTicket", "RemoveAssetFromTalep", methods=("POST",), permission=Permission.ADMIN
+)
+async def remove_asset_from_ticket(ctx: Ctx) -> Any:
+    asset, ticket_id = _linked(ctx, "tickets", "Ticket", "ticketID", "talepID")
+    _set_link(ctx, asset, "ticket_ids", ticket_id, False)
+    return OK
+
+
+@endpoint("EnableAsset", methods=("POST",), permission=Permission.ADMIN)
+async def enable_asset(ctx: Ctx) -> Any:
+    asset = _asset_param(ctx)
+    ctx.store.update("assets", asset["id"], disabled=False)
+    return OK
+
+
+@endpoint("DisableAsset", methods=("POST",), permission=Permission.ADMIN)
+async def disable_asset(ctx: Ctx) -> Any:
+    asset = _asset_param(ctx)
+    ctx.store.update("assets", asset["id"], disabled=True)
+    return OK

@@ -1,0 +1,117 @@
+"""`reconciler sandbox serve` in a child process: what the end-to-end tests and the
+benchmarks run against, so that server and client do not share one interpreter."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import IO
+
+
+class SandboxProcess:
+    """Starts the sandbox on a free loopback port and parses the `export` lines it prints
+    into `env` (HELPDESK_URL, HELPDESK_USERNAME, HELPDESK_PASSWORD, HELPDESK_TOKEN,
+    WORKSPACE_URL, WORKSPACE_API_KEY)."""
+
+    def __init__(self, db: Path, *args: str, start_timeout: float = 30.0) -> None:
+        self.db = db
+        self.args = args
+        self.start_timeout = start_timeout
+        self.env: dict[str, str] = {}
+        self.proc: subprocess.Popen[str] | None = None
+
+    def start(self) -> SandboxProcess:
+        cmd = [
+            sys.executable,
+            "-m",
+            "reconciler",
+            "sandbox",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--db",
+            str(self.db),
+            *self.args,
+        ]
+        self.proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+        # A thread reads stdout: a selector would miss lines already in Python's buffer.
+        lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=_pump, args=(self.proc.stdout, lines), daemon=True).start()
+        deadline = time.monotonic() + self.start_timeout
+        self.env = {}
+        while "WORKSPACE_API_KEY" not in self.env:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                line = None
+            if line is None:  # the process ended, or took too long
+                self.proc.poll()
+                err = self.proc.stderr.read() if self.proc.returncode is not None else ""
+                self.stop()
+                raise RuntimeError(f"the sandbox did not start: {(err or '').strip()}")
+            # `export NAME=value`, also behind a comment (the token alternative).
+            if "export " in line:
+                name, _, value = line.split("export ", 1)[1].strip().partition("=")
+                self.env[name] = value.strip("'")
+        return self
+
+    @property
+    def helpdesk_url(self) -> str:
+        return self.env["HELPDESK_URL"]
+
+    @property
+    def workspace_url(self) -> str:
+        return self.env["WORKSPACE_URL"]
+
+    @property
+    def url(self) -> str:
+        return self.helpdesk_url.rsplit("/helpdesk", 1)[0]
+
+    @property
+    def auth(self) -> tuple[str, str]:
+        return self.env["HELPDESK_USERNAME"], self.env["HELPDESK_PASSWORD"]
+
+    def stop(self) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        for stream in (proc.stdout, proc.stderr):
+            if stream:
+                stream.close()
+
+    def __enter__(self) -> SandboxProcess:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    for line in stream:
+        lines.put(line)
+    lines.put(None)
