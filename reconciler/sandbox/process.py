@@ -58,8 +58,8 @@ class SandboxProcess:
             except queue.Empty:
                 line = None
             if line is None:  # the process ended, or took too long
-                self.proc.poll()
-                err = self.proc.stderr.read() if self.proc.returncode is not None else ""
+                ended = self.proc.poll() is not None
+                err = self.proc.stderr.read() if ended and self.proc.stderr else ""
                 self.stop()
                 raise RuntimeError(f"the sandbox did not start: {(err or '').strip()}")
             # `export NAME=value`, also behind a comment (the token alternative).
