@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 import socket
+import sys
 from pathlib import Path
 
 import click
@@ -89,7 +89,10 @@ def serve_forever(
         click.echo(
             f"{db} already holds data: --seed ignored (add --reset to start over).", err=True
         )
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
+    # and without it every keep-alive answer waits ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
