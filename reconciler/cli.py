@@ -47,7 +47,7 @@ def sandbox() -> None:
 @click.option(
     "--seed",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="YAML or JSON file loaded into an empty database (see the README).",
+    help="YAML or JSON file loaded into an empty database (docs/sandbox-seed.md).",
 )
 @click.option("--reset", is_flag=True, help="Empty the database first.")
 @click.option(

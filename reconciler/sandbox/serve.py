@@ -35,7 +35,11 @@ def open_state(
     if saved is not None and not store.is_empty:
         return state, Credentials(**json.loads(saved)), False
     store.clear()
-    creds = initialise(state, seed)
+    try:
+        creds = initialise(state, seed)
+    except BaseException:
+        store.close()
+        raise
     store.set_meta(CREDENTIALS_KEY, json.dumps(creds.__dict__))
     return state, creds, True
 

@@ -164,9 +164,18 @@ def _find(state: SandboxState, ident: str) -> Record:
     raise HttpError(404, f"Employee {ident} not found")
 
 
+_REFERENCES = {"deskId": "ws_desks", "employeeId": "ws_employees", "assignedTo": "ws_employees"}
+
+
 def _public(state: SandboxState, rec: Record) -> dict[str, Any]:
-    ident: Any = rec["id"] if state.config.quirk("workspace-int-ids") else rec["public_id"]
-    out = {"id": ident, **rec["fields"]}
+    int_ids = state.config.quirk("workspace-int-ids")
+    out = {"id": rec["id"] if int_ids else rec["public_id"], **rec["fields"]}
+    if int_ids:
+        # References are stored as public ids; under this quirk every id is an integer.
+        for key, table in _REFERENCES.items():
+            if isinstance(out.get(key), str):
+                target = state.store.find(table, public_id=out[key])
+                out[key] = target["id"] if target else None
     if "created" in rec:
         out["createdAt"] = rec["created"]
         out["updatedAt"] = rec["updated"]

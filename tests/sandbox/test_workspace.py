@@ -123,3 +123,20 @@ def test_integer_id_quirk() -> None:
     emp = client.post("/api/employees", json=ALICE).json()
     assert isinstance(emp["id"], int)
     assert client.get(f"/api/employees/{emp['id']}").json()["email"] == "alice@acme.com"
+
+
+def test_integer_id_quirk_covers_references() -> None:
+    state = make_state(SandboxConfig(quirks={"workspace-int-ids"}))
+    desk = state.store.insert("ws_desks", {"public_id": "d1", "fields": {"name": "A-1"}})
+    emp = state.store.insert("ws_employees", {"public_id": "e1", "fields": dict(ALICE)})
+    state.store.insert(
+        "ws_bookings",
+        {"public_id": "b1", "fields": {"deskId": "d1", "employeeId": "e1", "date": "2026-12-01"}},
+    )
+    client = httpx.Client(
+        transport=InProcessTransport(create_app(state)),
+        base_url="http://t/workspace",
+        headers={"X-API-Key": WORKSPACE_KEY},
+    )
+    booking = client.get("/api/bookings").json()[0]
+    assert booking["deskId"] == desk["id"] and booking["employeeId"] == emp["id"]
