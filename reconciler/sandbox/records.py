@@ -12,7 +12,8 @@ Tables and their fields (besides `id`):
   greeting, signature, out_of_office, lang, last_seen
 - companies: name, email_domain (';'-joined or None), notes
 - departments: name;  sections: name
-- categories: name, section_id, for_techs_only, from_address, kb_only
+- categories: name, section_id, for_techs_only, from_address, kb_only, template (the
+  ticket template {subject, body}, or None)
 - tech_permissions: user_id, category_id
 - custom_fields: name, type (1 text, 2 date, 3 dropdown, 4 checkbox, 5 multiline),
   usage_type (1 tickets, 2 assets, 3 users, 4 companies), mandatory, for_techs_only,
@@ -25,14 +26,24 @@ Tables and their fields (besides `id`):
 - priorities: priority_id, name;  statuses: status_id, name
 - tickets: subject, body, priority, status_id, category_id, user_id, assigned_to_user_id,
   issue_date, start_date, due_date, resolved_date, last_updated, time_spent, tags, origin,
-  updated_by_user, updated_by_performer, updated_for_tech_view, subscriber_ids
+  updated_by_user, updated_by_performer, updated_for_tech_view, subscriber_ids,
+  created_by_user_id, last_updated_by_user_id (None: the submitter), parent_id,
+  linked_ids, secondary_assignee_ids, integration_urls ({IntegrationData field: url})
 - comments: ticket_id, user_id, body, for_techs_only, is_system, date, recipients
+- attachments: ticket_id, comment_id (None for a file of the ticket itself), user_id,
+  file_name, content_type, size, file_hash, date, for_techs_only, data (base64)
+- time_entries: ticket_id, user_id, status_id, seconds, date
+- comment_templates: name, body, category_ids (empty = every category), group_id;
+  comment_template_groups: name
+- articles: category_id, subject, body, for_techs_only, tags, url_id, date_created,
+  last_updated
 - ws_api_keys: key, name;  ws_employees: fields (open mapping);  ws_desks, ws_assets,
   ws_bookings: fields
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 from typing import Any
@@ -115,13 +126,16 @@ def category(
     for_techs_only: bool = False,
     from_address: str | None = None,
     kb_only: bool = False,
+    template: Record | None = None,
 ) -> Record:
+    """`template` is the category's ticket template: {"subject": str, "body": str}."""
     return {
         "name": name,
         "section_id": section_id,
         "for_techs_only": for_techs_only,
         "from_address": from_address,
         "kb_only": kb_only,
+        "template": template,
     }
 
 
@@ -196,7 +210,11 @@ def ticket(
     assigned_to_user_id: int | None = None,
     tags: list[str] | None = None,
     origin: int = 3,
+    created_by_user_id: int | None = None,
+    last_updated_by_user_id: int | None = None,
 ) -> Record:
+    """`created_by_user_id` differs from `user_id` for a ticket submitted on behalf of
+    someone; None for either means the submitter."""
     return {
         "subject": subject,
         "body": body,
@@ -218,6 +236,12 @@ def ticket(
         "updated_for_tech_view": False,
         "subscriber_ids": [],
         "custom": {},
+        "created_by_user_id": created_by_user_id,
+        "last_updated_by_user_id": last_updated_by_user_id,
+        "parent_id": None,
+        "linked_ids": [],
+        "secondary_assignee_ids": [],
+        "integration_urls": {},
     }
 
 
@@ -239,6 +263,71 @@ def comment(
         "is_system": is_system,
         "date": date,
         "recipients": recipients,
+    }
+
+
+def attachment(
+    *,
+    ticket_id: int,
+    user_id: int,
+    file_name: str,
+    content_type: str,
+    data: bytes,
+    date: str,
+    comment_id: int | None = None,
+    for_techs_only: bool = False,
+) -> Record:
+    """A file of a ticket (or of one of its comments), its bytes stored base64."""
+    return {
+        "ticket_id": ticket_id,
+        "comment_id": comment_id,
+        "user_id": user_id,
+        "file_name": file_name,
+        "content_type": content_type,
+        "size": len(data),
+        "file_hash": hashlib.sha256(data).hexdigest(),
+        "date": date,
+        "for_techs_only": for_techs_only,
+        "data": base64.b64encode(data).decode("ascii"),
+    }
+
+
+def time_entry(*, ticket_id: int, user_id: int, status_id: int, seconds: int, date: str) -> Record:
+    return {
+        "ticket_id": ticket_id,
+        "user_id": user_id,
+        "status_id": status_id,
+        "seconds": seconds,
+        "date": date,
+    }
+
+
+def comment_template(
+    name: str, body: str, *, category_ids: list[int] | None = None, group_id: int | None = None
+) -> Record:
+    """A canned response; `group_id` names a `comment_template_groups` record."""
+    return {"name": name, "body": body, "category_ids": category_ids or [], "group_id": group_id}
+
+
+def article(
+    *,
+    category_id: int,
+    subject: str,
+    body: str,
+    now: str,
+    for_techs_only: bool = False,
+    tags: list[str] | None = None,
+    url_id: str | None = None,
+) -> Record:
+    return {
+        "category_id": category_id,
+        "subject": subject,
+        "body": body,
+        "for_techs_only": for_techs_only,
+        "tags": tags or [],
+        "url_id": url_id,
+        "date_created": now,
+        "last_updated": now,
     }
 
 

@@ -13,6 +13,11 @@ MODULES = (
     "assets",
     "rules",
     "tickets",
+    "ticket_crud",
+    "ticket_list",
+    "ticket_relations",
+    "attachments",
+    "knowledge_base",
     "comments",
 )
 

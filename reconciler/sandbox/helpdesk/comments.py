@@ -17,7 +17,9 @@ Decisions where the spec is silent:
   `recipientIds` (each must exist: 400), else every subscriber but the author; a comment
   for technicians only notifies only subscribers who are technicians of the category.
 - `updatecomment` without `forTechsOnly` makes the comment public (the spec's default
-  false); it does not change the ticket's update time. Uploaded files are ignored.
+  false); it does not change the ticket's update time.
+- Files (`uploadFile` parts) of a new comment are stored as attachments of its ticket,
+  by the comment's author, for technicians only when the comment is (see `tickets.py`).
 - Comments are listed oldest first (by date, then id).
 """
 
@@ -30,8 +32,10 @@ from reconciler.sandbox.errors import HttpError
 from reconciler.sandbox.helpdesk.categories import is_category_tech
 from reconciler.sandbox.helpdesk.registry import OK, Ctx, endpoint
 from reconciler.sandbox.helpdesk.tickets import (
+    read_uploads,
     referenced_user,
     required_text,
+    store_uploads,
     to_datetime,
     touched,
     viewed_ticket,
@@ -89,6 +93,7 @@ async def add_comment(ctx: Ctx) -> Any:
     techs_only = bool(ctx.params.boolean("forTechsOnly", default=False))
     is_system = bool(ctx.params.boolean("isSystem", default=False))
     author = _author(ctx)
+    uploads = await read_uploads(ctx)
     now = ctx.state.timestamp()
     comment = records.comment(
         ticket_id=ticket["id"],
@@ -99,7 +104,7 @@ async def add_comment(ctx: Ctx) -> Any:
         is_system=is_system,
         recipients=_recipients(ctx, ticket, author, techs_only),
     )
-    ctx.store.insert("comments", comment)
+    store_uploads(ctx, uploads, ticket["id"], ctx.store.insert("comments", comment))
     ctx.store.update("tickets", ticket["id"], **touched(ctx.store, ticket, author, now))
     return OK
 
