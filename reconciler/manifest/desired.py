@@ -1,0 +1,79 @@
+"""`DesiredState`: the merged manifests, and where each entry was written."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel
+
+from reconciler.manifest.kinds import normalise_key
+from reconciler.manifest.models import Kind, Manifest, Settings
+from reconciler.manifest.problems import Source
+from reconciler.manifest.yamltree import Node
+
+
+@dataclass(frozen=True)
+class DesiredState:
+    """What the manifests ask for: `manifest` is every file merged.
+
+    `entry_nodes` and `settings_node` remember where entries were written, for
+    `location()`; a `DesiredState` built in code (`from_manifest`) has no locations."""
+
+    manifest: Manifest
+    files: tuple[str, ...] = ()
+    entry_nodes: Mapping[tuple[Kind, str], tuple[Source, Node]] = field(
+        default_factory=dict, repr=False
+    )
+    settings_node: tuple[Source, Node] | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_manifest(cls, manifest: Manifest) -> DesiredState:
+        return cls(manifest)
+
+    @property
+    def settings(self) -> Settings:
+        """The settings given, or the defaults."""
+        return self.manifest.settings or Settings()
+
+    @property
+    def kinds_used(self) -> frozenset[Kind]:
+        """The kinds that have at least one entry."""
+        return frozenset(kind for kind in Kind if self.entries(kind))
+
+    def entries(self, kind: Kind | str) -> list[BaseModel]:
+        """The entries of a kind, in the order they were written (files in load order)."""
+        kind = Kind(kind)
+        if kind is Kind.employees:
+            return list(self.manifest.workspace.employees) if self.manifest.workspace else []
+        found: list[BaseModel] = getattr(self.manifest, kind.value)
+        return list(found)
+
+    def location(self, kind: str, key: str | int, *path: str | int) -> str | None:
+        """`file:line:column` of an entry (kinds as `Kind` values, keys as written: case and
+        surrounding space do not matter where the kind's keys ignore them), or of a value
+        inside it: `location("assets", "SN-1", "assigned_users", 0)`. None when unknown."""
+        try:
+            found = self.entry_nodes.get(
+                (Kind(kind), normalise_key(Kind(kind), key, self.settings.employee_key) or "")
+            )
+        except ValueError:  # not a kind
+            return None
+        return _inside(found, path)
+
+    def settings_location(self, *path: str | int) -> str | None:
+        """`file:line:column` of the settings, or of a value inside them:
+        `settings_location("prune", 0)`."""
+        return _inside(self.settings_node, path)
+
+
+def _inside(found: tuple[Source, Node] | None, path: tuple[str | int, ...]) -> str | None:
+    if found is None:
+        return None
+    source, node = found
+    for part in path:
+        child = node.child(part)
+        if child is None:
+            return None
+        node = child
+    return source.where(node)

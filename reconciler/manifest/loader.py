@@ -1,0 +1,143 @@
+"""Loading manifests (DESIGN §2): files and directories to one `DesiredState`, or one
+`ManifestError` holding every problem of every file.
+
+Decisions where the design is silent:
+- A directory stands for every `*.yaml` and `*.yml` file below it, recursively, in sorted
+  order; names starting with `.` (`.git`, `.venv`, editor files) are skipped, and symbolic
+  links to directories are not followed. A file given by name is read whatever its suffix.
+  A file reached twice (a directory and a file in it) is read once.
+- A file may hold several `---`-separated documents, each a manifest. Empty documents are
+  skipped, but a file with no document at all (empty, or only comments) is a problem:
+  it is more often a mistake than a wish; `{}` says "intentionally empty".
+- A path that does not exist, cannot be read or is a directory without manifests is a
+  problem reported as `PATH:1:1: ...`, so that every line has the same shape.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import stat
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.merge import Document, merge
+from reconciler.manifest.problems import Problems, Source
+from reconciler.manifest.schema_errors import validate_document
+from reconciler.manifest.variables import Variables
+from reconciler.manifest.yamltree import parse_documents
+
+MANIFEST_SUFFIXES = (".yaml", ".yml")
+
+
+def load_manifests(
+    paths: Sequence[Path], env: Mapping[str, str], variables: Mapping[str, str] | None = None
+) -> DesiredState:
+    """Every manifest under `paths`, merged. `${NAME}` is looked up in `variables` first,
+    then in `env`. Raises `ManifestError` with every problem found, and nothing else."""
+    problems = Problems()
+    files = []
+    for source, path in find_manifest_files(paths, problems):
+        try:
+            files.append((source, path.read_bytes()))
+        except OSError as exc:
+            problems.add(source, 1, 1, f"cannot read the file: {exc.strerror or exc}")
+    return _load(files, problems, Variables(env, variables))
+
+
+def load_manifest_text(
+    text: str | bytes,
+    name: str = "manifest.yaml",
+    *,
+    env: Mapping[str, str] | None = None,
+    variables: Mapping[str, str] | None = None,
+) -> DesiredState:
+    """One manifest given as text (tests, tools): as `load_manifests` for a file `name`."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return _load([(Source(name, 0), data)], Problems(), Variables(env or {}, variables))
+
+
+def find_manifest_files(paths: Sequence[Path], problems: Problems) -> list[tuple[Source, Path]]:
+    """The files to load, each with its `Source`; problems with the paths are reported."""
+    found: list[tuple[Source, Path]] = []
+    seen: set[str] = set()
+    order = itertools.count()  # problems with a path come where the path was given
+    for given in paths:
+        here = Source(str(given), next(order))
+        try:
+            mode = given.stat().st_mode
+        except FileNotFoundError:
+            problems.add(here, 1, 1, "no such file or directory")
+            continue
+        except OSError as exc:
+            problems.add(here, 1, 1, f"cannot read: {exc.strerror or exc}")
+            continue
+        if stat.S_ISDIR(mode):
+            files = list(_directory_files(given, here, problems))
+            if not files:
+                problems.add(here, 1, 1, "no manifest files (*.yaml, *.yml) in this directory")
+        else:
+            files = [given]
+        for path in files:
+            real = os.path.realpath(path)
+            if real not in seen:
+                seen.add(real)
+                found.append((Source(str(path), next(order)), path))
+    return found
+
+
+def _directory_files(root: Path, here: Source, problems: Problems) -> Iterable[Path]:
+    def unreadable(exc: OSError) -> None:
+        where = exc.filename or root
+        problems.add(here, 1, 1, f"cannot read the directory {where}: {exc.strerror or exc}")
+
+    found: list[tuple[tuple[str, ...], Path]] = []
+    for directory, subdirectories, names in os.walk(root, onerror=unreadable):
+        subdirectories[:] = [name for name in subdirectories if not name.startswith(".")]
+        for name in names:
+            if not name.startswith(".") and name.lower().endswith(MANIFEST_SUFFIXES):
+                path = Path(directory, name)
+                found.append((path.relative_to(root).parts, path))
+    return [path for _, path in sorted(found)]
+
+
+def _load(
+    files: Sequence[tuple[Source, bytes]], problems: Problems, variables: Variables
+) -> DesiredState:
+    documents: list[Document] = []
+    for source, data in files:
+        text = _decode(source, data, problems)
+        if text is None:
+            continue
+        report = problems.reporter(source)
+        before = len(problems)
+        roots = parse_documents(text, report, variables.substitute)
+        if not roots and len(problems) == before:
+            problems.add(
+                source, 1, 1, "empty manifest: the file holds no YAML document ({} is an empty one)"
+            )
+        documents.extend(Document(source, root, validate_document(root, report)) for root in roots)
+    merged = merge(documents, problems)
+    problems.raise_if_any()
+    assert merged is not None, "merge() returns None only after reporting a problem"
+    return DesiredState(
+        merged.manifest,
+        files=tuple(source.name for source, _ in files),
+        entry_nodes=merged.entries,
+        settings_node=merged.settings,
+    )
+
+
+def _decode(source: Source, data: bytes, problems: Problems) -> str | None:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line_start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = len(data[line_start : exc.start].decode("utf-8", errors="replace")) + 1
+        bad = data[exc.start]
+        problems.add(
+            source, line, column, f"not UTF-8 text (byte {bad:#04x}); manifests must be UTF-8"
+        )
+        return None

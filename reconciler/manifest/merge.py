@@ -1,0 +1,144 @@
+"""Merging the documents of every file into one manifest: the same key twice is a problem
+naming both places, `settings` may appear once, and every employee needs its key field.
+
+Keys are read from the YAML nodes, not from the validated models, so that duplicates are
+found in the same run as the schema problems of an invalid file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reconciler.manifest.kinds import key_field, normalise_key
+from reconciler.manifest.models import Kind, Manifest, Workspace
+from reconciler.manifest.problems import Problems, Source
+from reconciler.manifest.yamltree import Node
+
+EntryKey = tuple[Kind, str]  # (kind, normalised key)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One YAML document of a manifest file; `manifest` is None when it is not valid."""
+
+    source: Source
+    root: Node
+    manifest: Manifest | None
+
+
+@dataclass
+class Merged:
+    manifest: Manifest
+    entries: dict[EntryKey, tuple[Source, Node]] = field(default_factory=dict)
+    settings: tuple[Source, Node] | None = None
+
+
+def merge(documents: Sequence[Document], problems: Problems) -> Merged | None:
+    """The merged manifest, or None when any document has a problem (reported here or
+    before: the documents without a `manifest`)."""
+    settings = _find_settings(documents, problems)
+    employee_key = _employee_key(settings[1] if settings else None)
+    entries: dict[EntryKey, tuple[Source, Node]] = {}
+    for document in documents:
+        for kind, entry in _entry_nodes(document.root):
+            _add_entry(entries, kind, entry, document.source, employee_key, problems)
+    if problems or any(document.manifest is None for document in documents):
+        return None
+    return Merged(_merged_manifest(documents), entries, settings)
+
+
+def _find_settings(documents: Sequence[Document], problems: Problems) -> tuple[Source, Node] | None:
+    found: tuple[Source, Node] | None = None
+    first_key = ""
+    for document in documents:
+        node = _mapping_value(document.root, "settings")
+        if node is None or node.value is None:
+            continue
+        key = document.root.keys["settings"] if document.root.keys else node
+        if found is None:
+            found, first_key = (document.source, node), document.source.where(key)
+            continue
+        problems.at(
+            document.source,
+            key,
+            f"settings given twice (first at {first_key}); there may be one `settings` "
+            "across all manifest files",
+        )
+    return found
+
+
+def _employee_key(settings: Node | None) -> str:
+    value = _mapping_value(settings, "employee_key") if settings else None
+    if value is not None and isinstance(value.value, str) and value.value.strip():
+        return value.value.strip()
+    return "email"  # the default; an invalid `employee_key` is reported by validation
+
+
+def _entry_nodes(root: Node) -> list[tuple[Kind, Node]]:
+    found: list[tuple[Kind, Node]] = []
+    for kind in Kind:
+        if kind is Kind.employees:
+            listed = _mapping_value(_mapping_value(root, "workspace"), "employees")
+        else:
+            listed = _mapping_value(root, kind.value)
+        if listed is not None and isinstance(listed.value, list):
+            found.extend((kind, entry) for entry in listed.value if entry.is_mapping)
+    return found
+
+
+def _add_entry(
+    entries: dict[EntryKey, tuple[Source, Node]],
+    kind: Kind,
+    entry: Node,
+    source: Source,
+    employee_key: str,
+    problems: Problems,
+) -> None:
+    name = key_field(kind, employee_key)
+    value = _mapping_value(entry, name)
+    if value is None and kind is Kind.employees:
+        problems.at(
+            source,
+            entry,
+            f"workspace.employees: an employee without '{name}', its key (settings.employee_key)",
+        )
+        return
+    key = normalise_key(kind, value.value if value else None, employee_key)
+    if key is None:
+        if kind is Kind.employees:
+            problems.at(source, value or entry, f"'{name}' must be a non-empty text or number")
+        return  # any other kind's key is checked by validation
+    first = entries.get((kind, key))
+    if first is not None:
+        written = value.raw if value and value.raw is not None else key
+        problems.at(
+            source,
+            entry,
+            f"duplicate {kind.value} entry '{written}' (first at {first[0].where(first[1])})",
+        )
+        return
+    entries[(kind, key)] = (source, entry)
+
+
+def _merged_manifest(documents: Sequence[Document]) -> Manifest:
+    manifests = [document.manifest for document in documents if document.manifest is not None]
+    merged: dict[str, Any] = {}
+    for kind in Kind:
+        if kind is not Kind.employees:
+            merged[kind.value] = [entry for m in manifests for entry in getattr(m, kind.value)]
+    settings = [m.settings for m in manifests if m.settings is not None]
+    merged["settings"] = settings[0] if settings else None
+    workspaces = [m.workspace for m in manifests if m.workspace is not None]
+    if workspaces:
+        merged["workspace"] = Workspace(employees=[e for w in workspaces for e in w.employees])
+    # The entries are validated models already; pydantic keeps instances as they are.
+    return Manifest.model_validate(merged)
+
+
+def _mapping_value(node: Node | None, name: str) -> Node | None:
+    if node is None or not node.is_mapping:
+        return None
+    found: Node | None = node.value.get(name)
+    return found

@@ -1,0 +1,235 @@
+"""The manifest format (DESIGN §2) as pydantic models: the one source of the JSON Schema.
+
+Every entry's fields other than its key are optional: a field omitted from a manifest is
+not managed (left as it is live). `model_fields_set` tells which fields an entry gives;
+`managed_fields(entry)` lists them. Unknown fields are errors everywhere except in
+workspace employees, whose field set is open and passed through as written.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+def _none_as_empty(value: Any) -> Any:
+    # `users:` with every entry commented out is null in YAML; it means "none", not an error.
+    return [] if value is None else value
+
+
+class Kind(StrEnum):
+    """The managed kinds, in the order they are shown and applied."""
+
+    companies = "companies"
+    departments = "departments"
+    categories = "categories"
+    users = "users"
+    tech_permissions = "tech_permissions"
+    assets = "assets"
+    automation_rules = "automation_rules"
+    employees = "workspace.employees"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class OptionId(_Strict):
+    """A dropdown value given by option id, for fields whose option names the API hides."""
+
+    option_id: int = Field(gt=0, description="The dropdown option's id.", examples=[7])
+
+
+# A custom field value: text, a date, a checkbox, a dropdown option (by name or id), or
+# null to clear. Values are normalised before comparison (see resources/custom_fields.py).
+CustomFieldValue = bool | int | float | date | OptionId | str | None
+CustomFields = dict[NonEmpty, CustomFieldValue]
+
+_CUSTOM_FIELDS = (
+    "Custom field values by field name: text, a number, a date, true/false for a checkbox, "
+    "a dropdown option by name or as {option_id: N}, or null to clear."
+)
+
+
+class Safety(_Strict):
+    """Brakes on `apply`: refuse a plan that changes too much of a kind (override: --force)."""
+
+    max_change_percent: float = Field(
+        30, ge=0, le=100, description="Refuse when removals+updates exceed this share of a kind."
+    )
+    min_existing: int = Field(
+        10, ge=0, description="The brake applies only to kinds with at least this many objects."
+    )
+
+
+class Settings(_Strict):
+    """Settings of the whole run; at most one `settings` across all manifest files."""
+
+    prune: list[Kind] = Field(
+        default_factory=list,
+        description="Kinds whose live objects missing from the manifests are removed "
+        "(the softest removal the API has).",
+        examples=[["assets", "tech_permissions"]],
+    )
+    ignore_fields: dict[Kind, list[NonEmpty]] = Field(
+        default_factory=dict,
+        description="Fields never compared or written, per kind.",
+        examples=[{"assets": ["comments"]}],
+    )
+    safety: Safety = Field(default_factory=Safety)
+    custom_field_options: dict[NonEmpty, dict[NonEmpty, Annotated[int, Field(gt=0)]]] = Field(
+        default_factory=dict,
+        description="Dropdown option ids by field name and option name, for fields whose "
+        "options the API does not list.",
+        examples=[{"Contract tier": {"Gold": 7, "Silver": 8}}],
+    )
+    employee_key: NonEmpty = Field(
+        "email", description="The field that identifies a workspace employee."
+    )
+
+
+class Company(_Strict):
+    """A company (`companies`), matched by name."""
+
+    name: NonEmpty = Field(description="Key, case-insensitive.", examples=["Acme Corp"])
+    email_domains: list[NonEmpty] | None = Field(
+        None,
+        description="E-mail domains of the company's users; compared as a set.",
+        examples=[["acme.com", "acme.co.uk"]],
+    )
+    notes: str | None = None
+    custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
+
+
+class Department(_Strict):
+    """A department (`departments`): the API creates one only through a user naming it."""
+
+    name: NonEmpty = Field(description="Key, case-insensitive.", examples=["IT"])
+
+
+class Category(_Strict):
+    """A ticket category (`categories`), matched by name."""
+
+    name: NonEmpty = Field(description="Key, case-insensitive.", examples=["Hardware"])
+    section: NonEmpty | None = Field(None, description="The section's name; none for no section.")
+
+
+class TechPermission(_Strict):
+    """The technicians allowed on one category (`tech_permissions`)."""
+
+    category: NonEmpty = Field(description="Key: the category's name.")
+    technicians: list[NonEmpty] = Field(description="Usernames; authoritative for this category.")
+
+
+class User(_Strict):
+    """A helpdesk user (`users`), matched by username. Passwords never appear here."""
+
+    username: NonEmpty = Field(description="Key, case-insensitive.", examples=["alice"])
+    email: NonEmpty | None = Field(None, description="Required to create the user.")
+    first_name: str | None = None
+    last_name: str | None = None
+    phone: str | None = None
+    location: str | None = None
+    notes: str | None = None
+    company: NonEmpty | None = Field(None, description="The company's name.")
+    department: NonEmpty | None = Field(None, description="The department's name.")
+    is_admin: bool | None = None
+    disabled: bool | None = Field(None, description="A disabled user cannot log in.")
+    send_welcome_email: bool = Field(
+        False, description="Only on creation: send the welcome e-mail."
+    )
+    custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
+
+
+class Asset(_Strict):
+    """An asset (`assets`), matched by serial number."""
+
+    serial_number: NonEmpty = Field(description="Key.", examples=["SN-0001"])
+    model_name: NonEmpty | None = Field(None, description="Required to create the asset.")
+    manufacturer: NonEmpty | None = Field(None, description="Required to create the asset.")
+    type: NonEmpty | None = Field(None, description="Required to create the asset.")
+    supplier: NonEmpty | None = Field(None, description="Required to create the asset.")
+    location: str | None = None
+    comments: str | None = None
+    quantity: int | None = Field(None, ge=1)
+    company: NonEmpty | None = Field(None, description="The company's name.")
+    assigned_users: list[NonEmpty] | None = Field(
+        None, description="Usernames; authoritative when given."
+    )
+    enabled: bool | None = Field(None, description="false disables the asset.")
+    custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
+
+
+class AutomationRule(_Strict):
+    """An automation rule's state (`automation_rules`): only enabled or disabled."""
+
+    id: int = Field(gt=0, description="Key: rules are addressed by id (the API cannot list them).")
+    name: NonEmpty | None = Field(None, description="When given, it must match the live rule.")
+    enabled: bool
+
+
+class Employee(BaseModel):
+    """An open mapping of the workspace service's employee fields, passed through as
+    written; `settings.employee_key` (default `email`) names its key."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+def _nullable(entry: Any) -> BeforeValidator:
+    """Reads null as an empty list, and says so in the JSON Schema."""
+    return BeforeValidator(_none_as_empty, json_schema_input_type=list[entry] | None)
+
+
+Employees = Annotated[list[Employee], _nullable(Employee)]
+Companies = Annotated[list[Company], _nullable(Company)]
+Departments = Annotated[list[Department], _nullable(Department)]
+Categories = Annotated[list[Category], _nullable(Category)]
+TechPermissions = Annotated[list[TechPermission], _nullable(TechPermission)]
+Users = Annotated[list[User], _nullable(User)]
+Assets = Annotated[list[Asset], _nullable(Asset)]
+AutomationRules = Annotated[list[AutomationRule], _nullable(AutomationRule)]
+
+
+class Workspace(_Strict):
+    """Objects of the workspace service."""
+
+    employees: Employees = Field(
+        default_factory=list, description="Key: settings.employee_key (default email)."
+    )
+
+
+class Manifest(_Strict):
+    """A reconciler manifest: one file (or one YAML document), or all of them merged.
+
+    Any value may hold `${NAME}`, replaced from the variables or the environment when the
+    manifests are loaded (`$${` writes a literal `${`)."""
+
+    settings: Settings | None = Field(None, description="At most once across all files.")
+    companies: Companies = Field(default_factory=list, description="Key: name.")
+    departments: Departments = Field(default_factory=list, description="Key: name.")
+    categories: Categories = Field(default_factory=list, description="Key: name.")
+    tech_permissions: TechPermissions = Field(
+        default_factory=list, description="Key: category. The technicians of each category."
+    )
+    users: Users = Field(default_factory=list, description="Key: username.")
+    assets: Assets = Field(default_factory=list, description="Key: serial_number.")
+    automation_rules: AutomationRules = Field(
+        default_factory=list, description="Key: id. Rules are only enabled or disabled."
+    )
+    workspace: Workspace | None = Field(None, description="The workspace service's objects.")
+
+
+def managed_fields(entry: BaseModel) -> set[str]:
+    """The fields an entry manages: those written in the manifest."""
+    if isinstance(entry, Employee):
+        return set(entry.fields)
+    return set(entry.model_fields_set)

@@ -1,0 +1,250 @@
+"""Offline checks of merged manifests (`reconciler validate`): what can be known wrong without
+reading the live state.
+
+An object may exist live without being in the manifests, so a name the manifests do not
+define (a company, a category, a technician) is not an error offline: `plan` checks it
+against the live state. It is an error only where the manifests contradict themselves:
+
+errors
+- `settings.prune` lists a kind the API cannot remove (companies, departments, categories:
+  no delete call; automation rules: no list call, so unlisted rules cannot be found).
+- `settings.ignore_fields` names a field the kind does not have, or the kind's key.
+- two users share an e-mail address (the helpdesk requires them unique).
+- users are pruned, yet a technician or an assigned user is not among them: that user would
+  be disabled by the same run that gives it work.
+
+warnings
+- a disabled user (`disabled: true`) is a technician or is assigned an asset.
+- a value listed twice where lists are sets (e-mail domains, technicians, assigned users,
+  prune, ignore_fields), and one e-mail domain claimed by two companies.
+- pruning workspace employees: their removal (DELETE) cannot be undone.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reconciler.errors import ManifestError
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.kinds import ENTRY_MODELS, key_field
+from reconciler.manifest.loader import load_manifests
+from reconciler.manifest.models import Kind
+from reconciler.manifest.problems import printable
+
+# Why each kind that cannot be pruned cannot be.
+UNPRUNABLE: dict[Kind, str] = {
+    Kind.companies: "the helpdesk API cannot delete companies",
+    Kind.departments: "the helpdesk API cannot delete departments",
+    Kind.categories: "the helpdesk API cannot delete categories",
+    Kind.automation_rules: "the API cannot list automation rules, so rules missing from the "
+    "manifests cannot be found (disable one with `enabled: false`)",
+}
+
+
+@dataclass(frozen=True)
+class Validated:
+    """Manifests that passed `validate_manifests`, and the warnings about them."""
+
+    desired: DesiredState
+    warnings: list[str] = field(default_factory=list)
+
+
+def validate_manifests(
+    paths: Sequence[Path], env: Mapping[str, str], variables: Mapping[str, str] | None = None
+) -> Validated:
+    """Everything `reconciler validate` checks, offline. Raises `ManifestError` with every
+    problem: those of loading, or else those of `validate_references`."""
+    desired = load_manifests(paths, env, variables)
+    errors = validate_references(desired)
+    if errors:
+        raise ManifestError(errors)
+    return Validated(desired, reference_warnings(desired))
+
+
+def validate_references(desired: DesiredState) -> list[str]:
+    """The offline errors (module docstring), each as `file:line:column: message`."""
+    found = _Findings(desired)
+    _check_prune(desired, found)
+    _check_ignore_fields(desired, found)
+    _check_user_emails(desired, found)
+    _check_pruned_user_references(desired, found)
+    return found.sorted()
+
+
+def reference_warnings(desired: DesiredState) -> list[str]:
+    """The offline warnings (module docstring), each as `file:line:column: message`."""
+    found = _Findings(desired)
+    _warn_disabled_users(desired, found)
+    _warn_repeats(desired, found)
+    _warn_shared_domains(desired, found)
+    if Kind.employees in desired.settings.prune:
+        index = desired.settings.prune.index(Kind.employees)
+        found.setting(
+            ("prune", index),
+            "pruning workspace.employees deletes employees missing from the manifests, "
+            "and that cannot be undone",
+        )
+    return found.sorted()
+
+
+class _Findings:
+    _WHERE = re.compile(r"^(.*):(\d+):(\d+): ")
+
+    def __init__(self, desired: DesiredState) -> None:
+        self._desired = desired
+        self._found: list[str] = []
+
+    def entry(self, kind: Kind, key: str, path: tuple[str | int, ...], message: str) -> None:
+        self._add(self._desired.location(kind, key, *path), message)
+
+    def setting(self, path: tuple[str | int, ...], message: str) -> None:
+        self._add(self._desired.settings_location(*path), message)
+
+    def _add(self, where: str | None, message: str) -> None:
+        message = printable(message)
+        self._found.append(f"{where}: {message}" if where else message)
+
+    def sorted(self) -> list[str]:
+        """In the order of `files`, then by position; unlocated ones (built in code) last."""
+        files = {name: index for index, name in enumerate(self._desired.files)}
+
+        def order(text: str) -> tuple[int, int, int, str]:
+            match = self._WHERE.match(text)
+            if match is None:
+                return (len(files) + 1, 0, 0, text)
+            name, line, column = match.group(1), int(match.group(2)), int(match.group(3))
+            return (files.get(name, len(files)), line, column, text)
+
+        return sorted(dict.fromkeys(self._found), key=order)
+
+
+def _check_prune(desired: DesiredState, found: _Findings) -> None:
+    for index, kind in enumerate(desired.settings.prune):
+        if kind in UNPRUNABLE:
+            found.setting(("prune", index), f"{kind.value} cannot be pruned: {UNPRUNABLE[kind]}")
+
+
+def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
+    settings = desired.settings
+    for kind, names in settings.ignore_fields.items():
+        key = key_field(kind, settings.employee_key)
+        fields = [name for name in ENTRY_MODELS[kind].model_fields if name != key]
+        for index, name in enumerate(names):
+            where = ("ignore_fields", kind.value, index)
+            if name == key:
+                found.setting(where, f"'{name}' is the key of {kind.value}: it cannot be ignored")
+            elif name.startswith("custom_fields.") and "custom_fields" in fields:
+                continue  # one custom field of the kind, by name
+            elif kind is not Kind.employees and name not in fields:
+                close = difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
+                hint = (
+                    f"did you mean '{close[0]}'?" if close else f"the fields: {', '.join(fields)}"
+                )
+                found.setting(where, f"{kind.value} have no field '{name}'; {hint}")
+
+
+def _check_user_emails(desired: DesiredState, found: _Findings) -> None:
+    first: dict[str, str] = {}
+    for user in desired.manifest.users:
+        if user.email is None:
+            continue
+        earlier = first.setdefault(user.email.casefold(), user.username)
+        if earlier != user.username:
+            where = desired.location(Kind.users, earlier, "email") or f"user '{earlier}'"
+            found.entry(
+                Kind.users,
+                user.username,
+                ("email",),
+                f"e-mail '{user.email}' is also the e-mail of user '{earlier}' (at {where}); "
+                "the helpdesk requires e-mails to be unique",
+            )
+
+
+def _check_pruned_user_references(desired: DesiredState, found: _Findings) -> None:
+    if Kind.users not in desired.settings.prune:
+        return
+    known = {user.username.casefold() for user in desired.manifest.users}
+    for kind, key, path, username in _user_references(desired):
+        if username.casefold() not in known:
+            found.entry(
+                kind,
+                key,
+                path,
+                f"user '{username}' is not in the manifests' users, and users are pruned: "
+                "the same run would disable it; add it to users or drop it here",
+            )
+
+
+def _warn_disabled_users(desired: DesiredState, found: _Findings) -> None:
+    disabled = {u.username.casefold() for u in desired.manifest.users if u.disabled is True}
+    for kind, key, path, username in _user_references(desired):
+        if username.casefold() in disabled:
+            found.entry(kind, key, path, f"user '{username}' is disabled (`disabled: true`)")
+
+
+def _user_references(
+    desired: DesiredState,
+) -> Iterable[tuple[Kind, str, tuple[str | int, ...], str]]:
+    """Every username the manifests refer to: (kind, entry key, path to it, username)."""
+    for permission in desired.manifest.tech_permissions:
+        for index, name in enumerate(permission.technicians):
+            yield Kind.tech_permissions, permission.category, ("technicians", index), name
+    for asset in desired.manifest.assets:
+        for index, name in enumerate(asset.assigned_users or []):
+            yield Kind.assets, asset.serial_number, ("assigned_users", index), name
+
+
+def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
+    lists: list[tuple[Kind, str, str, list[str]]] = []
+    for company in desired.manifest.companies:
+        lists.append((Kind.companies, company.name, "email_domains", company.email_domains or []))
+    for permission in desired.manifest.tech_permissions:
+        lists.append(
+            (Kind.tech_permissions, permission.category, "technicians", permission.technicians)
+        )
+    for asset in desired.manifest.assets:
+        lists.append(
+            (Kind.assets, asset.serial_number, "assigned_users", asset.assigned_users or [])
+        )
+    for kind, key, name, values in lists:
+        for index in _repeated(values):
+            found.entry(kind, key, (name, index), f"'{values[index]}' is listed twice in {name}")
+    settings = desired.settings
+    for index in _repeated(settings.prune):
+        found.setting(("prune", index), f"'{settings.prune[index].value}' is listed twice in prune")
+    for kind, names in settings.ignore_fields.items():
+        for index in _repeated(names):
+            found.setting(
+                ("ignore_fields", kind.value, index),
+                f"'{names[index]}' is listed twice in ignore_fields.{kind.value}",
+            )
+
+
+def _warn_shared_domains(desired: DesiredState, found: _Findings) -> None:
+    owner: dict[str, str] = {}
+    for company in desired.manifest.companies:
+        for index, domain in enumerate(company.email_domains or []):
+            earlier = owner.setdefault(domain.casefold(), company.name)
+            if earlier.casefold() != company.name.casefold():
+                found.entry(
+                    Kind.companies,
+                    company.name,
+                    ("email_domains", index),
+                    f"e-mail domain '{domain}' is also a domain of company '{earlier}'",
+                )
+
+
+def _repeated(values: Sequence[str]) -> list[int]:
+    """Indices of values that repeat an earlier one (compared without regard to case)."""
+    seen: set[str] = set()
+    repeats = []
+    for index, value in enumerate(values):
+        folded = value.casefold()
+        if folded in seen:
+            repeats.append(index)
+        seen.add(folded)
+    return repeats

@@ -1,0 +1,306 @@
+"""YAML text to `Node`s that know where they start, with every problem reported at its place.
+
+Positions come from ruamel.yaml's node tree: a document is composed, never constructed as
+a whole, and only scalars go through the safe constructor, so no tag can build an object.
+The composer is taught to remember where each alias is used, because an alias is where an
+alias bomb ("billion laughs") and a recursive alias must be reported. An aliased node is
+converted once and shared (nothing changes a `Node`), and each node knows how many nodes
+its value expands to, so a bomb is refused after counting, never after expanding it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ruamel.yaml import YAML
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
+from ruamel.yaml.reader import ReaderError
+
+# Nodes a document may materialise through aliases; real manifests use a few hundred.
+ALIAS_NODE_LIMIT = 100_000
+# Nesting a document may have, aliases included; real manifests need about six levels.
+MAX_DEPTH = 64
+
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+_STR = "tag:yaml.org,2002:str"
+_MERGE = "tag:yaml.org,2002:merge"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+
+# Reports a problem at a 1-based line and column.
+Report = Callable[[int, int, str], None]
+# Substitutes variables in a string value: the result and the problems found.
+Substitute = Callable[[str], tuple[str, list[str]]]
+
+
+@dataclass(eq=False, slots=True)
+class Node:
+    """A value and where it starts (1-based). A mapping's `value` is {key: Node} and `keys`
+    holds its key nodes; a sequence's is [Node]; a scalar's is the constructed value and
+    `raw` its source text. `size` and `depth` count the value as expanded by aliases."""
+
+    value: Any
+    line: int
+    column: int
+    keys: dict[str, Node] | None = None
+    raw: str | None = None
+    size: int = 1
+    depth: int = 1
+
+    def plain(self) -> Any:
+        """The value as plain Python data (dicts, lists and scalars), for pydantic."""
+        if isinstance(self.value, dict):
+            return {key: node.plain() for key, node in self.value.items()}
+        if isinstance(self.value, list):
+            return [node.plain() for node in self.value]
+        return self.value
+
+    def child(self, part: str | int) -> Node | None:
+        """The value under a mapping's key or at a sequence's index, if there is one."""
+        if isinstance(self.value, dict) and isinstance(part, str):
+            found: Node | None = self.value.get(part)
+            return found
+        if isinstance(self.value, list) and isinstance(part, int) and 0 <= part < len(self.value):
+            return self.value[part]  # type: ignore[no-any-return]
+        return None
+
+    @property
+    def is_mapping(self) -> bool:
+        return self.keys is not None
+
+    @property
+    def is_empty(self) -> bool:
+        """An empty document (`---` alone, or `null`)."""
+        return self.keys is None and self.value is None
+
+
+@dataclass(eq=False, slots=True)
+class _AliasUse:
+    """What the composer returns for `*name`: the anchored node and where it is used."""
+
+    node: Any
+    line: int
+    column: int
+
+
+class _LocatingComposer(Composer):
+    def __init__(self, loader: Any = None) -> None:
+        super().__init__(loader=loader)
+        # Redefining an anchor is valid YAML (the later one wins); a library must not warn.
+        self.warn_double_anchors = False
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.parser.check_event(AliasEvent):
+            mark = self.parser.peek_event().start_mark
+            return _AliasUse(super().compose_node(parent, index), mark.line + 1, mark.column + 1)
+        return super().compose_node(parent, index)
+
+
+class _Abandon(Exception):
+    """Ends the conversion of a document that cannot be loaded safely."""
+
+
+def parse_documents(text: str, report: Report, substitute: Substitute) -> list[Node]:
+    """The non-empty documents of `text`. Problems go to `report`; a document with a syntax
+    error ends the file (the parser cannot resynchronise), earlier documents are kept."""
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Composer = _LocatingComposer
+    yaml.max_depth = MAX_DEPTH
+    documents: list[Node] = []
+    for root in _compose_all(yaml, text, report):
+        converter = _Converter(yaml.constructor.construct_object, report, substitute)
+        try:
+            node = converter.convert(root, 1)
+        except _Abandon:
+            continue
+        if not node.is_empty:
+            documents.append(node)
+    return documents
+
+
+def _compose_all(yaml: YAML, text: str, report: Report) -> Iterator[Any]:
+    documents = yaml.compose_all(text)
+    while True:
+        try:
+            root = next(documents)
+        except StopIteration:
+            return
+        except MarkedYAMLError as exc:
+            report(*_syntax_problem(exc, text))
+            return
+        except ReaderError as exc:  # a character YAML does not allow (NUL, other controls)
+            line = text.count("\n", 0, exc.position) + 1
+            column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+            report(line, column, f"a character YAML does not allow: #x{exc.character:04x}")
+            return
+        except YAMLError as exc:
+            report(1, 1, f"invalid YAML: {str(exc).splitlines()[0]}")
+            return
+        except RecursionError:
+            report(1, 1, f"invalid YAML: nested deeper than {MAX_DEPTH} levels")
+            return
+        yield root
+
+
+def _syntax_problem(exc: MarkedYAMLError, text: str) -> tuple[int, int, str]:
+    mark = exc.problem_mark or exc.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    problem = str(exc.problem or exc.context or "syntax error").strip()
+    if "maximum depth" in problem:
+        return line, column, f"invalid YAML: nested deeper than {MAX_DEPTH} levels"
+    lines = text.splitlines()
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    if "'\\t'" in problem or "\t" in source[: len(source) - len(source.lstrip())]:
+        return line, column, "invalid YAML: a tab in the indentation; YAML indents with spaces"
+    message = f"invalid YAML: {problem}"
+    if exc.context and exc.problem and exc.context_mark and exc.context_mark is not mark:
+        where = f"line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1}"
+        message += f" ({exc.context} at {where})"
+    return line, column, message
+
+
+class _Converter:
+    def __init__(self, construct: Callable[..., Any], report: Report, sub: Substitute) -> None:
+        self._construct = construct
+        self._report = report
+        self._substitute = sub
+        self._done: dict[int, Node] = {}
+        self._open: set[int] = set()
+        self._through_aliases = 0
+
+    def convert(self, item: Any, depth: int) -> Node:
+        if isinstance(item, _AliasUse):
+            return self._alias(item, depth)
+        if id(item) in self._done:
+            return self._done[id(item)]
+        here = Node(None, item.start_mark.line + 1, item.start_mark.column + 1)
+        self._open.add(id(item))
+        tag = str(getattr(item.tag, "value", item.tag))
+        if isinstance(item, MappingNode):
+            self._check_tag(here, tag, _MAP)
+            self._mapping(item, here, depth)
+        elif isinstance(item, SequenceNode):
+            self._check_tag(here, tag, _SEQ)
+            here.value = [self.convert(child, depth + 1) for child in item.value]
+            self._measure(here, here.value)
+        else:
+            here.raw = str(item.value)
+            here.value = self._scalar(item, here, tag)
+        self._open.discard(id(item))
+        self._done[id(item)] = here
+        return here
+
+    def _alias(self, use: _AliasUse, depth: int) -> Node:
+        if id(use.node) in self._open:
+            self._report(use.line, use.column, "a recursive alias cannot be loaded")
+            return Node(None, use.line, use.column)
+        node = self.convert(use.node, depth)
+        self._through_aliases += node.size
+        if self._through_aliases > ALIAS_NODE_LIMIT:
+            self._report(
+                use.line,
+                use.column,
+                f"aliases expand to more than {ALIAS_NODE_LIMIT:,} nodes (an alias bomb?); "
+                "the document is not loaded",
+            )
+            raise _Abandon
+        if depth + node.depth > MAX_DEPTH + 1:
+            self._report(use.line, use.column, f"aliases nest deeper than {MAX_DEPTH} levels")
+            return Node(None, use.line, use.column)
+        # The value is shared, but the alias is where this use of it is written: a problem
+        # with the whole value (a duplicate entry, a missing field) is reported there.
+        return Node(node.value, use.line, use.column, node.keys, node.raw, node.size, node.depth)
+
+    def _check_tag(self, here: Node, tag: str, expected: str) -> None:
+        if tag != expected:
+            self._report(here.line, here.column, f"unsupported YAML tag '{_short(tag)}'")
+
+    def _scalar(self, item: Any, here: Node, tag: str) -> Any:
+        if tag == _STR:  # the common case: skip the constructor
+            value: Any = str(item.value)
+        else:
+            try:
+                value = self._construct(item, deep=True)
+            except ValueError:
+                if tag == _TIMESTAMP:
+                    # Looks like a date but is none (2025-02-30): text, for the field to judge.
+                    return str(item.value)
+                self._report(here.line, here.column, f"cannot read this value as {_short(tag)}")
+                return None
+            except YAMLError as exc:  # an unknown tag
+                problem = str(getattr(exc, "problem", None) or exc).splitlines()[0]
+                self._report(here.line, here.column, f"cannot read this value: {problem}")
+                return None
+            except (LookupError, TypeError, ArithmeticError):  # `!!bool maybe`
+                self._report(here.line, here.column, f"cannot read this value as {_short(tag)}")
+                return None
+        if isinstance(value, str):
+            value, problems = self._substitute(value)
+            for problem in problems:
+                self._report(here.line, here.column, problem)
+        return value
+
+    def _mapping(self, item: Any, out: Node, depth: int) -> None:
+        out.value, out.keys = {}, {}
+        merges: list[Node] = []
+        for key_item, value_item in item.value:
+            if str(getattr(key_item.tag, "value", key_item.tag)) == _MERGE:
+                merges.append(self.convert(value_item, depth + 1))
+                continue
+            key = self._key(key_item)
+            if key is None:
+                continue
+            first = out.keys.get(str(key.value))
+            if first is not None:
+                self._report(
+                    key.line,
+                    key.column,
+                    f"duplicate key '{key.value}' (first at line {first.line}, "
+                    f"column {first.column})",
+                )
+                continue
+            out.keys[key.value] = key
+            value = self.convert(value_item, depth + 1)
+            if value.raw == "" and getattr(value_item, "style", "") is None:
+                # `name:` with nothing after it: YAML places the empty value where the next
+                # token starts, often on the next line; the key is where a reader looks.
+                value = Node(value.value, key.line, key.column, raw="")
+            out.value[key.value] = value
+        for merged in merges:
+            for source in merged.value if isinstance(merged.value, list) else [merged]:
+                if source.keys is None:
+                    self._report(
+                        source.line, source.column, "'<<' must name a mapping or a list of them"
+                    )
+                    continue
+                for name, value in source.value.items():
+                    # Explicit keys win over merged ones, earlier merges over later ones.
+                    if name not in out.value:
+                        out.keys[name] = source.keys[name]
+                        out.value[name] = value
+        self._measure(out, out.value.values())
+
+    def _key(self, key_item: Any) -> Node | None:
+        if isinstance(key_item, _AliasUse):  # `*name: value`
+            line, column, key_item = key_item.line, key_item.column, key_item.node
+        else:
+            line, column = key_item.start_mark.line + 1, key_item.start_mark.column + 1
+        if not isinstance(key_item, ScalarNode):
+            self._report(line, column, "a mapping key must be a plain value, not a collection")
+            return None
+        return Node(str(key_item.value), line, column, raw=str(key_item.value))
+
+    @staticmethod
+    def _measure(node: Node, children: Any) -> None:
+        sizes = [(child.size, child.depth) for child in children]
+        node.size = 1 + sum(size for size, _ in sizes)
+        node.depth = 1 + max((depth for _, depth in sizes), default=0)
+
+
+def _short(tag: str) -> str:
+    return tag.replace("tag:yaml.org,2002:", "!!")
