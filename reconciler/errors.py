@@ -1,11 +1,21 @@
 """The exception tree of reconciler.
 
-    ReconcilerError                 anything the CLI reports as a one-line error, exit 1
-    ├── UsageError                  a wrong flag or combination of flags
-    └── SeedError                   a sandbox seed file that cannot be loaded
+    ReconcilerError                 anything the CLI reports as an error, exit 1
+    ├── UsageError                  a wrong flag, a missing connection setting
+    ├── ProblemsError               many located problems, reported all at once
+    │   ├── ManifestError           manifests that cannot be loaded or are invalid
+    │   ├── SeedError               a sandbox seed file that cannot be loaded
+    │   └── PlanFileError           a saved plan file that cannot be read back
+    ├── ApiError                    the API answered an error (status, method, path)
+    │   ├── AuthenticationError     401/403: never retried, ends the run at once
+    │   └── OutcomeUnknown          a non-idempotent write whose outcome is unknown
+    ├── TransportFailure            the API could not be reached after the retries
+    ├── PlanHasErrors               the plan carries errors: nothing may be applied
+    └── StalePlanError              a saved plan whose live state has changed
 
-Every error carries a message meant for the person who ran the command; the CLI prints
-it without a traceback.
+    ReadOnlyViolation (a bug, not a user mistake: a write attempted by `plan`)
+
+Every message is meant for the person who ran the command and never holds a secret.
 """
 
 from __future__ import annotations
@@ -19,9 +29,57 @@ class UsageError(ReconcilerError):
     pass
 
 
-class SeedError(ReconcilerError):
-    """`problems` holds every problem found, each as `file:line:column: message`."""
+class ProblemsError(ReconcilerError):
+    """`problems` holds every problem found, each prefixed with where it is:
+    `file:line:column: message` (YAML), or `file: json.path: message` (a saved plan)."""
 
     def __init__(self, problems: list[str]) -> None:
         super().__init__("\n".join(problems))
         self.problems = problems
+
+
+class ManifestError(ProblemsError):
+    pass
+
+
+class SeedError(ProblemsError):
+    pass
+
+
+class PlanFileError(ProblemsError):
+    pass
+
+
+class ApiError(ReconcilerError):
+    def __init__(self, status: int | None, method: str, path: str, message: str) -> None:
+        self.status = status
+        self.method = method
+        self.path = path
+        self.message = message.strip()
+        shown = f"{status} " if status else ""
+        super().__init__(f"{method} {path} failed: {shown}{self.message}".rstrip())
+
+
+class AuthenticationError(ApiError):
+    pass
+
+
+class OutcomeUnknown(ApiError):
+    """A create whose answer never arrived (timeout, dropped connection, 5xx): it may or
+    may not have happened, so it must be re-read before it is tried again."""
+
+
+class TransportFailure(ReconcilerError):
+    pass
+
+
+class PlanHasErrors(ReconcilerError):
+    pass
+
+
+class StalePlanError(ReconcilerError):
+    pass
+
+
+class ReadOnlyViolation(RuntimeError):
+    """A write attempted through a read-only client: always a bug in reconciler."""

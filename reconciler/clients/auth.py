@@ -1,0 +1,105 @@
+"""Credentials of both services, built so that they cannot leak by accident.
+
+A `Secret` shows `***` in `repr`, `str` and f-strings; only `reveal()` gives the value,
+and only the header builders call it. Values that would make an invalid header are
+refused up front, because the HTTP library's error would quote the header, secret and all.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from typing import Final
+
+REDACTED: Final = "***"
+# Visible ASCII only: anything else cannot travel in a header without being mangled.
+_HEADER_SAFE = re.compile(r"^[\x21-\x7e]+$")
+
+
+class Secret:
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return REDACTED
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return REDACTED
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+
+def _reveal(value: str | Secret) -> str:
+    return value.reveal() if isinstance(value, Secret) else value
+
+
+class BasicAuth:
+    """`Authorization: Basic base64(username:password)`; directory logins as `DOMAIN\\user`."""
+
+    __slots__ = ("_password", "username")
+
+    def __init__(self, username: str, password: str | Secret) -> None:
+        if not username or ":" in username:
+            raise ValueError("the helpdesk username must be non-empty and cannot contain ':'")
+        self.username = username
+        self._password = Secret(_reveal(password))
+
+    def headers(self) -> dict[str, str]:
+        raw = f"{self.username}:{self._password.reveal()}".encode()
+        return {"Authorization": "Basic " + base64.b64encode(raw).decode("ascii")}
+
+    def __repr__(self) -> str:
+        return f"BasicAuth(username={self.username!r}, password={REDACTED})"
+
+    __str__ = __repr__
+
+
+class BearerAuth:
+    """`Authorization: Bearer <token>`, the token of the user's `/User/Token` page."""
+
+    __slots__ = ("_token",)
+
+    def __init__(self, token: str | Secret) -> None:
+        value = _reveal(token)
+        if not _HEADER_SAFE.match(value):
+            raise ValueError("the helpdesk token is empty or holds spaces or control characters")
+        self._token = Secret(value)
+
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": "Bearer " + self._token.reveal()}
+
+    def __repr__(self) -> str:
+        return f"BearerAuth(token={REDACTED})"
+
+    __str__ = __repr__
+
+
+HelpdeskAuth = BasicAuth | BearerAuth
+
+
+class ApiKey:
+    """The workspace service's `X-API-Key` header."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key: str | Secret) -> None:
+        value = _reveal(key)
+        if not _HEADER_SAFE.match(value):
+            raise ValueError("the workspace API key is empty or holds spaces or control characters")
+        self._key = Secret(value)
+
+    def headers(self) -> dict[str, str]:
+        return {"X-API-Key": self._key.reveal()}
+
+    def __repr__(self) -> str:
+        return f"ApiKey({REDACTED})"
+
+    __str__ = __repr__

@@ -1,0 +1,339 @@
+"""The helpdesk API client (DESIGN §1, §3, §5; spec/helpdesk-api.md).
+
+    async with HelpdeskClient("https://acme.example.com", BasicAuth("admin", pw)) as hd:
+        companies = await hd.companies()
+        new_id = created_id(await hd.request("POST", "Company", {"name": "Acme"},
+                                             write=True, idempotent=True))
+
+Every call first awaits one `POST /Authorization` (made once per client, however many
+tasks call at the same time). A `401`/`403` anywhere ends the client: that call and every
+later one raise `AuthenticationError` without sending anything, since each further failed
+login brings the IP closer to the three-strike block. A read-only client (`plan`) raises
+`ReadOnlyViolation` for any write before sending it.
+
+The typed helpers return the API's JSON as it came (lists of dicts); turning it into live
+objects is the business of `reconciler.resources`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping
+from datetime import date, datetime
+from types import TracebackType
+from typing import Any
+
+import httpx
+
+from reconciler import __version__
+from reconciler.clients.auth import HelpdeskAuth
+from reconciler.clients.parsing import RuleInfo, parse_body, parse_rule
+from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, RateLimits
+from reconciler.clients.retry import RetryPolicy
+from reconciler.clients.sender import Sender
+from reconciler.clients.urls import api_base_url
+from reconciler.errors import ApiError, AuthenticationError, ReadOnlyViolation
+
+# Generous reads: over the limit the service may answer "artificially slowly" rather than
+# with a 429, and a slow answer is better than a timeout that turns a create into an
+# unknown outcome.
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
+USERS_PAGE_SIZE = 500  # the API's default `count`
+ASSETS_PAGE_SIZE = 50  # fixed by the API
+_SEARCH_ENDPOINTS = frozenset({"search", "userbyemail"})
+_AUTHORIZATION = "Authorization"
+_BODYLESS = frozenset({"GET", "HEAD", "DELETE"})
+
+Params = Mapping[str, Any]
+
+
+class HelpdeskClient:
+    def __init__(
+        self,
+        base_url: str,
+        auth: HelpdeskAuth,
+        *,
+        read_only: bool = False,
+        limits: RateLimits = RateLimits(),  # noqa: B008 (frozen, shared safely)
+        retry: RetryPolicy = RetryPolicy(),  # noqa: B008
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
+        max_concurrency: int = 6,
+        users_page_size: int = USERS_PAGE_SIZE,
+    ) -> None:
+        if users_page_size < 1:
+            raise ValueError("users_page_size must be at least 1")
+        self.read_only = read_only
+        self.users_page_size = users_page_size
+        self._auth = auth
+        self._http = httpx.AsyncClient(
+            base_url=api_base_url(base_url, "helpdesk"),
+            transport=transport,
+            timeout=timeout,
+            follow_redirects=False,
+            headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
+        )
+        self._sender = Sender(
+            self._http,
+            auth_headers=auth.headers,
+            retry=retry,
+            limiter=RateLimiter(limits),
+            max_concurrency=max_concurrency,
+        )
+        self._auth_lock = asyncio.Lock()
+        self._auth_failure: AuthenticationError | None = None
+        self.caller: dict[str, Any] | None = None  # the user `Authorization` returned
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def __aenter__(self) -> HelpdeskClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def __repr__(self) -> str:
+        mode = ", read_only" if self.read_only else ""
+        return f"HelpdeskClient({str(self._http.base_url)!r}, {self._auth!r}{mode})"
+
+    @property
+    def base_url(self) -> str:
+        """The API base, `.../api/`."""
+        return str(self._http.base_url)
+
+    @property
+    def calls(self) -> int:
+        """Requests sent so far, retries included."""
+        return self._sender.calls
+
+    @property
+    def calls_by_path(self) -> Counter[str]:
+        return self._sender.calls_by_path
+
+    # -- the generic call -----------------------------------------------------------------
+
+    async def authenticate(self) -> dict[str, Any]:
+        """`POST /Authorization` once; the caller's user object. Later calls reuse it."""
+        async with self._auth_lock:
+            if self.caller is not None:
+                return self.caller
+            response = await self._send("POST", _AUTHORIZATION, None, write=False, bucket=GENERAL)
+            body = parse_body(response)
+            if not isinstance(body, dict):
+                raise ApiError(
+                    response.status_code,
+                    "POST",
+                    f"/api/{_AUTHORIZATION}",
+                    "the answer is not a user object: is the URL the helpdesk's base "
+                    "(the part before /api)?",
+                )
+            self.caller = body
+            return body
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        params: Params | None = None,
+        *,
+        write: bool,
+        idempotent: bool = True,
+        bucket: str | None = None,
+    ) -> Any:
+        """Call `path` (relative to `/api`): parameters go in the query string for GET and
+        as form fields otherwise (lists repeat, booleans are `true`/`false`, None is left
+        out). Returns the parsed answer: JSON, or text (`OK`, XML)."""
+        response = await self.request_raw(
+            method, path, params, write=write, idempotent=idempotent, bucket=bucket
+        )
+        return parse_body(response)
+
+    async def request_raw(
+        self,
+        method: str,
+        path: str,
+        params: Params | None = None,
+        *,
+        write: bool,
+        idempotent: bool = True,
+        bucket: str | None = None,
+    ) -> httpx.Response:
+        """`request` without parsing the answer."""
+        method = method.upper()
+        relative = path.strip("/")
+        if write and self.read_only:
+            raise ReadOnlyViolation(
+                f"{method} /api/{relative} is a write, attempted through a read-only client"
+            )
+        self._raise_if_failed()
+        await self.authenticate()
+        if bucket is None:
+            endpoint = relative.split("/", 1)[0].lower()
+            bucket = SEARCH if endpoint in _SEARCH_ENDPOINTS else GENERAL
+        return await self._send(
+            method, relative, params, write=write, idempotent=idempotent, bucket=bucket
+        )
+
+    async def _send(
+        self,
+        method: str,
+        relative: str,
+        params: Params | None,
+        *,
+        write: bool,
+        bucket: str,
+        idempotent: bool = True,
+    ) -> httpx.Response:
+        self._raise_if_failed()
+        fields = form_fields(params)
+        try:
+            return await self._sender.send(
+                method,
+                relative,
+                label=f"/api/{relative}",
+                write=write,
+                idempotent=idempotent,
+                bucket=bucket,
+                params=fields if method in _BODYLESS else None,
+                data=None if method in _BODYLESS else fields,
+            )
+        except AuthenticationError as err:
+            self._auth_failure = err
+            raise
+
+    def _raise_if_failed(self) -> None:
+        failure = self._auth_failure
+        if failure is not None:
+            raise AuthenticationError(failure.status, failure.method, failure.path, failure.message)
+
+    # -- typed reads ----------------------------------------------------------------------
+
+    async def companies(self) -> list[dict[str, Any]]:
+        return await self._list("Companies")
+
+    async def departments(self) -> list[dict[str, Any]]:
+        return await self._list("Departments")
+
+    async def categories(self) -> list[dict[str, Any]]:
+        return await self._list("categories")
+
+    async def techs_for_category(self, category_id: int) -> list[dict[str, Any]]:
+        return await self._list("TechsForCategory", {"id": category_id})
+
+    async def custom_fields(self, usage_type: int) -> list[dict[str, Any]]:
+        """Field definitions; `usage_type` 1 tickets, 2 assets, 3 users, 4 companies."""
+        return await self._list("CustomFields", {"type": usage_type})
+
+    async def company_custom_fields(self, company_id: int) -> list[dict[str, Any]]:
+        return await self._list("CompanyCustomFields", {"id": company_id})
+
+    async def user_custom_fields(self, user_id: int) -> list[dict[str, Any]]:
+        return await self._list("UserCustomFields", {"id": user_id})
+
+    async def user(self, user_id: int) -> dict[str, Any]:
+        body = await self.request("GET", "User", {"userId": user_id}, write=False)
+        if not isinstance(body, dict):
+            raise ApiError(None, "GET", "/api/User", f"expected a user object, got {_kind(body)}")
+        return body
+
+    async def users(self, *, page_size: int | None = None) -> list[dict[str, Any]]:
+        """Every user, page by page (`count`/`page`) until a short page."""
+        size = page_size or self.users_page_size
+        return await self._pages(
+            "Users", lambda page: {"count": size, "page": page}, size, "UserID"
+        )
+
+    async def assets(self, include_disabled: bool) -> list[dict[str, Any]]:
+        """Every asset, 50 a page, until a short page."""
+
+        def params(page: int) -> dict[str, Any]:
+            return {"page": page, "includeDisabled": include_disabled}
+
+        return await self._pages("Assets", params, ASSETS_PAGE_SIZE, "ItemID")
+
+    async def rule_xml(self, rule_id: int) -> str:
+        """`GET /Rule/{id}`: the rule as the XML text it came in."""
+        response = await self.request_raw("GET", f"Rule/{int(rule_id)}", write=False)
+        return response.text
+
+    async def rule(self, rule_id: int) -> RuleInfo:
+        return parse_rule(await self.rule_xml(rule_id), rule_id=rule_id)
+
+    async def _list(self, path: str, params: Params | None = None) -> list[dict[str, Any]]:
+        return list_of_objects(await self.request("GET", path, params, write=False), path)
+
+    async def _pages(
+        self,
+        path: str,
+        params_for: Callable[[int], Params],
+        page_size: int,
+        id_key: str,
+    ) -> list[dict[str, Any]]:
+        """Read pages until one is short. A page that brings nothing new also ends the
+        loop, so a server that ignores `page` cannot keep us reading forever; objects that
+        moved between pages while we read (a create elsewhere) are kept once."""
+        items: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        page = 1
+        while True:
+            batch = await self._list(path, params_for(page))
+            fresh = [item for item in batch if _identity(item, id_key) not in seen]
+            seen.update(_identity(item, id_key) for item in fresh)
+            items.extend(fresh)
+            if len(batch) < page_size or not fresh:
+                return items
+            page += 1
+
+
+def form_fields(params: Params | None) -> dict[str, str | list[str]]:
+    """Parameters as the API reads them: booleans `true`/`false`, dates ISO, lists
+    repeated (`?categoryId=1&categoryId=2`), None left out."""
+    fields: dict[str, str | list[str]] = {}
+    for name, value in (params or {}).items():
+        if value is None:
+            continue
+        if isinstance(value, list | tuple | set | frozenset):
+            fields[name] = [_field(v) for v in value if v is not None]
+        else:
+            fields[name] = _field(value)
+    return fields
+
+
+def _field(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return str(value)
+
+
+def list_of_objects(body: Any, path: str) -> list[dict[str, Any]]:
+    """The answer of a list endpoint: an array of objects (null counts as empty)."""
+    if body is None:
+        return []
+    if isinstance(body, list) and all(isinstance(item, dict) for item in body):
+        return body
+    raise ApiError(None, "GET", f"/api/{path}", f"expected a list of objects, got {_kind(body)}")
+
+
+def _identity(item: dict[str, Any], id_key: str) -> str:
+    for key, value in item.items():
+        if key.lower() == id_key.lower() and value is not None:
+            return f"id:{value}"
+    return "object:" + json.dumps(item, sort_keys=True, default=str)
+
+
+def _kind(body: Any) -> str:
+    if isinstance(body, str):
+        return "text: " + (body[:80] + "…" if len(body) > 80 else body)
+    return type(body).__name__

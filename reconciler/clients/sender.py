@@ -1,0 +1,179 @@
+"""The retry loop both clients share (DESIGN §5).
+
+One `Sender.send` is one logical request. For each attempt it passes the throttle gate,
+takes a slot of the concurrency semaphore and of the rate limiter, and sends; then it
+classifies the answer:
+
+    401/403          AuthenticationError at once, never retried (three failures block the IP)
+    3xx              ApiError: redirects are not followed, the credentials would go along
+    429              wait `Retry-After` (or `throttle_wait`) and send again; not a failure
+                     until the waits exceed `max_throttle_wait`
+    5xx, no answer   reads and idempotent writes: back off and retry up to `max_attempts`,
+                     then TransportFailure (reads) or ApiError (writes);
+                     a non-idempotent write: OutcomeUnknown at once (it may have happened)
+    other 4xx        ApiError with the API's own message
+
+A connection that could not even be opened (connect error, connect or pool timeout) sent
+nothing, so it is retried for every kind of request, creates included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import httpx
+
+from reconciler.clients.parsing import error_message
+from reconciler.clients.ratelimit import RateLimiter, ThrottleGate
+from reconciler.clients.retry import RetryPolicy
+from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, TransportFailure
+
+log = logging.getLogger("reconciler.clients")
+
+AUTH_FAILURES = (401, 403)
+# The request never left the client: safe to send again whatever it was.
+_NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+class Sender:
+    def __init__(
+        self,
+        http: httpx.AsyncClient,
+        *,
+        auth_headers: Callable[[], dict[str, str]],
+        retry: RetryPolicy,
+        limiter: RateLimiter | None = None,
+        max_concurrency: int = 6,
+    ) -> None:
+        if max_concurrency < 1:
+            raise ValueError("max_concurrency must be at least 1")
+        self.http = http
+        self.retry = retry
+        self._auth_headers = auth_headers
+        self._limiter = limiter
+        self._semaphore = asyncio.Semaphore(max_concurrency)
+        self._gate = ThrottleGate()
+        self.calls = 0
+        self.calls_by_path: Counter[str] = Counter()
+
+    async def send(
+        self,
+        method: str,
+        url: str | httpx.URL,
+        *,
+        label: str,
+        write: bool,
+        idempotent: bool,
+        bucket: str = "general",
+        params: Mapping[str, Any] | None = None,
+        data: Mapping[str, Any] | None = None,
+        json_body: Any = None,
+    ) -> httpx.Response:
+        """Send until there is an answer to return or a reason to give up. `label` is the
+        path shown in errors and logs (`/api/Users`, never a query string or a secret)."""
+        failures = 0
+        throttled = 0.0
+        policy = self.retry
+        while True:
+            request = self.http.build_request(
+                method, url, params=params, data=data, json=json_body, headers=self._auth_headers()
+            )
+            try:
+                response = await self._attempt(request, label, bucket)
+            except httpx.UnsupportedProtocol as exc:
+                raise TransportFailure(f"{method} {label}: {exc}") from None
+            except httpx.TransportError as exc:
+                what = _describe(exc)
+                if not idempotent and not isinstance(exc, _NEVER_SENT):
+                    raise OutcomeUnknown(
+                        None, method, label, f"no answer ({what}); {_MAYBE_DONE}"
+                    ) from None
+                failures += 1
+                if failures >= policy.max_attempts:
+                    raise _gave_up(method, label, write, None, what, failures) from None
+                await self._back_off(method, label, what, failures)
+                continue
+
+            status = response.status_code
+            if status in AUTH_FAILURES:
+                raise AuthenticationError(status, method, label, error_message(response))
+            if status == 429:
+                wait = policy.throttle(response)
+                if throttled + wait > policy.max_throttle_wait:
+                    raise ApiError(
+                        429,
+                        method,
+                        label,
+                        f"{error_message(response)} (still rate limited after waiting "
+                        f"{throttled:.0f} s)",
+                    )
+                throttled += wait
+                log.info("%s %s: rate limited (429), waiting %.1f s", method, label, wait)
+                async with self._gate.closed():
+                    await policy.sleep(wait)
+                continue
+            if status >= 500:
+                what = f"{status} {error_message(response)}"
+                if not idempotent:
+                    raise OutcomeUnknown(status, method, label, f"{what}; {_MAYBE_DONE}")
+                failures += 1
+                if failures >= policy.max_attempts:
+                    raise _gave_up(method, label, write, status, what, failures)
+                await self._back_off(method, label, what, failures)
+                continue
+            if status >= 400:
+                raise ApiError(status, method, label, error_message(response))
+            if 300 <= status < 400:
+                # Redirects are not followed: the credentials would travel with them.
+                where = response.headers.get("location", "elsewhere")
+                raise ApiError(
+                    status, method, label, f"redirected to {where}: check the service's URL"
+                )
+            return response
+
+    async def _attempt(self, request: httpx.Request, label: str, bucket: str) -> httpx.Response:
+        await self._gate.wait_open()
+        async with self._semaphore:
+            # The rate slot is taken inside the semaphore, right before sending, so that
+            # the limiter's clock and the server's agree on when the call happened.
+            if self._limiter is not None:
+                await self._limiter.acquire(bucket)
+            self.calls += 1
+            self.calls_by_path[label] += 1
+            response = await self.http.send(request)
+        log.debug("%s %s -> %s", request.method, label, response.status_code)
+        return response
+
+    async def _back_off(self, method: str, label: str, what: str, failures: int) -> None:
+        wait = self.retry.backoff(failures)
+        log.info(
+            "%s %s: %s; retrying in %.1f s (attempt %d of %d)",
+            method,
+            label,
+            what,
+            wait,
+            failures + 1,
+            self.retry.max_attempts,
+        )
+        await self.retry.sleep(wait)
+
+
+_MAYBE_DONE = "the write may or may not have happened: re-read before trying again"
+
+
+def _describe(exc: httpx.TransportError) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _gave_up(
+    method: str, label: str, write: bool, status: int | None, what: str, attempts: int
+) -> ApiError | TransportFailure:
+    message = f"no usable answer after {attempts} attempts (last: {what})"
+    if write:
+        return ApiError(status, method, label, message)
+    return TransportFailure(f"{method} {label}: {message}")

@@ -1,0 +1,164 @@
+"""Fixtures for client tests: the sandbox app in-process (httpx.ASGITransport, no socket),
+a fake clock shared by the sandbox and the client, and a sleep that records its waits."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy, WorkspaceClient
+from reconciler.clients.auth import HelpdeskAuth
+from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
+from reconciler.sandbox.store import Store
+
+PASSWORDS = {"admin": "admin-pass-7f3k", "tina": "tina-pass-9q2w", "ursula": "ursula-pass-4z8x"}
+TOKENS = {name: f"{name}-token-5d1c" for name in PASSWORDS}
+WORKSPACE_KEY = "ws-key-8e2b7c"
+HELPDESK_URL = "http://sandbox.test/helpdesk"
+WORKSPACE_URL = "http://sandbox.test/workspace"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Sleeper:
+    """An injectable `sleep`: records each wait, moves the fake clock, yields once."""
+
+    def __init__(self, clock: FakeClock | None = None) -> None:
+        self.clock = clock
+        self.waits: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        if self.clock is not None:
+            self.clock.advance(seconds)
+        await asyncio.sleep(0)
+
+
+class DroppingASGITransport(httpx.AsyncBaseTransport):
+    """ASGITransport as a socket behaves: when the app fails mid-answer (the sandbox's
+    injected dropped connection), the client sees a `RemoteProtocolError`, not the
+    server's own exception."""
+
+    def __init__(self, state: SandboxState, client: tuple[str, int] = ("127.0.0.1", 5000)):
+        self._inner = httpx.ASGITransport(app=create_app(state), client=client)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return await self._inner.handle_async_request(request)
+        except Exception as exc:  # the app's own failure, as a client would see it
+            raise httpx.RemoteProtocolError(f"server disconnected ({type(exc).__name__})") from exc
+
+
+def make_state(
+    config: SandboxConfig | None = None, clock: Callable[[], float] | None = None
+) -> SandboxState:
+    """An in-memory sandbox with an administrator, a technician, a user and a workspace key
+    (as tests/sandbox/conftest.py builds it)."""
+    state = SandboxState(Store(None), config or SandboxConfig(), clock=clock or FakeClock())
+    store = state.store
+    for username, role in (("admin", "admin"), ("tina", "technician"), ("ursula", "user")):
+        store.insert(
+            "users",
+            records.user(
+                username,
+                f"{username}@example.com",
+                password=PASSWORDS[username],
+                token=TOKENS[username],
+                role=role,
+                first_name=username.title(),
+            ),
+        )
+    store.insert("ws_api_keys", {"key": WORKSPACE_KEY, "name": "tests"})
+    for pid, name in records.STANDARD_PRIORITIES:
+        store.insert("priorities", {"priority_id": pid, "name": name})
+    for sid, name in records.STANDARD_STATUSES:
+        store.insert("statuses", {"status_id": sid, "name": name})
+    return state
+
+
+def no_limits() -> SandboxConfig:
+    return SandboxConfig(rate_limit=0, search_rate_limit=0)
+
+
+def fast_retry(sleeper: Sleeper | None = None, **overrides: Any) -> RetryPolicy:
+    return RetryPolicy(sleep=sleeper or Sleeper(), jitter=lambda: 0.5, **overrides)
+
+
+def admin_auth() -> HelpdeskAuth:
+    return BasicAuth("admin", PASSWORDS["admin"])
+
+
+def helpdesk_client(
+    state: SandboxState,
+    auth: HelpdeskAuth | None = None,
+    *,
+    sleeper: Sleeper | None = None,
+    limits: RateLimits | None = None,
+    retry: RetryPolicy | None = None,
+    **kwargs: Any,
+) -> HelpdeskClient:
+    return HelpdeskClient(
+        HELPDESK_URL,
+        auth or admin_auth(),
+        limits=limits or RateLimits(general=0, search=0),
+        retry=retry or fast_retry(sleeper),
+        transport=DroppingASGITransport(state),
+        **kwargs,
+    )
+
+
+def workspace_client(
+    state: SandboxState, key: str = WORKSPACE_KEY, *, sleeper: Sleeper | None = None, **kwargs: Any
+) -> WorkspaceClient:
+    return WorkspaceClient(
+        WORKSPACE_URL,
+        key,
+        retry=fast_retry(sleeper),
+        transport=DroppingASGITransport(state),
+        **kwargs,
+    )
+
+
+def api_requests(state: SandboxState, service: str = "helpdesk") -> list[dict[str, Any]]:
+    """The sandbox's request log for one service."""
+    return [r for r in state.requests if r["service"] == service]
+
+
+def endpoint_calls(state: SandboxState, name: str) -> list[dict[str, Any]]:
+    return [r for r in api_requests(state) if r["path"].lower().endswith(f"/api/{name.lower()}")]
+
+
+MockHandler = Callable[[httpx.Request], httpx.Response]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def state(clock: FakeClock) -> SandboxState:
+    return make_state(no_limits(), clock)
+
+
+@pytest.fixture
+def sleeper(clock: FakeClock) -> Sleeper:
+    return Sleeper(clock)

@@ -1,0 +1,118 @@
+"""Reading answers: created ids in every shape, rule documents, error texts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from reconciler.clients import RuleInfo, created_id, parse_rule
+from reconciler.clients.parsing import error_message
+from reconciler.errors import ApiError
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({"id": 5}, 5),
+        ({"Id": 6}, 6),
+        ({"userId": 7}, 7),
+        ({"UserID": 8, "Username": "x"}, 8),
+        ({"ItemID": 9}, 9),
+        ({"CompanyID": 10, "Name": "Acme"}, 10),
+        ({"id": "11"}, 11),
+        ({"data": {"id": 12}}, 12),
+        ({"newCategoryId": 13}, 13),
+        (14, 14),
+        ("15", 15),
+        (" 16\n", 16),
+        ('"17"', 17),
+    ],
+)
+def test_created_id_accepts_every_shape(body: Any, expected: int) -> None:
+    assert created_id(body) == expected
+
+
+@pytest.mark.parametrize(
+    "body",
+    [None, True, "OK", "", [], [1], {}, {"name": "x"}, {"aId": 1, "bId": 2}, {"id": None}, 1.5],
+)
+def test_created_id_refuses_what_holds_no_id(body: Any) -> None:
+    with pytest.raises(ApiError, match="no id"):
+        created_id(body, path="/api/Asset")
+
+
+FULL = """<?xml version="1.0" encoding="utf-8"?>
+<AutomationRule>
+<RuleID>101</RuleID>
+<Name>Escalate critical tickets</Name>
+<Enabled>false</Enabled>
+<conditions><condition field="Priority">2</condition></conditions>
+<actions><action type="notify"/></actions>
+</AutomationRule>"""
+
+
+@pytest.mark.parametrize(
+    ("xml", "expected"),
+    [
+        (FULL, RuleInfo(101, "Escalate critical tickets", False)),
+        (
+            "<AutomationRule><conditions/><actions/></AutomationRule>",
+            RuleInfo(None, None, None),
+        ),
+        (
+            "<automationrule><ruleid>7</ruleid><NAME>x</NAME><ENABLED>True</ENABLED>"
+            "</automationrule>",
+            RuleInfo(7, "x", True),
+        ),
+        ('<AutomationRule ID="8" Name="attr" Enabled="1"/>', RuleInfo(8, "attr", True)),
+        (
+            '<r:AutomationRule xmlns:r="urn:x"><r:Name>ns</r:Name><r:Disabled>true</r:Disabled>'
+            "</r:AutomationRule>",
+            RuleInfo(None, "ns", False),
+        ),
+        ("<AutomationRule><Enabled>maybe</Enabled></AutomationRule>", RuleInfo(None, None, None)),
+        ("\n  <Rule><Id>3</Id><IsEnabled>yes</IsEnabled></Rule>", RuleInfo(3, None, True)),
+    ],
+)
+def test_parse_rule_tolerates_variants(xml: str, expected: RuleInfo) -> None:
+    assert parse_rule(xml) == expected
+
+
+@pytest.mark.parametrize(
+    "xml",
+    [
+        "",
+        "not xml",
+        "<AutomationRule><Name>unclosed</AutomationRule>",
+        "<html><body>Sign in</body></html>",
+        '<!DOCTYPE r [<!ENTITY a "aaaa">]><AutomationRule>&a;</AutomationRule>',
+    ],
+)
+def test_parse_rule_refuses_what_is_no_rule(xml: str) -> None:
+    with pytest.raises(ApiError) as caught:
+        parse_rule(xml, rule_id=5)
+    assert caught.value.path == "/api/Rule/5"
+
+
+@pytest.mark.parametrize(
+    ("response", "message"),
+    [
+        (
+            httpx.Response(400, text="Parameter 'email' is required"),
+            "Parameter 'email' is required",
+        ),
+        (
+            httpx.Response(422, json={"error": "email is required", "status": 422}),
+            "email is required",
+        ),
+        (httpx.Response(409, json={"message": "duplicate"}), "duplicate"),
+        (httpx.Response(400, json={"error": {"message": "nested"}}), "nested"),
+        (httpx.Response(422, json={"errors": [{"message": "a"}, "b"]}), "a; b"),
+        (httpx.Response(404, text=""), "Not Found"),
+        (httpx.Response(400, json={"code": 7}), '{"code": 7}'),
+    ],
+)
+def test_error_messages_are_the_apis_own(response: httpx.Response, message: str) -> None:
+    assert error_message(response) == message

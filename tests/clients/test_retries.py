@@ -1,0 +1,318 @@
+"""The retry rules of DESIGN §5: 5xx and transport errors, 429 waits, unknown outcomes."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+
+import httpx
+import pytest
+
+from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy, created_id
+from reconciler.clients.retry import retry_after
+from reconciler.errors import ApiError, OutcomeUnknown, TransportFailure
+from reconciler.sandbox import FaultConfig, SandboxConfig, SandboxServer, SandboxState
+from tests.clients.conftest import (
+    PASSWORDS,
+    FakeClock,
+    Sleeper,
+    admin_auth,
+    api_requests,
+    endpoint_calls,
+    fast_retry,
+    helpdesk_client,
+    make_state,
+)
+
+pytestmark = pytest.mark.anyio
+
+USER = {"UserID": 1, "Username": "admin"}
+
+
+def arm(state: SandboxState, **faults: float) -> None:
+    config = FaultConfig(**faults)  # type: ignore[arg-type]
+    state.config.faults = config
+    state.faults.configure(config)
+
+
+def statuses(state: SandboxState) -> list[int | str]:
+    return [r["status"] for r in api_requests(state)]
+
+
+def scripted(*answers: httpx.Response | type[Exception]) -> tuple[httpx.MockTransport, list[str]]:
+    """A transport that answers Authorization, then plays `answers` in order (an exception
+    class is raised as a transport error), then answers `[]`."""
+    queue = list(answers)
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(f"{request.method} {request.url.path}")
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json=USER)
+        if not queue:
+            return httpx.Response(200, json=[])
+        answer = queue.pop(0)
+        if isinstance(answer, httpx.Response):
+            return answer
+        raise answer("injected", request=request)  # type: ignore[call-arg]
+
+    return httpx.MockTransport(handler), seen
+
+
+def mock_client(transport: httpx.MockTransport, sleeper: Sleeper, **retry: float) -> HelpdeskClient:
+    return HelpdeskClient(
+        "http://h",
+        BasicAuth("admin", "pw"),
+        transport=transport,
+        limits=RateLimits(general=0, search=0),
+        retry=fast_retry(sleeper, **retry),
+    )
+
+
+# -- 5xx ---------------------------------------------------------------------------------
+
+
+async def test_reads_are_retried_on_server_errors(state: SandboxState, sleeper: Sleeper) -> None:
+    async with helpdesk_client(state, sleeper=sleeper) as client:
+        await client.authenticate()
+        arm(state, error_rate=0.5, seed=1)  # 9 failures, never 5 in a row
+        for _ in range(10):
+            assert await client.companies() == []
+    failed = statuses(state).count(500)
+    assert failed == 9
+    assert statuses(state).count(200) == 11  # ... and every read got its answer
+    assert len(sleeper.waits) == failed
+
+
+async def test_reads_give_up_after_max_attempts(state: SandboxState, sleeper: Sleeper) -> None:
+    async with helpdesk_client(state, sleeper=sleeper) as client:
+        await client.authenticate()
+        arm(state, error_rate=1.0)
+        with pytest.raises(TransportFailure) as caught:
+            await client.departments()
+    assert "GET /api/Departments" in str(caught.value) and "5 attempts" in str(caught.value)
+    assert len(endpoint_calls(state, "Departments")) == 5
+    # Exponential backoff from 0.5 s, with the jitter fixed at its middle (x 0.75).
+    assert sleeper.waits == [0.375, 0.75, 1.5, 3.0]
+
+
+async def test_idempotent_writes_are_retried(state: SandboxState, sleeper: Sleeper) -> None:
+    async with helpdesk_client(state, sleeper=sleeper) as client:
+        company = created_id(await client.request("POST", "Company", {"name": "Acme"}, write=True))
+        arm(state, error_rate=0.6, seed=1)  # fails twice, then succeeds
+        await client.request(
+            "POST", "UpdateCompany", {"id": company, "name": "Acme", "notes": "Gold"}, write=True
+        )
+    assert statuses(state).count(500) == 2
+    assert state.store.get("companies", company)["notes"] == "Gold"  # type: ignore[index]
+
+
+async def test_idempotent_writes_give_up_with_an_api_error(
+    state: SandboxState, sleeper: Sleeper
+) -> None:
+    async with helpdesk_client(state, sleeper=sleeper) as client:
+        await client.authenticate()
+        arm(state, error_rate=1.0)
+        with pytest.raises(ApiError) as caught:
+            await client.request("POST", "Company", {"name": "Acme"}, write=True)
+    assert caught.value.status == 500 and not isinstance(caught.value, OutcomeUnknown)
+    assert "Internal server error (injected)" in caught.value.message
+    assert len(endpoint_calls(state, "Company")) == 5
+
+
+async def test_a_create_answered_500_is_an_unknown_outcome_and_not_repeated(
+    state: SandboxState, sleeper: Sleeper
+) -> None:
+    async with helpdesk_client(state, sleeper=sleeper) as client:
+        await client.authenticate()
+        arm(state, error_rate=1.0)
+        with pytest.raises(OutcomeUnknown) as caught:
+            await client.request("POST", "Asset", {"modelName": "X1"}, write=True, idempotent=False)
+    assert caught.value.status == 500 and "re-read" in caught.value.message
+    assert len(endpoint_calls(state, "Asset")) == 1
+    assert sleeper.waits == []
+
+
+async def test_a_dropped_create_is_an_unknown_outcome_and_the_object_exists(
+    state: SandboxState, sleeper: Sleeper
+) -> None:
+    async with helpdesk_client(state, sleeper=sleeper) as client:
+        await client.authenticate()
+        arm(state, drop_rate=1.0)
+        with pytest.raises(OutcomeUnknown) as caught:
+            await client.request(
+                "POST",
+                "Asset",
+                {"modelName": "X1", "manufacturer": "Lenovo", "type": "Laptop", "supplier": "CDW"},
+                write=True,
+                idempotent=False,
+            )
+        assert caught.value.status is None
+        # Reads do not write, so they are not dropped: apply can re-read and find it.
+        assets = await client.assets(include_disabled=True)
+    assert [a["ModelName"] for a in assets] == ["X1"]
+    assert statuses(state).count("dropped") == 1
+    assert sleeper.waits == []
+
+
+def test_a_dropped_create_over_a_real_socket_is_an_unknown_outcome(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG)  # httpx and httpcore included: no secret in any of it
+    state = make_state(SandboxConfig(rate_limit=0, search_rate_limit=0))
+
+    async def scenario(url: str) -> None:
+        async with HelpdeskClient(
+            url, admin_auth(), limits=RateLimits(general=0, search=0), retry=fast_retry()
+        ) as client:
+            await client.authenticate()
+            arm(state, drop_rate=1.0)
+            with pytest.raises(OutcomeUnknown):
+                await client.request(
+                    "POST", "Company", {"name": "Dropped Co"}, write=True, idempotent=False
+                )
+
+    with SandboxServer(state) as server:
+        asyncio.run(scenario(server.helpdesk_url))
+    assert [c["name"] for c in state.store.rows("companies")] == ["Dropped Co"]
+    assert "Authorization" in caplog.text
+    assert PASSWORDS["admin"] not in caplog.text
+    assert base64.b64encode(f"admin:{PASSWORDS['admin']}".encode()).decode() not in caplog.text
+
+
+# -- transport errors --------------------------------------------------------------------
+
+
+async def test_connect_errors_are_retried_even_for_creates(sleeper: Sleeper) -> None:
+    transport, seen = scripted(
+        httpx.ConnectError, httpx.ConnectTimeout, httpx.Response(200, json={"id": 9})
+    )
+    async with mock_client(transport, sleeper) as client:
+        body = await client.request("POST", "Asset", {"a": 1}, write=True, idempotent=False)
+    assert created_id(body) == 9
+    assert seen.count("POST /api/Asset") == 3 and len(sleeper.waits) == 2
+
+
+@pytest.mark.parametrize("error", [httpx.ReadTimeout, httpx.RemoteProtocolError, httpx.ReadError])
+async def test_a_create_without_an_answer_is_an_unknown_outcome(
+    error: type[Exception], sleeper: Sleeper
+) -> None:
+    transport, seen = scripted(error)
+    async with mock_client(transport, sleeper) as client:
+        with pytest.raises(OutcomeUnknown) as caught:
+            await client.request(
+                "POST", "CreateUser", {"email": "a@b.c"}, write=True, idempotent=False
+            )
+    assert error.__name__ in caught.value.message
+    assert seen.count("POST /api/CreateUser") == 1
+
+
+@pytest.mark.parametrize(
+    "error", [httpx.ReadTimeout, httpx.RemoteProtocolError, httpx.ConnectError]
+)
+async def test_reads_are_retried_on_transport_errors(
+    error: type[Exception], sleeper: Sleeper
+) -> None:
+    transport, seen = scripted(error, error, httpx.Response(200, json=[{"CompanyID": 1}]))
+    async with mock_client(transport, sleeper) as client:
+        assert await client.companies() == [{"CompanyID": 1}]
+    assert seen.count("GET /api/Companies") == 3
+
+
+async def test_reads_give_up_with_a_transport_failure(sleeper: Sleeper) -> None:
+    transport, _ = scripted(*[httpx.ReadTimeout] * 3)
+    async with mock_client(transport, sleeper, max_attempts=3) as client:
+        with pytest.raises(TransportFailure, match=r"3 attempts.*ReadTimeout"):
+            await client.companies()
+
+
+# -- 429 ---------------------------------------------------------------------------------
+
+
+async def test_429_is_waited_out_with_retry_after(clock: FakeClock, sleeper: Sleeper) -> None:
+    state = make_state(SandboxConfig(rate_limit=3, search_rate_limit=3), clock)
+    async with helpdesk_client(state, sleeper=sleeper) as client:  # client limiter off
+        for _ in range(3):
+            assert await client.companies() == []
+    assert statuses(state) == [200, 200, 200, 429, 200]
+    assert sleeper.waits == [60.0]
+
+
+async def test_429_waits_do_not_count_as_failed_attempts(sleeper: Sleeper) -> None:
+    limited = httpx.Response(429, headers={"Retry-After": "2"}, text="slow down")
+    transport, _ = scripted(*[limited] * 6, httpx.Response(200, json=[]))
+    async with mock_client(transport, sleeper, max_attempts=2) as client:
+        assert await client.companies() == []
+    assert sleeper.waits == [2.0] * 6
+
+
+async def test_429_beyond_max_throttle_wait_is_an_error(sleeper: Sleeper) -> None:
+    limited = httpx.Response(429, headers={"Retry-After": "100"}, text="API rate limit exceeded")
+    transport, _ = scripted(*[limited] * 10)
+    async with mock_client(transport, sleeper, max_throttle_wait=250) as client:
+        with pytest.raises(ApiError) as caught:
+            await client.companies()
+    assert caught.value.status == 429 and "API rate limit exceeded" in caught.value.message
+    assert sleeper.waits == [100.0, 100.0]
+
+
+async def test_a_429_pauses_the_other_tasks_of_the_client() -> None:
+    sent: list[str] = []
+    sent_while_waiting: list[int] = []
+    throttled = False
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        nonlocal throttled
+        sent.append(request.url.path)
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json=USER)
+        if not throttled:
+            throttled = True
+            return httpx.Response(429, headers={"Retry-After": "30"})
+        return httpx.Response(200, json=[])
+
+    async def sleep(seconds: float) -> None:
+        before = len(sent)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        sent_while_waiting.append(len(sent) - before)
+
+    async with HelpdeskClient(
+        "http://h",
+        BasicAuth("admin", "pw"),
+        transport=httpx.MockTransport(handler),
+        limits=RateLimits(general=0, search=0),
+        retry=RetryPolicy(sleep=sleep),
+    ) as client:
+        await asyncio.gather(*(client.companies() for _ in range(4)))
+    assert sent_while_waiting == [0]
+    assert len(sent) == 1 + 1 + 4
+
+
+def test_retry_after_forms() -> None:
+    now = datetime(2025, 1, 1, 12, 0, 0, tzinfo=UTC)
+
+    def answer(value: str | None) -> httpx.Response:
+        return httpx.Response(429, headers={"Retry-After": value} if value is not None else {})
+
+    assert retry_after(answer("42")) == 42.0
+    assert retry_after(answer("1.5")) == 1.5
+    assert retry_after(answer("-3")) == 0.0
+    assert retry_after(answer(format_datetime(now + timedelta(seconds=90))), now=now) == 90.0
+    for unusable in (None, "", "soon", "inf", "nan"):
+        assert retry_after(answer(unusable)) is None
+    policy = RetryPolicy(throttle_wait=120)
+    assert policy.throttle(answer(None)) == 120.0
+    assert policy.throttle(answer("0")) == 1.0  # a floor, so repeated zeros still add up
+
+
+def test_backoff_grows_exponentially_with_jitter_and_a_cap() -> None:
+    low = RetryPolicy(backoff_base=1, backoff_max=10, jitter=lambda: 0.0)
+    high = RetryPolicy(backoff_base=1, backoff_max=10, jitter=lambda: 0.999999)
+    assert [low.backoff(n) for n in range(1, 6)] == [0.5, 1.0, 2.0, 4.0, 5.0]
+    assert [round(high.backoff(n), 3) for n in range(1, 6)] == [1.0, 2.0, 4.0, 8.0, 10.0]
+    with pytest.raises(ValueError):
+        RetryPolicy(max_attempts=0)
