@@ -1,0 +1,130 @@
+"""`plan(desired, live) -> Plan`: pure. Each resource module diffs its kind in dependency
+order (so a user may refer to a company the plan creates), the changes are ordered, the
+selection (`--target`/`--exclude`) applied, and the diagnostics collected.
+
+The plan's data types live in `changes.py` and are re-exported here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from reconciler.changes import (
+    Action,
+    Change,
+    Diagnostic,
+    FieldChange,
+    Operation,
+    Plan,
+    Ref,
+    error,
+    warning,
+)
+from reconciler.errors import UsageError
+from reconciler.live import LiveState
+from reconciler.manifest import DesiredState
+from reconciler.order import KIND_ORDER, CycleError, order_changes, with_dependencies
+from reconciler.resources.base import PlanContext, Resource, norm_key
+
+__all__ = [
+    "Action",
+    "Change",
+    "Diagnostic",
+    "FieldChange",
+    "Operation",
+    "Plan",
+    "Ref",
+    "Selector",
+    "plan",
+    "prune_kinds",
+]
+
+MANAGED_KINDS = tuple(k for k in KIND_ORDER if k != "custom_fields")
+
+
+@dataclass(frozen=True)
+class Selector:
+    """`KIND` or `KIND/KEY` from `--target`/`--exclude`."""
+
+    kind: str
+    key: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Selector:
+        kind, _, key = text.partition("/")
+        if kind not in MANAGED_KINDS:
+            raise UsageError(
+                f"unknown kind {kind!r} in {text!r}; kinds: {', '.join(MANAGED_KINDS)}"
+            )
+        return cls(kind, key or None)
+
+    def matches(self, change: Change) -> bool:
+        return change.kind == self.kind and (
+            self.key is None or norm_key(self.key) == norm_key(change.key)
+        )
+
+
+def prune_kinds(desired: DesiredState, prune: bool = False) -> frozenset[str]:
+    """The kinds whose unlisted live objects are removed: `settings.prune`, or every kind
+    with `--prune`. Reading needs it too (a pruned kind reads more)."""
+    kinds = {str(k) for k in desired.settings.prune}
+    if prune:
+        kinds.update(MANAGED_KINDS)
+    return frozenset(kinds)
+
+
+def plan(
+    desired: DesiredState,
+    live: LiveState,
+    *,
+    resources: Sequence[Resource],
+    prune: bool = False,
+    targets: Iterable[Selector] = (),
+    excludes: Iterable[Selector] = (),
+) -> Plan:
+    ctx = PlanContext(desired, live.kinds, prune_kinds(desired, prune))
+    changes: list[Change] = []
+    diagnostics: list[Diagnostic] = []
+    for resource in resources:
+        if resource.kind not in live.kinds:
+            continue
+        result = resource.diff(ctx)
+        changes += result.changes
+        diagnostics += result.diagnostics
+    for kind in live.skipped:
+        if kind != "custom_fields":
+            diagnostics.append(
+                warning(
+                    f"{kind} skipped: the {_service(kind)} service is not configured",
+                    remedy=_remedy(kind),
+                )
+            )
+    try:
+        ordered = order_changes(changes)
+    except CycleError as exc:
+        cycle = " -> ".join(exc.args[1]) if len(exc.args) > 1 else str(exc)
+        diagnostics.append(error(f"the changes depend on each other in a cycle: {cycle}"))
+        ordered = changes
+    targets, excludes = list(targets), list(excludes)
+    if targets:
+        chosen = {c.address for c in ordered if any(t.matches(c) for t in targets)}
+        ordered = with_dependencies(ordered, chosen)
+    if excludes:
+        ordered = [c for c in ordered if not any(e.matches(c) for e in excludes)]
+    return Plan(
+        tuple(ordered),
+        tuple(d for d in diagnostics if d.severity == "warning"),
+        tuple(d for d in diagnostics if d.severity == "error"),
+        live.digest(),
+    )
+
+
+def _service(kind: str) -> str:
+    return "workspace" if kind.startswith("workspace.") else "helpdesk"
+
+
+def _remedy(kind: str) -> str:
+    if _service(kind) == "workspace":
+        return "set WORKSPACE_URL and WORKSPACE_API_KEY"
+    return "set HELPDESK_URL and HELPDESK_TOKEN (or HELPDESK_USERNAME and HELPDESK_PASSWORD)"

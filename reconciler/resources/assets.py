@@ -1,0 +1,558 @@
+"""Assets: keyed by serial number. Read with `Assets?includeDisabled=true` (every page);
+created with `Asset`, updated with `UpdateAsset` sending the complete record, assigned
+with `AssignAssetToUser`/`UnAssignAssetToUser`, switched with `EnableAsset`/
+`DisableAsset`, custom field values set with `SetCustomFieldForAsset` (compared against
+the `Fields` of the listing: no per-asset read).
+
+Decisions:
+- Serial numbers match case-insensitively and ignoring surrounding white space (serials
+  are typed both ways). When the spellings differ, the manifest's is written.
+- Manufacturer, type and supplier are names the service matches case-insensitively (and
+  creates when missing), so they compare so too; other texts compare without surrounding
+  white space (the service strips them), and an empty text equals none.
+- `UpdateAsset` always carries `quantity` (the real service resets an omitted one to 1)
+  and every other field, `companyId` empty for none (which clears it).
+- Whether an asset is enabled comes from its `Disabled` flag when the listing carries it;
+  otherwise, only when it matters (an entry that manages `enabled` names a live asset, or
+  prune may disable one), from a second listing without the disabled ones.
+- `assigned_users` is authoritative when given. Assigned users are compared by user id
+  where one is known (from the `AssignedUsers` item or the live users), else by username.
+- Several live assets sharing a serial number cannot be told apart: an entry naming that
+  serial is an error; prune disables all of them when none is listed.
+- Prune disables (never deletes) enabled live assets the manifests do not list, and only
+  when they list assets at all. Assets without a serial number cannot be matched, so
+  they are never disabled (one warning).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from reconciler.changes import (
+    Action,
+    Change,
+    FieldChange,
+    Operation,
+    Ref,
+    address,
+    error,
+    warning,
+)
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Asset, Kind
+from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
+from reconciler.resources.companies import LiveCompanies, _unignored
+from reconciler.resources.custom_fields import USAGE, CustomFieldCatalogue, closest, diff_values
+from reconciler.resources.users import LiveUsers
+
+KIND = "assets"
+REQUIRED = ("model_name", "manufacturer", "type", "supplier")
+# Manifest field -> parameter of `Asset`/`UpdateAsset`, for the plain text fields.
+TEXTS = {
+    "model_name": "modelName",
+    "manufacturer": "manufacturer",
+    "type": "type",
+    "supplier": "supplier",
+    "location": "location",
+    "comments": "comments",
+}
+NAMES = frozenset({"manufacturer", "type", "supplier"})  # the service matches these by name
+REMOVAL_REASON = "not in the manifests: pruned by disabling it (EnableAsset restores it)"
+
+
+@dataclass(frozen=True)
+class AssignedUser:
+    id: int | None
+    username: str | None
+
+
+@dataclass(frozen=True)
+class LiveAsset:
+    id: int
+    serial_number: str | None
+    texts: Mapping[str, str | None]  # manifest field name -> live value, for TEXTS
+    quantity: int
+    company_id: int | None
+    company_name: str | None
+    assigned: tuple[AssignedUser, ...]
+    custom_values: tuple[Mapping[str, Any], ...]
+    enabled: bool | None  # None: the listing does not say and it was not needed
+
+    def digest_data(self) -> Any:
+        values = sorted((str(v.get("FieldID")), str(v.get("Value"))) for v in self.custom_values)
+        users = sorted((u.id or 0, u.username or "") for u in self.assigned)
+        texts = [self.texts.get(name) for name in TEXTS]
+        return [
+            self.id,
+            self.serial_number,
+            texts,
+            self.quantity,
+            self.company_id,
+            users,
+            values,
+            self.enabled,
+        ]
+
+    def record(self) -> dict[str, Any]:
+        """The complete `UpdateAsset` record of the live asset."""
+        record: dict[str, Any] = {"id": self.id}
+        record.update({param: self.texts.get(name) or "" for name, param in TEXTS.items()})
+        record["serialNumber"] = self.serial_number or ""
+        record["quantity"] = self.quantity
+        record["companyId"] = self.company_id if self.company_id is not None else ""
+        return record
+
+
+@dataclass(frozen=True)
+class LiveAssets:
+    by_key: Mapping[str, tuple[LiveAsset, ...]]  # normalised serial -> assets
+    unkeyed: tuple[LiveAsset, ...] = ()  # assets without a serial number
+
+    def digest_data(self) -> Any:
+        assets = [a for _, group in sorted(self.by_key.items()) for a in group]
+        return [a.digest_data() for a in [*assets, *self.unkeyed]]
+
+    def get(self, serial_number: str) -> tuple[LiveAsset, ...]:
+        return self.by_key.get(norm_key(serial_number), ())
+
+    def all(self) -> list[LiveAsset]:
+        return [a for group in self.by_key.values() for a in group] + list(self.unkeyed)
+
+
+def _value(raw: Mapping[str, Any], *names: str) -> Any:
+    """The first of `names` that `raw` holds, keys compared without regard to case (the
+    service's versions differ in the case of keys)."""
+    lowered = {str(k).lower(): v for k, v in raw.items() if v is not None}
+    return next((lowered[n.lower()] for n in names if n.lower() in lowered), None)
+
+
+def _integer(value: Any) -> int | None:
+    try:
+        return int(value) if value is not None and not isinstance(value, bool) else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _flag(value: Any) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower() if value is not None else ""
+    return True if text in ("true", "1") else False if text in ("false", "0") else None
+
+
+def _text(value: Any) -> str | None:
+    text = str(value).strip() if value is not None else ""
+    return text or None
+
+
+def parse_assigned(item: Any) -> AssignedUser:
+    """An `AssignedUsers` element: its shape is unpublished (the sandbox sends
+    `{UserID, Username, ...}`), so an object with some id and name spelling, a bare id
+    or a bare username are all accepted."""
+    if isinstance(item, Mapping):
+        ident = _integer(_value(item, "UserID", "ID"))
+        name = _text(_value(item, "Username", "Login", "Name"))
+        return AssignedUser(ident, name)
+    if isinstance(item, int) and not isinstance(item, bool):
+        return AssignedUser(item, None)
+    text = _text(item)
+    if text is not None and text.isdigit():
+        return AssignedUser(int(text), None)
+    return AssignedUser(None, text)
+
+
+def parse_asset(raw: Mapping[str, Any]) -> LiveAsset:
+    company = raw.get("company") or raw.get("Company")
+    company_name = _text(_value(company, "Name")) if isinstance(company, Mapping) else None
+    company_id = _integer(_value(raw, "CompanyID"))
+    if company_id is None and isinstance(company, Mapping):
+        company_id = _integer(_value(company, "CompanyID", "ID"))
+    disabled = _flag(_value(raw, "Disabled", "IsDisabled"))
+    quantity = _integer(_value(raw, "Quantity"))
+    return LiveAsset(
+        id=int(_value(raw, "ItemID", "ID", "AssetID")),
+        serial_number=_text(_value(raw, "SerialNumber")),
+        texts={name: _text(_value(raw, param)) for name, param in TEXTS.items()},
+        quantity=quantity if quantity is not None else 1,
+        company_id=company_id,
+        company_name=company_name,
+        assigned=tuple(parse_assigned(u) for u in raw.get("AssignedUsers") or ()),
+        custom_values=tuple(f for f in raw.get("Fields") or () if isinstance(f, Mapping)),
+        enabled=None if disabled is None else not disabled,
+    )
+
+
+def index_assets(assets: Iterable[LiveAsset]) -> LiveAssets:
+    by_key: dict[str, tuple[LiveAsset, ...]] = {}
+    unkeyed: list[LiveAsset] = []
+    for asset in assets:
+        if asset.serial_number is None:
+            unkeyed.append(asset)
+        else:
+            key = norm_key(asset.serial_number)
+            by_key[key] = (*by_key.get(key, ()), asset)
+    return LiveAssets(by_key, tuple(unkeyed))
+
+
+class AssetsResource:
+    kind = KIND
+    service = "helpdesk"
+
+    def needs(self, desired: DesiredState) -> bool:
+        # Only manifests that list assets manage them: `--prune` with none must not
+        # disable every asset.
+        return bool(desired.manifest.assets)
+
+    async def read(self, reader: Reader) -> LiveAssets:
+        assets = [parse_asset(raw) for raw in await reader.helpdesk.assets(include_disabled=True)]
+        needed = _state_needed(reader)
+        if any(a.enabled is None and needed(a) for a in assets):
+            # The listing does not say which are enabled: those a listing without the
+            # disabled ones still holds.
+            enabled = await reader.helpdesk.assets(include_disabled=False)
+            ids = {parse_asset(raw).id for raw in enabled}
+            assets = [
+                a if a.enabled is not None else replace(a, enabled=a.id in ids) for a in assets
+            ]
+        return index_assets(assets)
+
+    def diff(self, ctx: PlanContext) -> KindPlan:
+        planner = _Planner(ctx, ctx.live_of(KIND, LiveAssets) or LiveAssets({}))
+        # The loader refuses two entries for one serial number (case-insensitive).
+        for entry in ctx.desired.manifest.assets:
+            planner.plan(entry)
+        if ctx.prunes(KIND):
+            planner.prune()
+        return planner.result
+
+
+def _state_needed(reader: Reader) -> Callable[[LiveAsset], bool]:
+    """Whether plan needs to know if a live asset is enabled: its entry manages
+    `enabled`, or no entry lists it and assets are pruned."""
+    desired = reader.desired
+    listed = {norm_key(a.serial_number) for a in desired.manifest.assets}
+    ignored = set(desired.settings.ignore_fields.get(Kind.assets, []))
+    managed = {
+        norm_key(a.serial_number)
+        for a in desired.manifest.assets
+        if "enabled" in a.model_fields_set - ignored
+    }
+    pruning = KIND in reader.prune  # `settings.prune` and `--prune`
+
+    def needed(asset: LiveAsset) -> bool:
+        if asset.serial_number is None:
+            return False  # never matched, never disabled
+        key = norm_key(asset.serial_number)
+        return key in managed or (pruning and key not in listed)
+
+    return needed
+
+
+class _Planner:
+    """Plans one run's assets; resolves the companies and users entries name to live
+    ids, or to the `Ref` of a create in this plan (anything else is an error)."""
+
+    def __init__(self, ctx: PlanContext, live: LiveAssets) -> None:
+        self.ctx = ctx
+        self.live = live
+        self.catalogue = ctx.live_of("custom_fields", CustomFieldCatalogue)
+        self.ignored = ctx.ignored(KIND)
+        self.result = KindPlan()
+        self.companies = ctx.live_of("companies", LiveCompanies) or LiveCompanies({})
+        self.company_names = {c.id: c.name for c in self.companies.by_key.values()}
+        self.user_ids: dict[str, int] = {}
+        self.usernames: dict[int, str] = {}
+        # AssignedUsers items that carry both are live users too.
+        known = [(u.id, u.username) for a in live.all() for u in a.assigned]
+        users = ctx.live_of("users", LiveUsers)
+        known += [(u.id, u.username) for u in users.by_key.values()] if users else []
+        for user_id, username in known:
+            if user_id is not None and username:
+                self.user_ids[norm_key(username)] = user_id
+                self.usernames[user_id] = username
+
+    def problem(self, message: str, entry: Asset, remedy: str) -> None:
+        key = entry.serial_number
+        self.result.diagnostics.append(
+            error(message, address(KIND, key), remedy, self.ctx.location(KIND, key))
+        )
+
+    def plan(self, entry: Asset) -> None:
+        group = self.live.get(entry.serial_number)
+        if len(group) > 1:
+            ids = ", ".join(str(a.id) for a in group)
+            self.problem(
+                f"{len(group)} live assets (ids {ids}) have this serial number, so "
+                "the entry cannot tell which one it means",
+                entry,
+                "give each asset its own serial number in the helpdesk",
+            )
+        elif group:
+            self.update(entry, group[0])
+        else:
+            self.create(entry)
+
+    def company(self, entry: Asset, name: str) -> int | Ref | None:
+        found = self.companies.get(name)
+        if found is not None:
+            return found.id
+        ref = self.ctx.created_ref("companies", name)
+        if ref is None:
+            known = [
+                *self.company_names.values(),
+                *(c.name for c in self.ctx.desired.manifest.companies),
+            ]
+            self.problem(
+                f"unknown company {name!r}" + closest(name, known),
+                entry,
+                "add it under `companies` in the manifests, or fix the name",
+            )
+        return ref
+
+    def user(self, entry: Asset, username: str) -> int | Ref | None:
+        found = self.user_ids.get(norm_key(username))
+        if found is not None:
+            return found
+        ref = self.ctx.created_ref("users", username)
+        if ref is None:
+            known = [
+                *self.usernames.values(),
+                *(u.username for u in self.ctx.desired.manifest.users),
+            ]
+            self.problem(
+                f"unknown user {username!r}" + closest(username, known),
+                entry,
+                "add the user under `users` in the manifests, or fix the username",
+            )
+        return ref
+
+    def custom_fields(
+        self, entry: Asset, asset_id: int | Ref, live_items: Any
+    ) -> tuple[list[FieldChange], list[Operation]]:
+        if not entry.custom_fields or "custom_fields" in self.ignored:
+            return [], []
+        fields, operations, problems = diff_values(
+            catalogue=self.catalogue,
+            usage=USAGE[KIND],
+            desired=_unignored(entry.custom_fields, self.ignored),
+            live_items=live_items,
+            set_path="/api/SetCustomFieldForAsset",
+            entity_id=asset_id,
+            address=address(KIND, entry.serial_number),
+            location=self.ctx.location(KIND, entry.serial_number),
+        )
+        self.result.diagnostics += problems
+        return fields, operations
+
+    def create(self, entry: Asset) -> None:
+        given = entry.model_fields_set - self.ignored
+        missing = [n for n in REQUIRED if n not in given or getattr(entry, n) is None]
+        if missing:
+            names = ", ".join(missing)
+            self.problem(
+                f"does not exist, and the API cannot create an asset without {names}",
+                entry,
+                f"give {names} in the entry, or fix the serial number",
+            )
+            return
+        addr = address(KIND, entry.serial_number)
+        self.ctx.will_create(KIND, entry.serial_number)
+        fields = [FieldChange("serial_number", None, entry.serial_number)]
+        params: dict[str, Any] = {"serialNumber": entry.serial_number}
+        for name, param in TEXTS.items():
+            if name in given and _text(getattr(entry, name)) is not None:
+                fields.append(FieldChange(name, None, getattr(entry, name)))
+                params[param] = getattr(entry, name)
+        if "quantity" in given and entry.quantity is not None:
+            fields.append(FieldChange("quantity", None, entry.quantity))
+            params["quantity"] = entry.quantity
+        if "company" in given and entry.company:
+            fields.append(FieldChange("company", None, entry.company))
+            company_id = self.company(entry, entry.company)
+            if company_id is not None:
+                params["companyId"] = company_id
+        operations = [
+            Operation("helpdesk", "POST", "/api/Asset", params, creates=addr, idempotent=False)
+        ]
+        cf_fields, cf_ops = self.custom_fields(entry, Ref(addr), None)
+        fields += cf_fields
+        operations += cf_ops
+        if "assigned_users" in given and entry.assigned_users:
+            fields.append(FieldChange("assigned_users", None, list(entry.assigned_users)))
+            for username in entry.assigned_users:
+                user_id = self.user(entry, username)
+                if user_id is not None:
+                    operations.append(_assign(Ref(addr), user_id, username))
+        if "enabled" in given and entry.enabled is not None:
+            fields.append(FieldChange("enabled", None, entry.enabled))
+            if not entry.enabled:
+                operations.append(_switch(Ref(addr), enable=False))
+        self.result.changes.append(
+            Change(KIND, entry.serial_number, Action.create, tuple(fields), tuple(operations))
+        )
+
+    def update(self, entry: Asset, current: LiveAsset) -> None:
+        given = entry.model_fields_set - self.ignored
+        fields: list[FieldChange] = []
+        record = current.record()
+        if "serial_number" in given and entry.serial_number != current.serial_number:
+            fields.append(FieldChange("serial_number", current.serial_number, entry.serial_number))
+            record["serialNumber"] = entry.serial_number
+        for name, param in TEXTS.items():
+            value = getattr(entry, name)
+            if name not in given or (value is None and name in REQUIRED):
+                continue  # required fields cannot be cleared: null leaves them alone
+            wanted, have = _text(value), current.texts.get(name)
+            same = (
+                norm_key(wanted or "") == norm_key(have or "") if name in NAMES else wanted == have
+            )
+            if not same:
+                fields.append(FieldChange(name, have, value))
+                record[param] = wanted or ""
+        if "quantity" in given and entry.quantity not in (None, current.quantity):
+            fields.append(FieldChange("quantity", current.quantity, entry.quantity))
+            record["quantity"] = entry.quantity
+        if "company" in given:
+            self.update_company(entry, current, record, fields)
+        operations = [Operation("helpdesk", "POST", "/api/UpdateAsset", record)] if fields else []
+        cf_fields, cf_ops = self.custom_fields(entry, current.id, current.custom_values)
+        fields += cf_fields
+        operations += cf_ops
+        if "assigned_users" in given and entry.assigned_users is not None:
+            assignment, assign_ops = self.assignments(entry, entry.assigned_users, current)
+            fields += assignment
+            operations += assign_ops
+        action = Action.update
+        if "enabled" in given and entry.enabled is not None and current.enabled != entry.enabled:
+            if not fields:
+                action = Action.enable if entry.enabled else Action.disable
+            fields.append(FieldChange("enabled", current.enabled, entry.enabled))
+            # Enable before the other calls, disable after them: the asset is never
+            # changed while retired, whatever the service makes of that.
+            switch = _switch(current.id, enable=entry.enabled)
+            operations = [switch, *operations] if entry.enabled else [*operations, switch]
+        if fields:
+            self.result.changes.append(
+                Change(KIND, entry.serial_number, action, tuple(fields), tuple(operations))
+            )
+
+    def update_company(
+        self, entry: Asset, current: LiveAsset, record: dict[str, Any], fields: list[FieldChange]
+    ) -> None:
+        before = current.company_name or self.company_names.get(current.company_id or 0)
+        if current.company_id is not None and before is None:
+            before = f"company #{current.company_id}"
+        if entry.company is None:
+            if current.company_id is not None:
+                fields.append(FieldChange("company", before, None))
+                record["companyId"] = ""
+            return
+        wanted = self.company(entry, entry.company)
+        if wanted is not None and wanted != current.company_id:
+            fields.append(FieldChange("company", before, entry.company))
+            record["companyId"] = wanted
+
+    def identity(self, user: AssignedUser) -> int | str:
+        """How an assigned user is compared: by id when one is known, else by name."""
+        if user.id is not None:
+            return user.id
+        return self.user_ids.get(norm_key(user.username or ""), norm_key(user.username or ""))
+
+    def shown(self, user: AssignedUser) -> str:
+        return user.username or self.usernames.get(user.id or 0) or f"user #{user.id}"
+
+    def assignments(
+        self, entry: Asset, usernames: list[str], current: LiveAsset
+    ) -> tuple[list[FieldChange], list[Operation]]:
+        live = {self.identity(u): u for u in current.assigned}
+        wanted: dict[int | str, tuple[str, int | Ref]] = {}
+        for username in usernames:
+            target = self.user(entry, username)
+            if target is not None:
+                key = target if isinstance(target, int) else norm_key(username)
+                wanted[key] = (username, target)
+        operations = []
+        for key, user in live.items():
+            if key in wanted:
+                continue
+            if isinstance(key, int):
+                operations.append(_unassign(current.id, key, self.shown(user)))
+            else:
+                self.problem(
+                    f"cannot unassign {self.shown(user)!r}: the API gives no user id",
+                    entry,
+                    "unassign the user in the helpdesk",
+                )
+        for key, (username, target) in wanted.items():
+            if key not in live:
+                operations.append(_assign(current.id, target, username))
+        if not operations:
+            return [], []
+        before = [self.shown(u) for u in current.assigned]
+        return [FieldChange("assigned_users", before, list(usernames))], operations
+
+    def prune(self) -> None:
+        listed = {norm_key(a.serial_number) for a in self.ctx.desired.manifest.assets}
+        unknown = 0
+        for key, group in sorted(self.live.by_key.items()):
+            if key in listed:
+                continue
+            if any(a.enabled is None for a in group):
+                unknown += len(group)
+                continue
+            enabled = [a for a in group if a.enabled]
+            if not enabled:
+                continue
+            shown = ", ".join(
+                f"{a.texts.get('model_name') or 'asset'} (id {a.id})" for a in enabled
+            )
+            self.result.changes.append(
+                Change(
+                    KIND,
+                    enabled[0].serial_number or key,
+                    Action.disable,
+                    (FieldChange("enabled", True, False),),
+                    tuple(_switch(a.id, enable=False) for a in enabled),
+                    reason=f"{shown}: {REMOVAL_REASON}",
+                    removal=True,
+                )
+            )
+        if unknown:
+            self.result.diagnostics.append(
+                error(
+                    f"cannot prune assets: the API does not say which of {unknown} unlisted "
+                    "assets are enabled, and the live state was read without pruning",
+                    remedy="read the live state with the same prune setting as the plan "
+                    "(read_live(prune=plan.prune_kinds(...)))",
+                )
+            )
+        unmatched = sum(1 for a in self.live.unkeyed if a.enabled is not False)
+        if unmatched:
+            self.result.diagnostics.append(
+                warning(
+                    f"{unmatched} live asset(s) have no serial number: they cannot be "
+                    "matched to manifest entries, so prune never disables them",
+                    remedy="give them serial numbers in the helpdesk to manage them",
+                )
+            )
+
+
+def _assign(asset_id: int | Ref, user_id: int | Ref, username: str) -> Operation:
+    params = {"assetId": asset_id, "userId": user_id}
+    return Operation(
+        "helpdesk", "POST", "/api/AssignAssetToUser", params, description=f"assign to {username}"
+    )
+
+
+def _unassign(asset_id: int, user_id: int, username: str) -> Operation:
+    params = {"assetId": asset_id, "userId": user_id}
+    return Operation(
+        "helpdesk", "POST", "/api/UnAssignAssetToUser", params, description=f"unassign {username}"
+    )
+
+
+def _switch(asset_id: int | Ref, *, enable: bool) -> Operation:
+    path = "/api/EnableAsset" if enable else "/api/DisableAsset"
+    return Operation("helpdesk", "POST", path, {"assetId": asset_id})

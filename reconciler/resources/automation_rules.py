@@ -1,0 +1,156 @@
+"""Automation rules: keyed by id, because no endpoint lists them. Each manifest entry
+costs one `GET /Rule/{id}` (XML); the rule is switched with `GET /EnableRule/{id}` or
+`GET /DisableRule/{id}` (the spec's method; both are idempotent). The API cannot create,
+rename or delete a rule, so prune does not apply (validation forbids listing the kind).
+
+Decisions:
+- A rule that does not exist (`404`) is an error: an id is all a manifest has to find it.
+- When the entry gives a `name` and the XML names the rule differently, the id probably
+  points at another rule: an error, and that rule is left alone. When the XML carries no
+  name, the name cannot be checked: a warning.
+- When the XML carries no enabled state (the minimal document of some versions), the
+  switch is planned anyway, shown as a change from `(unknown)`, with a warning: the rule
+  then shows as a change on every plan.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reconciler.changes import Action, Change, FieldChange, Operation, address, error, warning
+from reconciler.clients import RuleInfo, parse_rule
+from reconciler.errors import ApiError
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import AutomationRule
+from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
+
+KIND = "automation_rules"
+UNKNOWN = "(unknown)"
+
+
+@dataclass(frozen=True)
+class LiveRules:
+    by_id: Mapping[int, RuleInfo | None]  # None: the service has no rule with that id
+
+    def digest_data(self) -> Any:
+        return [
+            [rule_id, None if info is None else [info.name, info.enabled]]
+            for rule_id, info in sorted(self.by_id.items())
+        ]
+
+
+class AutomationRulesResource:
+    kind = KIND
+    service = "helpdesk"
+
+    def needs(self, desired: DesiredState) -> bool:
+        return bool(desired.manifest.automation_rules)
+
+    async def read(self, reader: Reader) -> LiveRules:
+        ids = sorted({rule.id for rule in reader.desired.manifest.automation_rules})
+        found = await asyncio.gather(*(self._read_one(reader, rule_id) for rule_id in ids))
+        return LiveRules(dict(zip(ids, found, strict=True)))
+
+    @staticmethod
+    async def _read_one(reader: Reader, rule_id: int) -> RuleInfo | None:
+        try:
+            xml = await reader.helpdesk.rule_xml(rule_id)
+        except ApiError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        return parse_rule(xml, rule_id=rule_id)
+
+    def diff(self, ctx: PlanContext) -> KindPlan:
+        live = ctx.live_of(KIND, LiveRules) or LiveRules({})
+        result = KindPlan()
+        ignored = ctx.ignored(KIND)
+        for rule in ctx.desired.manifest.automation_rules:
+            key = str(rule.id)
+            addr = address(KIND, key)
+            location = ctx.location(KIND, key)
+            info = live.by_id.get(rule.id)
+            if info is None:
+                result.diagnostics.append(
+                    error(
+                        f"no rule with id {rule.id}",
+                        addr,
+                        "check the id in the helpdesk's automation rules (the API cannot "
+                        "create rules)",
+                        location,
+                    )
+                )
+                continue
+            if not self._name_matches(rule, info, ignored, addr, location, result):
+                continue
+            if "enabled" not in ignored:
+                self._switch(rule, info, addr, location, result)
+        return result
+
+    @staticmethod
+    def _name_matches(
+        rule: AutomationRule,
+        info: RuleInfo,
+        ignored: frozenset[str],
+        addr: str,
+        location: str | None,
+        result: KindPlan,
+    ) -> bool:
+        if rule.name is None or "name" in ignored:
+            return True
+        if info.name is None:
+            result.diagnostics.append(
+                warning(
+                    f"the service does not say the name of rule {rule.id}, so the name "
+                    f"{rule.name!r} cannot be checked",
+                    addr,
+                    "make sure the id is that of the rule you mean",
+                    location,
+                )
+            )
+            return True
+        if norm_key(info.name) == norm_key(rule.name):
+            return True
+        result.diagnostics.append(
+            error(
+                f"rule {rule.id} is named {info.name!r}, not {rule.name!r}; it is left alone",
+                addr,
+                "fix the id, or the name if the rule was renamed (the API cannot rename rules)",
+                location,
+            )
+        )
+        return False
+
+    @staticmethod
+    def _switch(
+        rule: AutomationRule, info: RuleInfo, addr: str, location: str | None, result: KindPlan
+    ) -> None:
+        if info.enabled is rule.enabled:
+            return
+        if info.enabled is None:
+            result.diagnostics.append(
+                warning(
+                    "the service does not say whether this rule is enabled, so it is "
+                    f"{'enabled' if rule.enabled else 'disabled'} on every apply and shows "
+                    "as a change on every plan",
+                    addr,
+                    "nothing to fix: EnableRule and DisableRule are harmless to repeat",
+                    location,
+                )
+            )
+        verb = "EnableRule" if rule.enabled else "DisableRule"
+        operation = Operation("helpdesk", "GET", f"/api/{verb}/{rule.id}", {})
+        before = UNKNOWN if info.enabled is None else info.enabled
+        result.changes.append(
+            Change(
+                KIND,
+                str(rule.id),
+                Action.enable if rule.enabled else Action.disable,
+                (FieldChange("enabled", before, rule.enabled),),
+                (operation,),
+                reason=f"rule {info.name!r}" if info.name else "",
+            )
+        )

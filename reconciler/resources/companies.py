@@ -1,0 +1,226 @@
+"""Companies: keyed by name (case-insensitive). Created with `Company` (idempotent by
+name), updated with `UpdateCompany` sending the complete record, custom field values set
+with `SetCustomFieldForCompany`. The API cannot delete a company: one that the manifests
+do not list is reported when companies are pruned, never removed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reconciler.changes import Action, Change, FieldChange, Operation, Ref, address, warning
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Company
+from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
+from reconciler.resources.custom_fields import USAGE, CustomFieldCatalogue, diff_values
+
+KIND = "companies"
+
+
+@dataclass(frozen=True)
+class LiveCompany:
+    id: int
+    name: str
+    email_domains: tuple[str, ...]
+    notes: str | None
+    custom_values: tuple[Mapping[str, Any], ...] | None = None  # None: not read
+
+    def digest_data(self) -> Any:
+        values = None
+        if self.custom_values is not None:
+            values = sorted((int(v["FieldID"]), v.get("Value")) for v in self.custom_values)
+        return [self.id, self.name, list(self.email_domains), self.notes, values]
+
+
+@dataclass(frozen=True)
+class LiveCompanies:
+    by_key: Mapping[str, LiveCompany]
+
+    def digest_data(self) -> Any:
+        return [c.digest_data() for _, c in sorted(self.by_key.items())]
+
+    def get(self, name: str) -> LiveCompany | None:
+        return self.by_key.get(norm_key(name))
+
+
+def split_domains(raw: str | None) -> tuple[str, ...]:
+    """`EmailDomain` holds several domains separated by `;` (some write `,`)."""
+    if not raw:
+        return ()
+    return tuple(p.strip() for p in raw.replace(",", ";").split(";") if p.strip())
+
+
+def same_domains(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -> bool:
+    return {d.casefold() for d in a} == {d.casefold() for d in b}
+
+
+def parse_company(raw: Mapping[str, Any]) -> LiveCompany:
+    return LiveCompany(
+        id=int(raw.get("CompanyID") or raw.get("CompanyId") or raw["ID"]),
+        name=str(raw.get("Name") or ""),
+        email_domains=split_domains(raw.get("EmailDomain")),
+        notes=raw.get("Notes"),
+    )
+
+
+def _text(value: str | None) -> str:
+    return (value or "").rstrip()
+
+
+class CompaniesResource:
+    kind = KIND
+    service = "helpdesk"
+
+    def needs(self, desired: DesiredState) -> bool:
+        manifest = desired.manifest
+        return bool(manifest.companies) or any(a.company for a in manifest.assets)
+
+    async def read(self, reader: Reader) -> LiveCompanies:
+        companies = {}
+        for raw in await reader.helpdesk.companies():
+            company = parse_company(raw)
+            companies[norm_key(company.name)] = company
+        # Per-object reads only for companies whose manifest entries set custom fields.
+        wanted = [
+            companies[norm_key(c.name)]
+            for c in reader.desired.manifest.companies
+            if c.custom_fields and norm_key(c.name) in companies
+        ]
+        values = await asyncio.gather(
+            *(reader.helpdesk.company_custom_fields(c.id) for c in wanted)
+        )
+        for company, items in zip(wanted, values, strict=True):
+            companies[norm_key(company.name)] = LiveCompany(
+                company.id, company.name, company.email_domains, company.notes, tuple(items)
+            )
+        return LiveCompanies(companies)
+
+    def diff(self, ctx: PlanContext) -> KindPlan:
+        live = ctx.live_of(KIND, LiveCompanies) or LiveCompanies({})
+        catalogue = ctx.live_of("custom_fields", CustomFieldCatalogue)
+        result = KindPlan()
+        ignored = ctx.ignored(KIND)
+        for company in ctx.desired.manifest.companies:
+            current = live.get(company.name)
+            if current is None:
+                ctx.will_create(KIND, company.name)
+                self._create(ctx, company, catalogue, ignored, result)
+            else:
+                self._update(ctx, company, current, catalogue, ignored, result)
+        if ctx.prunes(KIND):
+            wanted = {norm_key(c.name) for c in ctx.desired.manifest.companies}
+            for key, unlisted in sorted(live.by_key.items()):
+                if key not in wanted:
+                    result.diagnostics.append(
+                        warning(
+                            "not in the manifests, and the API cannot delete companies",
+                            address(KIND, unlisted.name),
+                            "add it to the manifests, or delete it in the helpdesk's admin panel",
+                        )
+                    )
+        return result
+
+    def _create(
+        self,
+        ctx: PlanContext,
+        company: Company,
+        catalogue: CustomFieldCatalogue | None,
+        ignored: frozenset[str],
+        result: KindPlan,
+    ) -> None:
+        addr = address(KIND, company.name)
+        ref = Ref(addr)
+        given = company.model_fields_set - ignored
+        fields = [FieldChange("name", None, company.name)]
+        params: dict[str, Any] = {"name": company.name}
+        if "email_domains" in given and company.email_domains:
+            params["emailDomains"] = ";".join(company.email_domains)
+            fields.append(FieldChange("email_domains", None, list(company.email_domains)))
+        operations = [Operation("helpdesk", "POST", "/api/Company", params, creates=addr)]
+        if "notes" in given and _text(company.notes):
+            fields.append(FieldChange("notes", None, company.notes))
+            # `Company` takes no notes: a second call sets them, with the whole record.
+            operations.append(
+                Operation(
+                    "helpdesk",
+                    "POST",
+                    "/api/UpdateCompany",
+                    {**params, "id": ref, "notes": company.notes},
+                    description="set notes",
+                )
+            )
+        if company.custom_fields and "custom_fields" not in ignored:
+            cf_fields, cf_ops, problems = diff_values(
+                catalogue=catalogue,
+                usage=USAGE[KIND],
+                desired=_unignored(company.custom_fields, ignored),
+                live_items=None,
+                set_path="/api/SetCustomFieldForCompany",
+                entity_id=ref,
+                address=addr,
+                location=ctx.location(KIND, company.name),
+            )
+            fields += cf_fields
+            operations += cf_ops
+            result.diagnostics += problems
+        result.changes.append(
+            Change(KIND, company.name, Action.create, tuple(fields), tuple(operations))
+        )
+
+    def _update(
+        self,
+        ctx: PlanContext,
+        company: Company,
+        current: LiveCompany,
+        catalogue: CustomFieldCatalogue | None,
+        ignored: frozenset[str],
+        result: KindPlan,
+    ) -> None:
+        addr = address(KIND, company.name)
+        given = company.model_fields_set - ignored
+        fields: list[FieldChange] = []
+        record = {
+            "id": current.id,
+            "name": current.name,
+            "notes": current.notes or "",
+            "emailDomains": ";".join(current.email_domains),
+        }
+        if "name" in given and company.name != current.name:
+            fields.append(FieldChange("name", current.name, company.name))
+            record["name"] = company.name
+        wanted_domains = list(company.email_domains or [])
+        if "email_domains" in given and not same_domains(wanted_domains, current.email_domains):
+            fields.append(FieldChange("email_domains", list(current.email_domains), wanted_domains))
+            record["emailDomains"] = ";".join(wanted_domains)
+        if "notes" in given and _text(company.notes) != _text(current.notes):
+            fields.append(FieldChange("notes", current.notes, company.notes))
+            record["notes"] = company.notes or ""
+        operations = []
+        if fields:
+            operations.append(Operation("helpdesk", "POST", "/api/UpdateCompany", record))
+        if company.custom_fields and "custom_fields" not in ignored:
+            cf_fields, cf_ops, problems = diff_values(
+                catalogue=catalogue,
+                usage=USAGE[KIND],
+                desired=_unignored(company.custom_fields, ignored),
+                live_items=current.custom_values or (),
+                set_path="/api/SetCustomFieldForCompany",
+                entity_id=current.id,
+                address=addr,
+                location=ctx.location(KIND, company.name),
+            )
+            fields += cf_fields
+            operations += cf_ops
+            result.diagnostics += problems
+        if fields:
+            result.changes.append(
+                Change(KIND, company.name, Action.update, tuple(fields), tuple(operations))
+            )
+
+
+def _unignored(values: Mapping[str, Any], ignored: frozenset[str]) -> dict[str, Any]:
+    """`ignore_fields` may name single custom fields as `custom_fields.NAME`."""
+    skip = {norm_key(f.split(".", 1)[1]) for f in ignored if f.startswith("custom_fields.")}
+    return {k: v for k, v in values.items() if norm_key(k) not in skip}

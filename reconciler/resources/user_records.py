@@ -1,0 +1,178 @@
+"""Users' live state and their pure comparison with the manifests, shared by `read` (which
+must know whose full record to fetch) and `diff` (which plans the `UpdateUser` calls), so
+that the two cannot disagree. See `users.py` for the decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reconciler.changes import FieldChange
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Kind, User
+from reconciler.resources.base import norm_key
+
+KIND = "users"
+# Manifest fields that `UpdateUser` carries -> its parameter names, in display order.
+RECORD_FIELDS = {
+    "email": "email",
+    "first_name": "firstName",
+    "last_name": "lastName",
+    "phone": "phone",
+    "location": "location",
+    "notes": "notes",
+    "company": "company",
+    "department": "department",
+    "is_admin": "isAdmin",
+    "disabled": "disabled",
+}
+# Fields of the full User object that the record carries but the list item lacks.
+DETAIL_FIELDS = {
+    "Greeting": "greeting",
+    "Signature": "signature",
+    "SendEmail": "enableEmailNotifications",
+}
+_NOT_CLEARABLE = ("email", "is_admin", "disabled")  # null there means "not managed"
+
+
+@dataclass(frozen=True)
+class LiveUser:
+    id: int
+    username: str
+    email: str
+    first_name: str = ""
+    last_name: str = ""
+    phone: str = ""
+    location: str = ""
+    notes: str = ""
+    company: str | None = None
+    department: str | None = None
+    is_admin: bool = False
+    disabled: bool = False
+    detail: Mapping[str, Any] | None = None  # the full User object; None: not read
+    custom_values: tuple[Mapping[str, Any], ...] | None = None  # None: not read
+
+    def digest_data(self) -> Any:
+        record = [self.id, self.username, *(getattr(self, name) for name in RECORD_FIELDS)]
+        if self.detail is not None:  # only the stable keys the plan uses, never LastSeen
+            record.append([self.detail.get(key) for key in DETAIL_FIELDS])
+        if self.custom_values is not None:
+            record.append(sorted((int(v["FieldID"]), v.get("Value")) for v in self.custom_values))
+        return record
+
+
+@dataclass(frozen=True)
+class LiveUsers:
+    by_key: Mapping[str, LiveUser]  # normalised username -> user
+    caller_id: int | None = None  # the account the reconciler runs as, when it was asked
+
+    def digest_data(self) -> Any:
+        users = [u.digest_data() for _, u in sorted(self.by_key.items())]
+        return {"caller": self.caller_id, "users": users}
+
+    def get(self, username: str) -> LiveUser | None:
+        return self.by_key.get(norm_key(username))
+
+
+def _flag(value: Any) -> bool:
+    if isinstance(value, str):
+        return value.strip().lower() == "true"
+    return bool(value)
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def parse_user(raw: Mapping[str, Any], departments: Any = None) -> LiveUser:
+    """A `Users` list item (or a full User object). The department comes as a name
+    (`Departman`, `DepartmentName`) or only as `DepartmentID`, named by `departments`."""
+    department = raw.get("Departman") or raw.get("DepartmentName")
+    department_id = raw.get("DepartmentID", raw.get("DepartmentId"))
+    if not department and department_id and departments is not None:
+        department = departments.name_of(int(department_id))
+    return LiveUser(
+        id=int(raw.get("UserID") or raw.get("UserId") or raw["ID"]),
+        username=_text(raw.get("Username")),
+        email=_text(raw.get("Email")),
+        first_name=_text(raw.get("FirstName")),
+        last_name=_text(raw.get("LastName")),
+        phone=_text(raw.get("Phone")),
+        location=_text(raw.get("Location")),
+        notes=_text(raw.get("Notes")),
+        company=raw.get("CompanyName") or None,
+        department=str(department) if department else None,
+        is_admin=_flag(raw.get("IsAdmin")),
+        disabled=_flag(raw.get("Disabled")),
+    )
+
+
+def ignored_fields(desired: DesiredState) -> frozenset[str]:
+    """`PlanContext.ignored(KIND)` for `read`, which has no context."""
+    return frozenset(desired.settings.ignore_fields.get(Kind.users, []))
+
+
+def _same(name: str, wanted: Any, current: Any) -> bool:
+    if name == "email":
+        return str(wanted).strip().casefold() == _text(current).strip().casefold()
+    if name in ("company", "department"):
+        return (norm_key(wanted) if wanted else None) == (norm_key(current) if current else None)
+    if name in ("is_admin", "disabled"):
+        return bool(wanted) == bool(current)
+    return _text(wanted).rstrip() == _text(current).rstrip()
+
+
+def record_changes(
+    user: User, live: LiveUser, ignored: frozenset[str], caller_id: int | None
+) -> list[FieldChange]:
+    """The changes to fields `UpdateUser` carries, from the list item alone (pure: `read`
+    uses it to choose whose full record to fetch, `diff` to plan). Disabling the caller
+    is left out: it is refused (see `diff`)."""
+    given = user.model_fields_set - ignored
+    changes = []
+    for name in RECORD_FIELDS:
+        wanted = getattr(user, name)
+        if name not in given or (wanted is None and name in _NOT_CLEARABLE):
+            continue
+        if name == "disabled" and wanted and live.id == caller_id:
+            continue
+        current = getattr(live, name)
+        if not _same(name, wanted, current):
+            changes.append(FieldChange(name, current, wanted))
+    return changes
+
+
+def strays(live: LiveUsers, desired: DesiredState) -> list[LiveUser]:
+    """Enabled live users the manifests do not name, the caller included (pure)."""
+    named = {norm_key(u.username) for u in desired.manifest.users}
+    return [u for key, u in sorted(live.by_key.items()) if key not in named and not u.disabled]
+
+
+def update_record(current: LiveUser, changes: list[FieldChange]) -> dict[str, Any]:
+    """The complete `UpdateUser` record: the live user with `changes` applied. The keys of
+    the full User object (`current.detail`) that it lacks are left out, never guessed."""
+    record: dict[str, Any] = {"userId": current.id, "username": current.username}
+    for name, param in RECORD_FIELDS.items():
+        record[param] = _param(getattr(current, name))
+    for key, param in DETAIL_FIELDS.items():
+        if current.detail is not None and key in current.detail:
+            value = current.detail[key]
+            record[param] = _flag(value) if key == "SendEmail" else _text(value)
+    for change in changes:
+        record[RECORD_FIELDS[change.path]] = _param(change.after)
+    return record
+
+
+def create_record(user: User, given: set[str], user_id: Any) -> dict[str, Any]:
+    """The complete `UpdateUser` record of a user just created, from its entry: what the
+    entry does not give is empty, as `CreateUser` left it."""
+    record: dict[str, Any] = {"userId": user_id, "username": user.username}
+    for name, param in RECORD_FIELDS.items():
+        value = getattr(user, name) if name in given or name == "email" else None
+        record[param] = bool(value) if name in ("is_admin", "disabled") else _text(value)
+    return record
+
+
+def _param(value: Any) -> Any:
+    return value if isinstance(value, bool) else _text(value)
