@@ -1,0 +1,167 @@
+"""The plan as text for a terminal, like Terraform's: one block per change headed by its
+symbol and address (`+` create, `~` update/enable/disable, `-` delete), the changed fields
+aligned beneath, then the errors and warnings, then the summary line.
+
+Every line is built as segments of (text, style); the plain output joins the texts, the
+coloured one renders each styled segment to ANSI through rich. Both paths therefore show
+exactly the same characters, and the plain one can hold no escape code: every value has
+had its control characters escaped before it gets here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from rich.color import ColorSystem
+from rich.style import Style
+
+from reconciler.changes import (
+    SYMBOLS,
+    Action,
+    Change,
+    Diagnostic,
+    FieldChange,
+    Operation,
+    Plan,
+)
+from reconciler.render.values import (
+    KNOWN_AFTER_APPLY,
+    clean,
+    clean_lines,
+    field_view,
+    format_value,
+    headline,
+    label,
+    label_width,
+    plural,
+    summary_counts,
+)
+
+Segment = tuple[str, str | None]  # (text, rich style or None)
+Line = list[Segment]
+
+ACTION_STYLES = {
+    Action.create: "green",
+    Action.update: "yellow",
+    Action.delete: "red",
+    Action.enable: "yellow",
+    Action.disable: "yellow",
+}
+DIFF_STYLES = {"+": "green", "-": "red", " ": None}
+FIELD_INDENT = "    "
+NESTED_INDENT = "      "
+OPERATION_PARAMS_LIMIT = 10_000  # operations are shown for debugging: all their params
+
+NO_CHANGES = "No changes. The live state matches the manifests."
+
+
+def format_text(plan: Plan, *, color: bool = False, show_operations: bool = False) -> str:
+    """The whole plan as text ending in a newline; ANSI colours only when `color`."""
+    lines: list[Line] = []
+    for change in plan.changes:
+        lines += change_lines(change, show_operations=show_operations)
+        lines.append([])
+    for diagnostic in plan.errors:
+        lines += diagnostic_lines(diagnostic, "Error", "bold red")
+        lines.append([])
+    for diagnostic in plan.warnings:
+        lines += diagnostic_lines(diagnostic, "Warning", "bold yellow")
+        lines.append([])
+    lines += summary_lines(plan)
+    return "\n".join(_render(line, color=color) for line in lines) + "\n"
+
+
+def summary_text(plan: Plan) -> str:
+    """`Plan: 1 to create, ...` or the no-change sentence, and what errors mean."""
+    return "\n".join("".join(text for text, _ in line) for line in summary_lines(plan))
+
+
+def change_lines(change: Change, *, show_operations: bool = False) -> list[Line]:
+    style = ACTION_STYLES[change.action]
+    lines: list[Line] = [[(SYMBOLS[change.action], style), (" ", None), (headline(change), style)]]
+    if change.reason:
+        lines += [[(f"{FIELD_INDENT}# {text}", "dim")] for text in clean_lines(change.reason)]
+    width = label_width(change.fields)
+    for field in change.fields:
+        lines += _field_lines(field, change.action, width)
+    if show_operations and change.operations:
+        lines.append([(f"{FIELD_INDENT}operations:", "dim")])
+        lines += [[(NESTED_INDENT + operation_text(op), None)] for op in change.operations]
+    return lines
+
+
+def _field_lines(field: FieldChange, action: Action, width: int) -> list[Line]:
+    name = FIELD_INDENT + label(field.path, width)
+    view = field_view(field, action)
+    if view.heading:
+        lines: list[Line] = [[(f"{name} {view.heading}", None)]]
+        lines += [
+            [(NESTED_INDENT, None), (sign, DIFF_STYLES[sign]), (f" {text}" if text else "", None)]
+            for sign, text in view.rows
+        ]
+        if view.closing:
+            lines.append([(NESTED_INDENT + view.closing, None)])
+        return lines
+    if view.before is not None and view.after is not None:
+        return [[(name + " ", None), _value(view.before), (" -> ", None), _value(view.after)]]
+    shown = view.before if view.after is None else view.after
+    return [[(name + " ", None), _value(shown or "")]]
+
+
+def _value(text: str) -> Segment:
+    return (text, "dim" if text == KNOWN_AFTER_APPLY else None)
+
+
+def operation_text(operation: Operation) -> str:
+    """`helpdesk POST /api/UpdateCompany {id: 12, notes: "Key account"}  # set notes`."""
+    text = f"{clean(operation.service)} {clean(operation.method)} {clean(operation.path)}"
+    text += " " + format_value(operation.params, OPERATION_PARAMS_LIMIT)
+    if operation.description:
+        text += f"  # {clean(operation.description)}"
+    return text
+
+
+def diagnostic_lines(diagnostic: Diagnostic, heading: str, style: str) -> list[Line]:
+    """`Error: address: message`, then where it comes from and how to fix it."""
+    message = clean_lines(diagnostic.message)
+    subject = f"{clean(diagnostic.address)}: " if diagnostic.address else ""
+    lines: list[Line] = [[(f"{heading}:", style), (f" {subject}{message[0]}", None)]]
+    lines += [[(f"  {text}", None)] for text in message[1:]]
+    if diagnostic.location:
+        lines.append([(f"  at {clean(diagnostic.location)}", None)])
+    if diagnostic.remedy:
+        remedy = clean_lines(diagnostic.remedy)
+        lines.append([("  remedy:", "bold"), (f" {remedy[0]}", None)])
+        lines += [[(f"    {text}", None)] for text in remedy[1:]]
+    return lines
+
+
+def summary_lines(plan: Plan) -> list[Line]:
+    lines: list[Line]
+    if plan.has_changes:
+        lines = [[(f"Plan: {summary_counts(plan.summary)}.", "bold")]]
+    elif plan.errors:
+        # The errors are differences the plan could not turn into changes: saying that
+        # live matches the manifests would be false.
+        lines = [[("No changes planned.", "bold")]]
+    else:
+        lines = [[(NO_CHANGES, "bold")]]
+    if plan.errors:
+        pronoun = "it is" if len(plan.errors) == 1 else "they are"
+        text = f"{plural(len(plan.errors), 'error')}: nothing can be applied until {pronoun} fixed."
+        lines.append([(text, "bold red")])
+    return lines
+
+
+def _render(line: Line, *, color: bool) -> str:
+    if not color:
+        return "".join(text for text, _ in line)
+    return "".join(
+        _ansi(style).render(text, color_system=ColorSystem.STANDARD) if style else text
+        for text, style in line
+    )
+
+
+@cache
+def _ansi(style: str) -> Style:
+    return Style.parse(style)

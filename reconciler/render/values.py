@@ -1,0 +1,301 @@
+"""Values as the text and Markdown renderers show them: one compact line per value, long
+strings shortened in the middle, refs as `(known after apply)`, multi-line strings as line
+diffs, and every control character escaped, so that a value taken from a manifest or from
+the live API can never colour a terminal, move its cursor, reorder text or end a line."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rich.cells import cell_len
+
+from reconciler.changes import Action, Change, FieldChange, Ref
+
+KNOWN_AFTER_APPLY = "(known after apply)"
+
+MAX_STRING = 100  # characters of a string value shown whole; longer ones lose their middle
+MAX_COLLECTION = 200  # characters of a list or dict shown before the rest is only counted
+MAX_LINE = 160  # characters of one line of a multi-line string
+MAX_LINES = 40  # lines of a multi-line string (or of its diff) shown
+CONTEXT_LINES = 1  # unchanged lines shown around each changed one in a multi-line diff
+MAX_LABEL_WIDTH = 30  # field names are aligned up to this width; longer ones stick out
+
+# C0 and C1 controls, DEL, line/paragraph separators and the bidi embeddings, overrides
+# and isolates ("Trojan Source"): none of them may reach a terminal or a comment raw.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    char = match.group()
+    if char in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def clean(text: str) -> str:
+    """`text` on one line with every control character shown as an escape."""
+    return _CONTROL.sub(_escape_control, text)
+
+
+def clean_lines(text: str) -> list[str]:
+    """`text` split on line ends, each line cleaned (for messages and reasons)."""
+    return [clean(line) for line in text.split("\n")]
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` with its middle replaced by `...` when it has more than `limit` characters:
+    the beginning and the end of a long value are what tell two values apart."""
+    if len(text) <= limit:
+        return text
+    head = (limit * 2) // 3
+    tail = limit - head - 3
+    return f"{text[:head]}...{text[len(text) - tail :]}"
+
+
+def quote(text: str, limit: int = MAX_STRING) -> str:
+    """A string value in double quotes; when shortened its full length follows the quotes,
+    so that `...` inside a value is never mistaken for a cut."""
+    escaped = _escape_string(shorten(text, limit))
+    if len(text) <= limit:
+        return f'"{escaped}"'
+    return f'"{escaped}" ({len(text):,} characters)'
+
+
+def _escape_string(text: str) -> str:
+    return clean(text.replace("\\", "\\\\").replace('"', '\\"'))
+
+
+def format_value(value: Any, limit: int = MAX_COLLECTION) -> str:
+    """One compact line: `null`, `true`, `12`, `"text"`, `["a", "b"]`, `{key: "value"}`."""
+    if isinstance(value, Ref):
+        return KNOWN_AFTER_APPLY
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return quote(value)
+    if isinstance(value, Mapping):
+        items = [f"{_key(str(k))}: {format_value(v, limit)}" for k, v in value.items()]
+        return "{" + _join_within(items, limit) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + _join_within([format_value(v, limit) for v in value], limit) + "]"
+    if isinstance(value, set | frozenset):
+        shown = sorted((format_value(v, limit) for v in value), key=str)
+        return "[" + _join_within(shown, limit) + "]"
+    return clean(shorten(str(value), MAX_STRING))
+
+
+def _key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else quote(key)
+
+
+def _join_within(items: list[str], limit: int) -> str:
+    """Items joined with `, ` until `limit` characters, then how many were left out."""
+    shown: list[str] = []
+    used = 0
+    for item in items:
+        if shown and used + len(item) > limit:
+            shown.append(f"... {len(items) - len(shown)} more")
+            break
+        shown.append(item)
+        used += len(item) + 2
+    return ", ".join(shown)
+
+
+def is_multiline(value: Any) -> bool:
+    """A string whose lines are worth showing one by one (a single trailing newline is
+    not: it is shown as `\\n` inside the quotes, where it is visible)."""
+    return isinstance(value, str) and "\n" in value.rstrip("\n")
+
+
+def text_lines(text: str) -> list[str]:
+    """The lines of a multi-line value, cleaned, shortened, at most `MAX_LINES` of them."""
+    lines = [clean(shorten(line, MAX_LINE)) for line in text.split("\n")]
+    if len(lines) > MAX_LINES:
+        hidden = len(lines) - MAX_LINES
+        lines = [*lines[:MAX_LINES], f"... {hidden} more lines"]
+    return lines
+
+
+def line_diff(before: str, after: str) -> list[tuple[str, str]]:
+    """A line diff of two multi-line strings as (`-`|`+`|` `, line) pairs: changed lines
+    with `CONTEXT_LINES` around them, long unchanged stretches counted, not shown."""
+    old, new = before.split("\n"), after.split("\n")
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    rows: list[tuple[str, str]] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            rows += _context(old[i1:i2], first=i1 == 0, last=i2 == len(old))
+            continue
+        rows += [("-", line) for line in old[i1:i2]]
+        rows += [("+", line) for line in new[j1:j2]]
+    if len(rows) > MAX_LINES:
+        hidden = len(rows) - MAX_LINES
+        rows = [*rows[:MAX_LINES], (" ", f"... {hidden} more lines")]
+    return [(sign, clean(shorten(line, MAX_LINE))) for sign, line in rows]
+
+
+def _context(lines: list[str], *, first: bool, last: bool) -> list[tuple[str, str]]:
+    keep_before = 0 if first else CONTEXT_LINES  # lines after the previous change
+    keep_after = 0 if last else CONTEXT_LINES  # lines before the next change
+    if len(lines) <= keep_before + keep_after + 1:
+        return [(" ", line) for line in lines]
+    hidden = len(lines) - keep_before - keep_after
+    rows = [(" ", line) for line in lines[:keep_before]]
+    rows.append((" ", f"... {hidden} unchanged lines"))
+    rows += [(" ", line) for line in lines[len(lines) - keep_after :]]
+    return rows
+
+
+def sides(action: Action) -> tuple[bool, bool]:
+    """Which of (before, after) a field change shows: a create shows only what will be, a
+    delete only what was, everything else both."""
+    if action is Action.create:
+        return False, True
+    if action is Action.delete:
+        return True, False
+    return True, True
+
+
+@dataclass(frozen=True)
+class FieldView:
+    """How one field change is shown, whatever the format: either one line (`before`
+    and/or `after`, each None when that side is not shown), or a `heading` followed by
+    nested `rows` of (`-`|`+`|` `, text) and an optional `closing` line."""
+
+    before: str | None = None
+    after: str | None = None
+    heading: str = ""
+    rows: tuple[tuple[str, str], ...] = ()
+    closing: str = ""
+
+
+def field_view(field: FieldChange, action: Action) -> FieldView:
+    show_before, show_after = sides(action)
+    before, after = field.before, field.after
+    if not (show_before and show_after):
+        value = after if show_after else before
+        if is_multiline(value):
+            return FieldView(heading="<<EOT", rows=_unsigned(text_lines(value)), closing="EOT")
+        text = format_value(value)
+        return FieldView(after=text) if show_after else FieldView(before=text)
+    if isinstance(before, str) and isinstance(after, str):
+        if is_multiline(before) or is_multiline(after):
+            return FieldView(heading="<<EOT", rows=tuple(line_diff(before, after)), closing="EOT")
+        return FieldView(*quote_pair(before, after))
+    delta = collection_delta(before, after)
+    if delta is not None:
+        return delta
+    return FieldView(format_value(before), format_value(after))
+
+
+def _unsigned(lines: list[str]) -> tuple[tuple[str, str], ...]:
+    return tuple((" ", line) for line in lines)
+
+
+def quote_pair(before: str, after: str) -> tuple[str, str]:
+    """Two strings quoted; when shortening would hide their difference (it lies in the
+    middle), both are shown from a little before the first character that differs."""
+    shown = quote(before), quote(after)
+    if shown[0] != shown[1] or before == after:
+        return shown
+    common = next(
+        (i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b),
+        min(len(before), len(after)),
+    )
+    start = max(common - MAX_STRING // 5, 0)
+    return _window(before, start), _window(after, start)
+
+
+def _window(text: str, start: int) -> str:
+    part = text[start : start + MAX_STRING]
+    escaped = _escape_string(part)
+    opening = '..."' if start else '"'
+    closing = '"...' if start + MAX_STRING < len(text) else '"'
+    return f"{opening}{escaped}{closing} ({len(text):,} characters)"
+
+
+def collection_delta(before: Any, after: Any) -> FieldView | None:
+    """For two lists (or two dicts) too long to show whole, the items removed and added
+    (`key: value` entries for dicts) instead of two cut-off values that look alike."""
+    if isinstance(before, list) and isinstance(after, list):
+        old, new, unit = [format_value(v) for v in before], [format_value(v) for v in after], "item"
+    elif isinstance(before, Mapping) and isinstance(after, Mapping):
+        old = [f"{_key(str(k))}: {format_value(v)}" for k, v in before.items()]
+        new = [f"{_key(str(k))}: {format_value(v)}" for k, v in after.items()]
+        unit = "entry"
+    else:
+        return None
+    if not (_abridged(old) or _abridged(new)):
+        return None  # both fit on their line: show them whole
+    rows = [("-", item) for item in _missing(old, new)] + [
+        ("+", item) for item in _missing(new, old)
+    ]
+    if len(rows) > MAX_LINES:
+        rows = [*rows[:MAX_LINES], (" ", f"... {len(rows) - MAX_LINES} more")]
+    heading = f"{_count(len(old), unit)} -> {_count(len(new), unit)}"
+    return FieldView(heading=heading, rows=tuple(rows))
+
+
+def _abridged(items: list[str]) -> bool:
+    return _join_within(items, MAX_COLLECTION) != ", ".join(items)
+
+
+def _missing(items: list[str], others: list[str]) -> list[str]:
+    """`items` not in `others`, counting repeats (a multiset difference), in order."""
+    remaining = Counter(others)
+    out = []
+    for item in items:
+        if remaining[item]:
+            remaining[item] -= 1
+        else:
+            out.append(item)
+    return out
+
+
+def label_width(fields: tuple[FieldChange, ...]) -> int:
+    """The width field names are padded to so that values line up within one change."""
+    widths = [cell_len(clean(f.path)) + 1 for f in fields]
+    return max((w for w in widths if w <= MAX_LABEL_WIDTH + 1), default=0)
+
+
+def label(path: str, width: int) -> str:
+    """`path:` padded with spaces to `width` terminal cells (wide characters count two)."""
+    text = clean(path) + ":"
+    return text + " " * max(width - cell_len(text), 0)
+
+
+def headline(change: Change) -> str:
+    """`companies["Acme Corp"]`, or `automation_rules["101"] (disable)` where the symbol
+    alone does not say which of update, enable and disable it is."""
+    suffix = f" ({change.action.value})" if change.action in _NAMED_ACTIONS else ""
+    return clean(change.address) + suffix
+
+
+_NAMED_ACTIONS = (Action.enable, Action.disable)
+
+
+def summary_counts(summary: Mapping[str, int]) -> str:
+    """`1 to create, 2 to update, 0 to delete, 0 to enable, 1 to disable`."""
+    return ", ".join(f"{summary.get(a.value, 0)} to {a.value}" for a in Action)
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count:,} {word}" + ("" if count == 1 else "s")
+
+
+def _count(count: int, unit: str) -> str:
+    if unit == "entry":
+        return f"{count:,} {'entry' if count == 1 else 'entries'}"
+    return plural(count, unit)
