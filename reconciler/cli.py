@@ -1,15 +1,23 @@
 """The command line: a thin click layer over the library (parse flags, call, map errors
-to exit codes). Human output goes to stderr; machine output (plans) to stdout."""
+to exit codes). Human output and progress go to stderr; the plan goes to stdout.
+
+Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error, 2 changes present
+(only with --detailed-exitcode)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
 from reconciler import __version__
-from reconciler.errors import ReconcilerError
+from reconciler.errors import ProblemsError, ReconcilerError
 
 
 class ReconcilerGroup(click.Group):
@@ -18,6 +26,12 @@ class ReconcilerGroup(click.Group):
     def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
+        except ProblemsError as err:
+            for problem in err.problems:
+                click.echo(problem, err=True)
+            count = len(err.problems)
+            click.echo(f"Error: {count} problem{'s' if count != 1 else ''} found.", err=True)
+            sys.exit(1)
         except ReconcilerError as err:
             click.echo(f"Error: {err}", err=True)
             sys.exit(1)
@@ -85,3 +99,215 @@ def sandbox_serve(
         rate_limit=rate_limit,
         search_rate_limit=search_rate_limit,
     )
+
+
+# -- manifests ---------------------------------------------------------------------------
+
+manifest_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+
+
+@main.command()
+@manifest_paths
+def validate(paths: tuple[Path, ...]) -> None:
+    """Check manifests offline: syntax, schema, duplicates, references. No network."""
+    from reconciler.manifest import validate_manifests
+
+    result = validate_manifests(list(paths), os.environ)
+    for message in result.warnings:
+        click.echo(f"Warning: {message}", err=True)
+    desired = result.desired
+    count = sum(len(desired.entries(kind)) for kind in desired.kinds_used)
+    click.echo(f"Valid: {count} objects in {len(desired.files)} file(s).", err=True)
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of manifests (committed as schemas/manifest.schema.json)."""
+    from reconciler.manifest import schema_text
+
+    click.echo(schema_text(), nl=False)
+
+
+# -- plan --------------------------------------------------------------------------------
+
+
+def connection_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option(
+            "--helpdesk-url", help="Helpdesk base URL (or HELPDESK_URL); /api is appended."
+        ),
+        click.option("--workspace-url", help="Workspace base URL (or WORKSPACE_URL)."),
+        click.option(
+            "--rate-limit",
+            type=int,
+            default=90,
+            show_default=True,
+            help="Helpdesk calls a minute; 0 for installs with DisableRateLimit.",
+        ),
+        click.option(
+            "--search-rate-limit",
+            type=int,
+            default=60,
+            show_default=True,
+            help="Search/UserByEmail calls a minute.",
+        ),
+        click.option(
+            "--sandbox",
+            is_flag=True,
+            help="Start an embedded sandbox on loopback (state in .reconciler/sandbox.db).",
+        ),
+        click.option(
+            "--sandbox-seed",
+            default="acme",
+            show_default=True,
+            help="With --sandbox: seed used on first start (acme, empty, or a file).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@contextmanager
+def _connection(
+    helpdesk_url: str | None,
+    workspace_url: str | None,
+    rate_limit: int,
+    search_rate_limit: int,
+    sandbox: bool,
+    sandbox_seed: str,
+) -> Iterator[Any]:
+    from reconciler.connection import RateSettings, connection_from
+    from reconciler.errors import UsageError
+
+    if sandbox:
+        if helpdesk_url or workspace_url:
+            raise UsageError("--sandbox cannot be combined with --helpdesk-url/--workspace-url")
+        from reconciler.sandbox.embedded import embedded_sandbox
+
+        with embedded_sandbox(seed=sandbox_seed) as connection:
+            yield connection
+        return
+    connection = connection_from(
+        os.environ,
+        helpdesk_url=helpdesk_url,
+        workspace_url=workspace_url,
+        rates=RateSettings(rate_limit, search_rate_limit),
+    )
+    if not connection.configured:
+        raise UsageError(
+            "no service configured: set HELPDESK_URL (and credentials) and/or "
+            "WORKSPACE_URL, or try --sandbox"
+        )
+    yield connection
+
+
+class Progress:
+    """'Reading live state' on stderr while reads take a moment; silent off a terminal."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.done: list[str] = []
+        self._status: Any = None
+
+    def __enter__(self) -> Progress:
+        if self.console.is_terminal:
+            self._status = self.console.status("Reading the live state...")
+            self._status.__enter__()
+        return self
+
+    def read(self, kind: str) -> None:
+        self.done.append(kind)
+        if self._status is not None:
+            self._status.update(f"Reading the live state... ({', '.join(self.done)})")
+
+    def __exit__(self, *exc: object) -> None:
+        if self._status is not None:
+            self._status.__exit__(None, None, None)
+
+
+def _colour(stream: Any) -> bool:
+    return bool(stream.isatty()) and "NO_COLOR" not in os.environ
+
+
+@main.command()
+@manifest_paths
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="How the plan is printed on stdout.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also save the plan as JSON, for `apply --plan`.",
+)
+@click.option("--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes.")
+@click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="KIND[/KEY]",
+    help="Only these objects (and what they need); repeatable.",
+)
+@click.option(
+    "--exclude",
+    "excludes",
+    multiple=True,
+    metavar="KIND[/KEY]",
+    help="Leave these objects out; repeatable.",
+)
+@connection_options
+def plan(
+    paths: tuple[Path, ...],
+    fmt: str,
+    out: Path | None,
+    detailed_exitcode: bool,
+    prune: bool,
+    targets: tuple[str, ...],
+    excludes: tuple[str, ...],
+    **connection: Any,
+) -> None:
+    """Read the live state and print the plan; writes nothing to any API."""
+    from reconciler.manifest import validate_manifests
+    from reconciler.plan import Selector
+    from reconciler.render import format_json, format_markdown, format_text
+    from reconciler.workflow import read_and_plan
+
+    selected = [Selector.parse(t) for t in targets]
+    left_out = [Selector.parse(e) for e in excludes]
+    validated = validate_manifests(list(paths), os.environ)
+    for message in validated.warnings:
+        click.echo(f"Warning: {message}", err=True)
+    with _connection(**connection) as conn, Progress() as progress:
+        outcome = asyncio.run(
+            read_and_plan(
+                validated.desired,
+                conn,
+                prune=prune,
+                targets=selected,
+                excludes=left_out,
+                on_read=progress.read,
+            )
+        )
+    result = outcome.plan
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(format_json(result), encoding="utf-8")
+        click.echo(f"Saved the plan to {out}.", err=True)
+    if fmt == "json":
+        click.echo(format_json(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(format_markdown(result), nl=False)
+    else:
+        click.echo(format_text(result, color=_colour(sys.stdout)), nl=False)
+    if result.errors:
+        sys.exit(1)
+    if detailed_exitcode and result.has_changes:
+        sys.exit(2)

@@ -1,0 +1,76 @@
+"""Where the two services are and how to authenticate (DESIGN §3 "Connection"), from
+flags and environment variables. Secrets are held in `Secret` (clients/auth.py), whose
+repr, str and format never show the value."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from reconciler.clients.auth import Secret
+from reconciler.errors import UsageError
+
+
+@dataclass(frozen=True)
+class HelpdeskConnection:
+    url: str
+    token: Secret | None = None
+    username: str | None = None
+    password: Secret | None = None
+
+
+@dataclass(frozen=True)
+class WorkspaceConnection:
+    url: str
+    api_key: Secret
+
+
+@dataclass(frozen=True)
+class RateSettings:
+    general: int = 90
+    search: int = 60
+
+
+@dataclass(frozen=True)
+class Connection:
+    helpdesk: HelpdeskConnection | None
+    workspace: WorkspaceConnection | None
+    rates: RateSettings = RateSettings()
+
+    @property
+    def configured(self) -> bool:
+        return self.helpdesk is not None or self.workspace is not None
+
+
+def connection_from(
+    env: Mapping[str, str],
+    *,
+    helpdesk_url: str | None = None,
+    workspace_url: str | None = None,
+    rates: RateSettings = RateSettings(),
+) -> Connection:
+    """Flags win over the environment. A URL without credentials is a usage error; no
+    URL means the service is not configured (its kinds are skipped with a warning)."""
+    hd_url = helpdesk_url or env.get("HELPDESK_URL") or None
+    helpdesk = None
+    if hd_url:
+        token = env.get("HELPDESK_TOKEN") or None
+        username = env.get("HELPDESK_USERNAME") or None
+        password = env.get("HELPDESK_PASSWORD") or None
+        if token:
+            helpdesk = HelpdeskConnection(hd_url, token=Secret(token))
+        elif username and password is not None:
+            helpdesk = HelpdeskConnection(hd_url, username=username, password=Secret(password))
+        else:
+            raise UsageError(
+                "the helpdesk needs credentials: set HELPDESK_TOKEN, or "
+                "HELPDESK_USERNAME and HELPDESK_PASSWORD"
+            )
+    ws_url = workspace_url or env.get("WORKSPACE_URL") or None
+    workspace = None
+    if ws_url:
+        key = env.get("WORKSPACE_API_KEY") or None
+        if not key:
+            raise UsageError("the workspace service needs WORKSPACE_API_KEY")
+        workspace = WorkspaceConnection(ws_url, Secret(key))
+    return Connection(helpdesk, workspace, rates)
