@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from pydantic import BaseModel
 
@@ -31,9 +32,9 @@ class DesiredState:
     def from_manifest(cls, manifest: Manifest) -> DesiredState:
         return cls(manifest)
 
-    @property
+    @cached_property
     def settings(self) -> Settings:
-        """The settings given, or the defaults."""
+        """The settings given, or the defaults (built once: the planner asks per entry)."""
         return self.manifest.settings or Settings()
 
     @property

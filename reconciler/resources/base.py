@@ -80,6 +80,7 @@ class PlanContext:
     live: Mapping[str, Any]
     prune: frozenset[str]
     creating: dict[tuple[str, str], str] = field(default_factory=dict)
+    _ignored: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def live_of(self, kind: str, cls: type[T]) -> T | None:
         value = self.live.get(kind)
@@ -89,8 +90,11 @@ class PlanContext:
         return kind in self.prune
 
     def ignored(self, kind: str) -> frozenset[str]:
-        settings = self.desired.settings
-        return frozenset(settings.ignore_fields.get(kind, [])) if settings else frozenset()  # type: ignore[call-overload]
+        found = self._ignored.get(kind)
+        if found is None:
+            names = self.desired.settings.ignore_fields.get(kind, [])  # type: ignore[call-overload]
+            found = self._ignored[kind] = frozenset(names)
+        return found
 
     def will_create(self, kind: str, key: str) -> None:
         self.creating[(kind, norm_key(key))] = address(kind, key)

@@ -43,3 +43,27 @@ def test_malformed_manifest(case: Path, monkeypatch: pytest.MonkeyPatch) -> None
         validate_manifests([Path(case.name)], ENV)
     assert caught.value.problems == expected(case)
     assert str(caught.value) == "\n".join(caught.value.problems)
+
+
+@pytest.mark.parametrize("case", ALL, ids=[case.name for case in ALL])
+@pytest.mark.usefixtures("no_network")
+def test_malformed_manifest_through_the_command(
+    case: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a user sees: `reconciler validate` and `reconciler plan` print every problem
+    with its place, exit 1, print no traceback, and (plan) open no connection."""
+    from click.testing import CliRunner
+
+    from reconciler.cli import main
+
+    monkeypatch.chdir(CASES)
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("HELPDESK_URL", "http://127.0.0.1:9/helpdesk")
+    monkeypatch.setenv("HELPDESK_TOKEN", "unused")
+    for command in ("validate", "plan"):
+        result = CliRunner().invoke(main, [command, case.name])
+        assert result.exit_code == 1, (command, result.output)
+        assert "Traceback" not in result.output
+        for problem in expected(case):
+            assert problem in result.output, (command, problem)
