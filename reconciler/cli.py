@@ -311,3 +311,179 @@ def plan(
         sys.exit(1)
     if detailed_exitcode and result.has_changes:
         sys.exit(2)
+
+
+# -- apply -------------------------------------------------------------------------------
+
+
+class OperationsBar:
+    """A progress bar of operations on stderr, on a terminal only."""
+
+    def __init__(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        console = Console(stderr=True)
+        self._bar: Any = None
+        if console.is_terminal and total:
+            self._bar = Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
+            self._task = self._bar.add_task("Applying", total=total)
+
+    def __enter__(self) -> OperationsBar:
+        if self._bar is not None:
+            self._bar.__enter__()
+        return self
+
+    def advance(self) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+
+
+def _confirm(count: int, yes: bool) -> None:
+    from reconciler.errors import UsageError
+
+    if yes:
+        return
+    if not sys.stdin.isatty():
+        raise UsageError("there is no terminal to confirm on: add --yes to apply without asking")
+    noun = "change" if count == 1 else "changes"
+    if not click.confirm(f"Apply these {count} {noun}?", default=False, err=True):
+        raise UsageError("nothing applied")
+
+
+def _report(report: Any, log_path: Path) -> None:
+    if report.ok:
+        recovered = (
+            f"; {report.recovered} lost create answer(s) found again by re-reading"
+            if report.recovered
+            else ""
+        )
+        click.echo(
+            f"Apply complete: {len(report.done)} change(s), {report.operations_sent} "
+            f"operation(s){recovered}. Log: {log_path}",
+            err=True,
+        )
+        return
+    click.echo("Apply stopped at the first failure.", err=True)
+    for address, message in report.failed:
+        click.echo(f"  failed: {address}: {message}", err=True)
+    for title, addresses in (
+        ("done", report.done),
+        ("partly done, then stopped", report.partial),
+        ("not attempted", report.not_attempted),
+    ):
+        if addresses:
+            click.echo(f"  {title} ({len(addresses)}): {', '.join(addresses)}", err=True)
+    click.echo(
+        f"Log: {log_path}. Run `reconciler apply` again to continue: it plans afresh from "
+        "the live state.",
+        err=True,
+    )
+
+
+@main.command()
+@manifest_paths
+@click.option(
+    "--plan",
+    "plan_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Execute a plan saved by `plan --out`; refused when the live state has changed.",
+)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
+@click.option("--force", is_flag=True, help="Apply even when the safety brake holds.")
+@click.option("--target", "targets", multiple=True, metavar="KIND[/KEY]", help="As for plan.")
+@click.option("--exclude", "excludes", multiple=True, metavar="KIND[/KEY]", help="As for plan.")
+@click.option(
+    "--log",
+    "log_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to write the JSON-lines record (default .reconciler/apply-TIME.jsonl).",
+)
+@connection_options
+def apply(
+    paths: tuple[Path, ...],
+    plan_file: Path | None,
+    yes: bool,
+    prune: bool,
+    force: bool,
+    targets: tuple[str, ...],
+    excludes: tuple[str, ...],
+    log_file: Path | None,
+    **connection: Any,
+) -> None:
+    """Plan, show, confirm, and execute, in dependency order."""
+    from reconciler.applylog import ApplyLog, default_path
+    from reconciler.errors import PlanHasErrors, UsageError
+    from reconciler.manifest import validate_manifests
+    from reconciler.plan import Selector
+    from reconciler.render import format_text, plan_from_json
+    from reconciler.safety import brake_violations
+    from reconciler.workflow import ApplySession
+
+    if plan_file is not None and (targets or excludes):
+        raise UsageError("--target/--exclude belong to the saved plan: give them to `plan`")
+    selected = [Selector.parse(t) for t in targets]
+    left_out = [Selector.parse(e) for e in excludes]
+    validated = validate_manifests(list(paths), os.environ)
+    for message in validated.warnings:
+        click.echo(f"Warning: {message}", err=True)
+    saved = None
+    if plan_file is not None:
+        saved = plan_from_json(plan_file.read_bytes(), source=str(plan_file))
+    desired = validated.desired
+    log_path = log_file or default_path()
+
+    async def run() -> Any:
+        async with ApplySession(desired, conn) as session:
+            with Progress() as progress:
+                to_apply, live = await session.plan(
+                    prune=prune,
+                    targets=selected,
+                    excludes=left_out,
+                    saved=saved,
+                    on_read=progress.read,
+                )
+            click.echo(format_text(to_apply, color=_colour(sys.stdout)), nl=False)
+            if to_apply.errors:
+                raise PlanHasErrors("the plan has errors: fix them, then apply again")
+            if not to_apply.changes:
+                return None
+            violations = brake_violations(to_apply, live, desired.settings.safety)
+            if violations and not force:
+                raise UsageError(
+                    "the safety brake holds (settings.safety):\n  "
+                    + "\n  ".join(v.text() for v in violations)
+                    + "\nReview the plan, then add --force to apply it anyway."
+                )
+            _confirm(len(to_apply.changes), yes)
+            with ApplyLog(log_path) as log, OperationsBar(to_apply.operation_count) as bar:
+                log.event("start", summary=to_apply.summary, live_digest=to_apply.live_digest)
+                report = await session.execute(to_apply, log=log, on_operation=bar.advance)
+                log.event(
+                    "end",
+                    done=len(report.done),
+                    failed=len(report.failed),
+                    not_attempted=len(report.not_attempted) + len(report.partial),
+                    operations=report.operations_sent,
+                )
+            return report
+
+    with _connection(**connection) as conn:
+        report = asyncio.run(run())
+    if report is None:
+        return
+    _report(report, log_path)
+    if not report.ok:
+        sys.exit(1)

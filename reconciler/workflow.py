@@ -1,14 +1,18 @@
 """The steps around the pure planner: open the clients, authenticate once, read the live
-state, plan. The CLI calls these; so can anyone embedding reconciler."""
+state, plan (`read_and_plan`, read-only), and for apply also execute (`ApplySession`).
+The CLI calls these; so can anyone embedding reconciler."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
+from reconciler.apply import ApplyReport, Executor, OperationLog
+from reconciler.changes import Change
 from reconciler.clients import (
     BasicAuth,
     BearerAuth,
@@ -18,10 +22,11 @@ from reconciler.clients import (
     WorkspaceClient,
 )
 from reconciler.connection import Connection, HelpdeskConnection
+from reconciler.errors import StalePlanError
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import DesiredState
 from reconciler.plan import Plan, Selector, plan, prune_kinds
-from reconciler.resources import RESOURCES
+from reconciler.resources import LOCATORS, RESOURCES
 
 
 @dataclass
@@ -119,3 +124,85 @@ async def read_and_plan(
         desired, live, resources=RESOURCES, prune=prune, targets=targets, excludes=excludes
     )
     return PlanOutcome(result, live, calls)
+
+
+class ApplySession:
+    """`reconciler apply`: one authenticated session that reads, plans (or checks a saved
+    plan against the live state) and executes, so that a confirmation can sit between."""
+
+    def __init__(
+        self,
+        desired: DesiredState,
+        connection: Connection,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.desired = desired
+        self.connection = connection
+        self.transport = transport
+        self._stack = AsyncExitStack()
+        self.clients = Clients(None, None)
+
+    async def __aenter__(self) -> ApplySession:
+        self.clients = await self._stack.enter_async_context(
+            open_clients(self.connection, read_only=False, transport=self.transport)
+        )
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.aclose()
+
+    async def plan(
+        self,
+        *,
+        prune: bool = False,
+        targets: Iterable[Selector] = (),
+        excludes: Iterable[Selector] = (),
+        saved: Plan | None = None,
+        on_read: Callable[[str], None] | None = None,
+    ) -> tuple[Plan, LiveState]:
+        """The plan to execute: computed now, or `saved` when the live state it was
+        computed from is still the live state (else StalePlanError)."""
+        live = await read_state(self.desired, self.clients, prune=prune, on_read=on_read)
+        if saved is not None:
+            if saved.live_digest != live.digest():
+                raise StalePlanError(
+                    "the live state has changed since this plan was made (or it was made "
+                    "from other manifests or with other options such as --prune): run "
+                    "`reconciler plan` again and apply the new plan"
+                )
+            return saved, live
+        result = plan(
+            self.desired,
+            live,
+            resources=RESOURCES,
+            prune=prune,
+            targets=targets,
+            excludes=excludes,
+        )
+        return result, live
+
+    async def execute(
+        self,
+        to_apply: Plan,
+        *,
+        log: OperationLog | None = None,
+        on_operation: Callable[[], None] | None = None,
+    ) -> ApplyReport:
+        clients = self.clients
+
+        async def locate(change: Change) -> Any:
+            finder = LOCATORS.get(change.kind)
+            if finder is None:
+                return None
+            return await finder(change, clients.helpdesk, clients.workspace, self.desired)
+
+        executor = Executor(
+            to_apply,
+            helpdesk=clients.helpdesk,
+            workspace=clients.workspace,
+            locate=locate,
+            log=log,
+            on_operation=on_operation,
+        )
+        return await executor.run()

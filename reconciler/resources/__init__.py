@@ -1,11 +1,18 @@
 """One module per managed kind (DESIGN §1), plus the custom field catalogue they share.
 
 `RESOURCES` lists them in the order they are read and planned: a kind comes after the
-kinds whose ids or names it uses.
+kinds whose ids or names it uses. `LOCATORS` find again, by natural key, an object whose
+create lost its answer (apply re-reads before it would create a second one).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from reconciler.changes import Change
+from reconciler.manifest import DesiredState
+from reconciler.resources import assets, categories, companies, employees, users
 from reconciler.resources.assets import AssetsResource
 from reconciler.resources.automation_rules import AutomationRulesResource
 from reconciler.resources.base import KindPlan, PlanContext, Resource, norm_key
@@ -29,4 +36,15 @@ RESOURCES: tuple[Resource, ...] = (
     EmployeesResource(),
 )
 
-__all__ = ["RESOURCES", "KindPlan", "PlanContext", "Resource", "norm_key"]
+Locate = Callable[[Change, Any, Any, DesiredState], Awaitable[Any]]
+
+# The kinds whose creates are not idempotent (and `companies`, idempotent by name).
+LOCATORS: dict[str, Locate] = {
+    "companies": companies.locate,
+    "categories": categories.locate,
+    "users": users.locate,
+    "assets": assets.locate,
+    "workspace.employees": employees.locate,
+}
+
+__all__ = ["LOCATORS", "RESOURCES", "KindPlan", "Locate", "PlanContext", "Resource", "norm_key"]

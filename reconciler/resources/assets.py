@@ -43,8 +43,14 @@ from reconciler.changes import (
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Asset, Kind
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
-from reconciler.resources.companies import LiveCompanies, _unignored
-from reconciler.resources.custom_fields import USAGE, CustomFieldCatalogue, closest, diff_values
+from reconciler.resources.companies import LiveCompanies
+from reconciler.resources.custom_fields import (
+    USAGE,
+    CustomFieldCatalogue,
+    closest,
+    diff_values,
+    unignored,
+)
 from reconciler.resources.users import LiveUsers
 
 KIND = "assets"
@@ -109,6 +115,10 @@ class LiveAsset:
 class LiveAssets:
     by_key: Mapping[str, tuple[LiveAsset, ...]]  # normalised serial -> assets
     unkeyed: tuple[LiveAsset, ...] = ()  # assets without a serial number
+
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return sum(len(group) for group in self.by_key.values()) + len(self.unkeyed)
 
     def digest_data(self) -> Any:
         assets = [a for _, group in sorted(self.by_key.items()) for a in group]
@@ -336,7 +346,7 @@ class _Planner:
         fields, operations, problems = diff_values(
             catalogue=self.catalogue,
             usage=USAGE[KIND],
-            desired=_unignored(entry.custom_fields, self.ignored),
+            desired=unignored(entry.custom_fields, self.ignored),
             live_items=live_items,
             set_path="/api/SetCustomFieldForAsset",
             entity_id=asset_id,
@@ -556,3 +566,15 @@ def _unassign(asset_id: int, user_id: int, username: str) -> Operation:
 def _switch(asset_id: int | Ref, *, enable: bool) -> Operation:
     path = "/api/EnableAsset" if enable else "/api/DisableAsset"
     return Operation("helpdesk", "POST", path, {"assetId": asset_id})
+
+
+async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
+    """The id of the asset a lost `POST /Asset` may have made (matched by serial number;
+    the API has no serial filter, so every page is read), or None."""
+    for raw in await helpdesk.assets(include_disabled=True):
+        asset = parse_asset(raw)
+        if asset.serial_number is not None and norm_key(asset.serial_number) == norm_key(
+            change.key
+        ):
+            return asset.id
+    return None

@@ -11,7 +11,8 @@ with:
 - `diff(ctx)`: pure; compares desired and live and returns its changes and diagnostics.
 
 Live state of a kind is any object with `digest_data()` (JSON-able, stable, free of
-volatile fields such as LastSeen): the plan's `live_digest` is computed from it.
+volatile fields such as LastSeen: the plan's `live_digest` is computed from it) and
+`__len__` (the number of live objects, for the safety brake).
 """
 
 from __future__ import annotations
@@ -28,6 +29,10 @@ T = TypeVar("T")
 
 class LiveData(Protocol):
     def digest_data(self) -> Any: ...
+
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        ...
 
 
 class Reader(Protocol):

@@ -14,7 +14,7 @@ from reconciler.changes import Action, Change, FieldChange, Operation, Ref, addr
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Company
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
-from reconciler.resources.custom_fields import USAGE, CustomFieldCatalogue, diff_values
+from reconciler.resources.custom_fields import USAGE, CustomFieldCatalogue, diff_values, unignored
 
 KIND = "companies"
 
@@ -37,6 +37,10 @@ class LiveCompany:
 @dataclass(frozen=True)
 class LiveCompanies:
     by_key: Mapping[str, LiveCompany]
+
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return len(self.by_key)
 
     def digest_data(self) -> Any:
         return [c.digest_data() for _, c in sorted(self.by_key.items())]
@@ -155,7 +159,7 @@ class CompaniesResource:
             cf_fields, cf_ops, problems = diff_values(
                 catalogue=catalogue,
                 usage=USAGE[KIND],
-                desired=_unignored(company.custom_fields, ignored),
+                desired=unignored(company.custom_fields, ignored),
                 live_items=None,
                 set_path="/api/SetCustomFieldForCompany",
                 entity_id=ref,
@@ -204,7 +208,7 @@ class CompaniesResource:
             cf_fields, cf_ops, problems = diff_values(
                 catalogue=catalogue,
                 usage=USAGE[KIND],
-                desired=_unignored(company.custom_fields, ignored),
+                desired=unignored(company.custom_fields, ignored),
                 live_items=current.custom_values or (),
                 set_path="/api/SetCustomFieldForCompany",
                 entity_id=current.id,
@@ -220,7 +224,11 @@ class CompaniesResource:
             )
 
 
-def _unignored(values: Mapping[str, Any], ignored: frozenset[str]) -> dict[str, Any]:
-    """`ignore_fields` may name single custom fields as `custom_fields.NAME`."""
-    skip = {norm_key(f.split(".", 1)[1]) for f in ignored if f.startswith("custom_fields.")}
-    return {k: v for k, v in values.items() if norm_key(k) not in skip}
+async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
+    """The id of the company a create may have made (`Company` is idempotent by name, so
+    this is rarely needed), or None."""
+    for raw in await helpdesk.companies():
+        company = parse_company(raw)
+        if norm_key(company.name) == norm_key(change.key):
+            return company.id
+    return None

@@ -39,6 +39,9 @@ class FieldDefinition:
 class CustomFieldCatalogue:
     by_usage: Mapping[int, Mapping[str, FieldDefinition]]  # usage -> normalised name -> def
 
+    def __len__(self) -> int:
+        return sum(len(fields) for fields in self.by_usage.values())
+
     def digest_data(self) -> Any:
         return {
             str(usage): [d.digest_data() for _, d in sorted(fields.items())]
@@ -316,3 +319,9 @@ def diff_values(
             )
         )
     return fields, operations, problems
+
+
+def unignored(values: Mapping[str, Any], ignored: frozenset[str]) -> dict[str, Any]:
+    """`ignore_fields` may name single custom fields as `custom_fields.NAME`."""
+    skip = {norm_key(f.split(".", 1)[1]) for f in ignored if f.startswith("custom_fields.")}
+    return {k: v for k, v in values.items() if norm_key(k) not in skip}

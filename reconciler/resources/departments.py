@@ -20,6 +20,10 @@ KIND = "departments"
 class LiveDepartments:
     by_key: Mapping[str, tuple[int, str]]  # normalised name -> (id, name)
 
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return len(self.by_key)
+
     def digest_data(self) -> Any:
         return sorted(self.by_key.values())
 

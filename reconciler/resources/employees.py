@@ -45,6 +45,10 @@ class LiveEmployees:
     by_key: Mapping[str, tuple[Mapping[str, Any], ...]]  # normalised key -> records
     unkeyed: int = 0  # records without the key field
 
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return sum(len(group) for group in self.by_key.values()) + self.unkeyed
+
     def digest_data(self) -> Any:
         records = [r for _, group in sorted(self.by_key.items()) for r in group]
         return [[[str(k), r[k]] for k in sorted(r, key=str)] for r in records] + [self.unkeyed]
@@ -214,3 +218,13 @@ class EmployeesResource:
                     remedy=f"give them a {live.key_field} in the workspace service",
                 )
             )
+
+
+async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
+    """The id of the employee a lost `POST /api/employees` may have made, or None."""
+    key_field = desired.settings.employee_key
+    wanted = employee_key(key_field, change.key)
+    for record in await workspace.employees():
+        if employee_key(key_field, record.get(key_field)) == wanted:
+            return record.get("id")
+    return None

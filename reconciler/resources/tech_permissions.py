@@ -68,6 +68,10 @@ class Technician:
 class LiveTechPermissions:
     by_category: Mapping[int, tuple[Technician, ...]]  # only the categories read
 
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return sum(1 for technicians in self.by_category.values() if technicians)
+
     def digest_data(self) -> Any:
         return [
             [category_id, sorted((t.id, t.username) for t in techs)]

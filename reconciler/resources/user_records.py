@@ -67,6 +67,10 @@ class LiveUsers:
     by_key: Mapping[str, LiveUser]  # normalised username -> user
     caller_id: int | None = None  # the account the reconciler runs as, when it was asked
 
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return len(self.by_key)
+
     def digest_data(self) -> Any:
         users = [u.digest_data() for _, u in sorted(self.by_key.items())]
         return {"caller": self.caller_id, "users": users}

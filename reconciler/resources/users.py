@@ -36,11 +36,18 @@ from dataclasses import replace
 from typing import Any
 
 from reconciler.changes import Action, Change, FieldChange, Operation, Ref, address, error, warning
+from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import User
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
-from reconciler.resources.companies import LiveCompanies, _unignored
-from reconciler.resources.custom_fields import USAGE, CustomFieldCatalogue, closest, diff_values
+from reconciler.resources.companies import LiveCompanies
+from reconciler.resources.custom_fields import (
+    USAGE,
+    CustomFieldCatalogue,
+    closest,
+    diff_values,
+    unignored,
+)
 from reconciler.resources.user_records import (
     KIND,
     RECORD_FIELDS,
@@ -68,7 +75,7 @@ def _prunes(reader: Reader) -> bool:
 def _custom_values_wanted(user: User, ignored: frozenset[str]) -> dict[str, Any]:
     if not user.custom_fields or "custom_fields" in ignored:
         return {}
-    return _unignored(user.custom_fields, ignored)
+    return unignored(user.custom_fields, ignored)
 
 
 def _user_id(caller: Any) -> int | None:
@@ -353,3 +360,17 @@ def _company_dependency(
             )
         )
     return ()
+
+
+async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
+    """The id of the user a lost `CreateUser` may have made, or None (`UserByUsername`
+    answers 404 for an unknown username)."""
+    try:
+        found = await helpdesk.request(
+            "GET", "/UserByUsername", {"username": change.key}, write=False
+        )
+    except ApiError as err:
+        if err.status == 404:
+            return None
+        raise
+    return parse_user(found).id if isinstance(found, Mapping) else None
