@@ -74,31 +74,11 @@ def sandbox() -> None:
 @click.option(
     "--search-rate-limit", default=60, show_default=True, type=int, help="Search/UserByEmail."
 )
-def sandbox_serve(
-    host: str,
-    port: int,
-    db: Path,
-    seed: Path | None,
-    reset: bool,
-    quirks: tuple[str, ...],
-    faults: str,
-    rate_limit: int,
-    search_rate_limit: int,
-) -> None:
+def sandbox_serve(**options: Any) -> None:
     """Serve the helpdesk under /helpdesk and the workspace service under /workspace."""
     from reconciler.sandbox.serve import serve_forever
 
-    serve_forever(
-        host=host,
-        port=port,
-        db=db,
-        seed=seed,
-        reset=reset,
-        quirks=quirks,
-        faults=faults,
-        rate_limit=rate_limit,
-        search_rate_limit=search_rate_limit,
-    )
+    serve_forever(**options)
 
 
 # -- manifests ---------------------------------------------------------------------------

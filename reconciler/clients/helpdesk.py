@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import Counter
 from collections.abc import Callable, Mapping
 from datetime import date, datetime
-from types import TracebackType
 from typing import Any
 
 import httpx
 
 from reconciler import __version__
 from reconciler.clients.auth import HelpdeskAuth
+from reconciler.clients.base import ClientBase
 from reconciler.clients.parsing import RuleInfo, parse_body, parse_rule
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, RateLimits
 from reconciler.clients.retry import RetryPolicy
@@ -49,7 +48,7 @@ _BODYLESS = frozenset({"GET", "HEAD", "DELETE"})
 Params = Mapping[str, Any]
 
 
-class HelpdeskClient:
+class HelpdeskClient(ClientBase):
     def __init__(
         self,
         base_url: str,
@@ -88,37 +87,9 @@ class HelpdeskClient:
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    async def __aenter__(self) -> HelpdeskClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
-
     def __repr__(self) -> str:
         mode = ", read_only" if self.read_only else ""
         return f"HelpdeskClient({str(self._http.base_url)!r}, {self._auth!r}{mode})"
-
-    @property
-    def base_url(self) -> str:
-        """The API base, `.../api/`."""
-        return str(self._http.base_url)
-
-    @property
-    def calls(self) -> int:
-        """Requests sent so far, retries included."""
-        return self._sender.calls
-
-    @property
-    def calls_by_path(self) -> Counter[str]:
-        return self._sender.calls_by_path
 
     # -- the generic call -----------------------------------------------------------------
 

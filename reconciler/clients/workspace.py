@@ -14,8 +14,6 @@ helpdesk client (`sender.py`); there is no client-side rate limit, the service p
 
 from __future__ import annotations
 
-from collections import Counter
-from types import TracebackType
 from typing import Any
 from urllib.parse import quote
 
@@ -23,6 +21,7 @@ import httpx
 
 from reconciler import __version__
 from reconciler.clients.auth import ApiKey, Secret
+from reconciler.clients.base import ClientBase
 from reconciler.clients.parsing import parse_body
 from reconciler.clients.retry import RetryPolicy
 from reconciler.clients.sender import Sender
@@ -35,7 +34,7 @@ _TOTAL_KEYS = ("total", "totalCount", "total_count")
 EmployeeId = str | int
 
 
-class WorkspaceClient:
+class WorkspaceClient(ClientBase):
     def __init__(
         self,
         base_url: str,
@@ -61,35 +60,9 @@ class WorkspaceClient:
         )
         self._auth_failure: AuthenticationError | None = None
 
-    async def __aenter__(self) -> WorkspaceClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        await self._http.aclose()
-
     def __repr__(self) -> str:
         mode = ", read_only" if self.read_only else ""
         return f"WorkspaceClient({str(self._http.base_url)!r}, {self._key!r}{mode})"
-
-    @property
-    def base_url(self) -> str:
-        return str(self._http.base_url)
-
-    @property
-    def calls(self) -> int:
-        return self._sender.calls
-
-    @property
-    def calls_by_path(self) -> Counter[str]:
-        return self._sender.calls_by_path
 
     # -- the generic call -----------------------------------------------------------------
 

@@ -1,0 +1,45 @@
+"""What both clients share: the httpx client and the `Sender` they own, closing them, and
+the call counters the benchmarks read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import TracebackType
+from typing import Self
+
+import httpx
+
+from reconciler.clients.sender import Sender
+
+
+class ClientBase:
+    _http: httpx.AsyncClient
+    _sender: Sender
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    @property
+    def base_url(self) -> str:
+        """The API base, `.../api/`."""
+        return str(self._http.base_url)
+
+    @property
+    def calls(self) -> int:
+        """Requests sent so far, retries included."""
+        return self._sender.calls
+
+    @property
+    def calls_by_path(self) -> Counter[str]:
+        return self._sender.calls_by_path
