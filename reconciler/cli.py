@@ -84,18 +84,33 @@ def sandbox_serve(**options: Any) -> None:
 # -- manifests ---------------------------------------------------------------------------
 
 manifest_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+var_files = click.option(
+    "--var-file",
+    "var_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="YAML mapping of NAME: value filling ${NAME} before the environment; repeatable.",
+)
+
+
+def _manifests(paths: tuple[Path, ...], var_file_paths: tuple[Path, ...]) -> Any:
+    """Load and validate the manifests (with --var-file values), print the warnings."""
+    from reconciler.manifest import validate_manifests
+    from reconciler.manifest.varfiles import load_var_files
+
+    variables = load_var_files(list(var_file_paths)) if var_file_paths else None
+    result = validate_manifests(list(paths), os.environ, variables)
+    for message in result.warnings:
+        click.echo(f"Warning: {message}", err=True)
+    return result
 
 
 @main.command()
 @manifest_paths
-def validate(paths: tuple[Path, ...]) -> None:
+@var_files
+def validate(paths: tuple[Path, ...], var_files: tuple[Path, ...]) -> None:
     """Check manifests offline: syntax, schema, duplicates, references. No network."""
-    from reconciler.manifest import validate_manifests
-
-    result = validate_manifests(list(paths), os.environ)
-    for message in result.warnings:
-        click.echo(f"Warning: {message}", err=True)
-    desired = result.desired
+    desired = _manifests(paths, var_files).desired
     count = sum(len(desired.entries(kind)) for kind in desired.kinds_used)
     click.echo(f"Valid: {count} objects in {len(desired.files)} file(s).", err=True)
 
@@ -243,9 +258,11 @@ def _colour(stream: Any) -> bool:
     metavar="KIND[/KEY]",
     help="Leave these objects out; repeatable.",
 )
+@var_files
 @connection_options
 def plan(
     paths: tuple[Path, ...],
+    var_files: tuple[Path, ...],
     fmt: str,
     out: Path | None,
     detailed_exitcode: bool,
@@ -255,16 +272,13 @@ def plan(
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
-    from reconciler.manifest import validate_manifests
     from reconciler.plan import Selector
     from reconciler.render import format_json, format_markdown, format_text
     from reconciler.workflow import read_and_plan
 
     selected = [Selector.parse(t) for t in targets]
     left_out = [Selector.parse(e) for e in excludes]
-    validated = validate_manifests(list(paths), os.environ)
-    for message in validated.warnings:
-        click.echo(f"Warning: {message}", err=True)
+    validated = _manifests(paths, var_files)
     with _connection(**connection) as conn, Progress() as progress:
         outcome = asyncio.run(
             read_and_plan(
@@ -391,9 +405,11 @@ def _report(report: Any, log_path: Path) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the JSON-lines record (default .reconciler/apply-TIME.jsonl).",
 )
+@var_files
 @connection_options
 def apply(
     paths: tuple[Path, ...],
+    var_files: tuple[Path, ...],
     plan_file: Path | None,
     yes: bool,
     prune: bool,
@@ -406,7 +422,6 @@ def apply(
     """Plan, show, confirm, and execute, in dependency order."""
     from reconciler.applylog import ApplyLog, default_path
     from reconciler.errors import PlanHasErrors, UsageError
-    from reconciler.manifest import validate_manifests
     from reconciler.plan import Selector
     from reconciler.render import format_text, plan_from_json
     from reconciler.safety import brake_violations
@@ -416,9 +431,7 @@ def apply(
         raise UsageError("--target/--exclude belong to the saved plan: give them to `plan`")
     selected = [Selector.parse(t) for t in targets]
     left_out = [Selector.parse(e) for e in excludes]
-    validated = validate_manifests(list(paths), os.environ)
-    for message in validated.warnings:
-        click.echo(f"Warning: {message}", err=True)
+    validated = _manifests(paths, var_files)
     saved = None
     if plan_file is not None:
         saved = plan_from_json(plan_file.read_bytes(), source=str(plan_file))

@@ -107,7 +107,7 @@ def _load(
 ) -> DesiredState:
     documents: list[Document] = []
     for source, data in files:
-        text = _decode(source, data, problems)
+        text = decode_utf8(source, data, problems)
         if text is None:
             continue
         report = problems.reporter(source)
@@ -129,7 +129,7 @@ def _load(
     )
 
 
-def _decode(source: Source, data: bytes, problems: Problems) -> str | None:
+def decode_utf8(source: Source, data: bytes, problems: Problems) -> str | None:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -1,0 +1,58 @@
+"""`--var-file FILE`: YAML mappings of variable names to values that fill `${NAME}` in
+manifests before the environment does, so one set of manifests serves staging and
+production. Later files win over earlier ones. Every problem is reported at its place."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+
+from reconciler.manifest.loader import decode_utf8
+from reconciler.manifest.problems import Problems, Source
+from reconciler.manifest.yamltree import parse_documents
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def load_var_files(paths: Sequence[Path]) -> dict[str, str]:
+    """The variables of every file, merged in order; raises ManifestError."""
+    problems = Problems()
+    variables: dict[str, str] = {}
+    for order, path in enumerate(paths):
+        source = Source(str(path), order)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            problems.add(source, 1, 1, f"cannot read the variables file: {exc.strerror}")
+            continue
+        text = decode_utf8(source, data, problems)
+        if text is None:
+            continue
+        roots = parse_documents(text, problems.reporter(source), lambda value: (value, []))
+        if len(roots) != 1 or not roots[0].is_mapping:
+            where = roots[0] if roots else None
+            problems.add(
+                source,
+                where.line if where else 1,
+                where.column if where else 1,
+                "a variables file holds one mapping of NAME: value",
+            )
+            continue
+        root = roots[0]
+        assert root.keys is not None
+        for name, node in root.value.items():
+            key = root.keys[name]
+            if not _NAME.match(name):
+                problems.at(source, key, f"'{name}' is not a variable name (letters, digits, _)")
+            elif isinstance(node.value, dict | list) or node.value is None:
+                problems.at(source, node, f"{name}: a variable's value is text, a number or a bool")
+            elif isinstance(node.value, bool):
+                variables[name] = "true" if node.value else "false"
+            elif isinstance(node.value, date):
+                variables[name] = node.raw or node.value.isoformat()
+            else:
+                variables[name] = node.raw if node.raw is not None else str(node.value)
+    problems.raise_if_any()
+    return variables
