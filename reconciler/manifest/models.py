@@ -88,6 +88,13 @@ class Settings(_Strict):
         "options the API does not list.",
         examples=[{"Contract tier": {"Gold": 7, "Silver": 8}}],
     )
+    section_ids: dict[NonEmpty, Annotated[int, Field(gt=0)]] = Field(
+        default_factory=dict,
+        description="Category section ids by section name, for sections no category is in "
+        "yet: the API shows a section only through the categories in it and cannot create "
+        "one, so a section made in the admin panel is named here until a category sits in it.",
+        examples=[{"IT Support": 1, "Workplace": 2}],
+    )
     employee_key: NonEmpty = Field(
         "email", description="The field that identifies a workspace employee."
     )

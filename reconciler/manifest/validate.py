@@ -10,6 +10,8 @@ errors
   no delete call; automation rules: no list call, so unlisted rules cannot be found).
 - `settings.ignore_fields` names a field the kind does not have, or the kind's key.
 - two users share an e-mail address (the helpdesk requires them unique).
+- `settings.section_ids` gives one id to two sections, or names one section twice (names
+  compare as the helpdesk compares them: case and runs of white space do not matter).
 - users are pruned, yet a technician or an assigned user is not among them: that user would
   be disabled by the same run that gives it work.
 
@@ -71,6 +73,7 @@ def validate_references(desired: DesiredState) -> list[str]:
     _check_prune(desired, found)
     _check_ignore_fields(desired, found)
     _check_user_emails(desired, found)
+    _check_section_ids(desired, found)
     _check_pruned_user_references(desired, found)
     return found.sorted()
 
@@ -161,6 +164,31 @@ def _check_user_emails(desired: DesiredState, found: _Findings) -> None:
                 ("email",),
                 f"e-mail '{user.email}' is also the e-mail of user '{earlier}' (at {where}); "
                 "the helpdesk requires e-mails to be unique",
+            )
+
+
+def _check_section_ids(desired: DesiredState, found: _Findings) -> None:
+    # Whether a section name exists is only known live; what can be known here is that the
+    # mapping contradicts itself: one id cannot be two sections, one section cannot have two.
+    by_id: dict[int, str] = {}
+    by_name: dict[str, str] = {}
+    for name, section_id in desired.settings.section_ids.items():
+        where = ("section_ids", name)
+        folded = " ".join(name.split()).casefold()
+        same_name = by_name.setdefault(folded, name)
+        if same_name != name:
+            found.setting(
+                where,
+                f"section '{name}' is also given as '{same_name}' (section names ignore case "
+                "and white space); give each section once",
+            )
+            continue
+        same_id = by_id.setdefault(section_id, name)
+        if same_id != name:
+            found.setting(
+                where,
+                f"sections '{same_id}' and '{name}' are both given the id {section_id}; "
+                "a section id names one section",
             )
 
 

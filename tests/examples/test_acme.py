@@ -5,6 +5,10 @@ seed into a fresh sandbox and plans the manifests against it. So the manifests m
 hold what issue 3 asks of a complete tenant, refer only to things that exist (in the
 manifests or in the seed), and the seed must drift from them in exactly the documented
 ways; the last test plans the example against the seeded sandbox, in-process.
+
+The catalogue seed (acme-catalogue.yaml) is the same tenant on the day its helpdesk is set
+up: only what the API cannot create, defined exactly as the acme seed defines it, so that
+`apply examples/acme` can bootstrap it (test_bootstrap.py plans that).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ EXAMPLE = ROOT / "examples" / "acme"
 SEEDS = ROOT / "reconciler" / "sandbox" / "seeds"
 ACME_SEED = SEEDS / "acme.yaml"
 EMPTY_SEED = SEEDS / "empty.yaml"
+CATALOGUE_SEED = SEEDS / "acme-catalogue.yaml"
 SCHEMA_COMMENT = "# yaml-language-server: $schema=../../schemas/manifest.schema.json"
 MANIFEST_FILES = sorted(EXAMPLE.glob("*.yaml"))
 FIELD_TYPES = {v: k for k, v in records.FIELD_TYPES.items()}  # 1 -> "text", ...
@@ -108,6 +113,12 @@ def manifest(desired: DesiredState) -> Manifest:
 def seeded() -> tuple[SandboxState, Credentials]:
     state = SandboxState(Store(None), SandboxConfig())
     return state, initialise(state, ACME_SEED)
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> tuple[SandboxState, Credentials]:
+    state = SandboxState(Store(None), SandboxConfig())
+    return state, initialise(state, CATALOGUE_SEED)
 
 
 @pytest.fixture(scope="module")
@@ -303,6 +314,76 @@ def test_categories_to_create_go_into_sections_that_exist(
         assert category.section is not None and fold(category.section) in seed_sections
         if fold(category.name) in seed_categories:
             assert seed_categories[fold(category.name)] == category.section
+
+
+def section_ids(state: SandboxState) -> dict[str, int]:
+    return {s["name"]: s["id"] for s in state.store.rows("sections")}
+
+
+def test_section_ids_are_the_ids_both_seeds_give_the_manifests_sections(
+    manifest: Manifest,
+    seeded: tuple[SandboxState, Credentials],
+    catalogue: tuple[SandboxState, Credentials],
+) -> None:
+    assert manifest.settings is not None
+    configured = manifest.settings.section_ids
+    assert configured == section_ids(seeded[0]) == section_ids(catalogue[0])
+    assert {fold(n) for n in configured} == {fold(c.section or "") for c in manifest.categories}
+
+
+def test_the_catalogue_seed_loads_with_one_administrator_and_one_key(
+    catalogue: tuple[SandboxState, Credentials],
+) -> None:
+    state, credentials = catalogue
+    assert credentials.helpdesk_username == "admin"
+    assert credentials.helpdesk_password
+    users = state.store.rows("users")
+    assert [(u["username"], u["is_admin"], u["disabled"]) for u in users] == [
+        ("admin", True, False)
+    ]
+    assert [k["key"] for k in state.store.rows("ws_api_keys")] == [credentials.workspace_api_key]
+
+
+def test_the_catalogue_seed_holds_only_what_the_api_cannot_create(
+    catalogue: tuple[SandboxState, Credentials],
+) -> None:
+    state = catalogue[0]
+    filled = {table for table in state.store.tables if state.store.rows(table)}
+    assert filled == {
+        "priorities", "statuses",  # the standard ones every helpdesk has
+        "users", "ws_api_keys",  # the login apply runs with
+        "custom_fields", "sections", "rules",  # made in the admin panel only
+    }  # fmt: skip
+    standard = {(p["priority_id"], p["name"]) for p in state.store.rows("priorities")}
+    assert standard == set(records.STANDARD_PRIORITIES)
+
+
+def test_the_catalogue_defines_exactly_the_fields_the_manifests_use_as_the_acme_seed_does(
+    manifest: Manifest,
+    seeded: tuple[SandboxState, Credentials],
+    catalogue: tuple[SandboxState, Credentials],
+) -> None:
+    fields = seed_fields(catalogue[0])
+    assert set(fields) == {(usage, fold(name)) for usage, name, _ in used_values(manifest)}
+    acme = seed_fields(seeded[0])
+    for found, definition in fields.items():
+        # Same name, type, option ids, order, flags and id: a bootstrapped sandbox and the
+        # quick start's one hold the same catalogue.
+        assert definition == acme[found], found
+
+
+def test_the_catalogue_rules_are_the_manifests_rules_as_the_acme_seed_has_them(
+    manifest: Manifest,
+    seeded: tuple[SandboxState, Credentials],
+    catalogue: tuple[SandboxState, Credentials],
+) -> None:
+    rules = catalogue[0].store.rows("rules")
+    assert [(r["id"], r["name"]) for r in rules] == [
+        (r.id, r.name) for r in manifest.automation_rules
+    ]
+    assert rules == seeded[0].store.rows("rules")
+    # All enabled, as in the acme seed: the plan disables 102, as the manifests ask.
+    assert all(r["enabled"] for r in rules)
 
 
 def _norm(value: Any) -> Any:
