@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from reconciler.changes import Change, Operation, Plan, Ref
 from reconciler.clients import created_id
-from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, ReconcilerError
+from reconciler.errors import ApiError, OutcomeUnknown, ReconcilerError
 from reconciler.order import KIND_ORDER, dependencies
 
 Locator = Callable[[Change], Awaitable[Any | None]]
@@ -77,22 +77,21 @@ class Executor:
 
     async def run(self) -> ApplyReport:
         changes = list(self.plan.changes)
-        addresses = {c.address for c in changes}
         self._finished = {c.address: asyncio.Event() for c in changes}
         forward = [c for c in changes if not c.removal]
         removals = [c for c in changes if c.removal]
-        await asyncio.gather(*(self._run_change(c, addresses) for c in forward))
+        forward_addresses = {c.address for c in forward}
+        await asyncio.gather(*(self._run_change(c, forward_addresses) for c in forward))
         # Removals after everything else, kind by kind in reverse order (permissions
-        # before the users they name), each kind's removals concurrently.
+        # before the users they name), each kind's removals concurrently. The phases are
+        # the order: a removal waits for no other change.
         for kind in sorted({c.kind for c in removals}, key=_kind_rank, reverse=True):
-            await asyncio.gather(
-                *(self._run_change(c, addresses) for c in removals if c.kind == kind)
-            )
+            await asyncio.gather(*(self._run_change(c, set()) for c in removals if c.kind == kind))
         return self.report
 
-    async def _run_change(self, change: Change, addresses: set[str]) -> None:
+    async def _run_change(self, change: Change, waits_for: set[str]) -> None:
         try:
-            for needed in dependencies(change) & addresses:
+            for needed in dependencies(change) & waits_for:
                 await self._finished[needed].wait()
                 if needed not in self._succeeded:
                     self.report.not_attempted.append(change.address)
@@ -115,10 +114,10 @@ class Executor:
                     )
                     return
                 except ReconcilerError as err:
+                    # An authentication failure too: the client refuses every later call
+                    # without sending it, so the run ends here with its report.
                     self._stopping = True
                     self.report.failed.append((change.address, str(err)))
-                    if isinstance(err, AuthenticationError):
-                        raise
                     return
                 done_any = True
             self._succeeded.add(change.address)
@@ -142,7 +141,10 @@ class Executor:
                 if found is not None:
                     self._created(operation, found)
                     self.report.recovered += 1
+                    self.report.operations_sent += 1  # it was made, once
                     self._log(change, index, operation, "recovered", started, created=found)
+                    if self.on_operation is not None:
+                        self.on_operation()
                     return
                 attempts += 1
                 if attempts >= RECREATE_ATTEMPTS or self._stopping:
@@ -155,7 +157,12 @@ class Executor:
         self.report.operations_sent += 1
         created = None
         if operation.creates:
-            created = _created_id(operation, answer)
+            try:
+                created = _created_id(operation, answer)
+            except ApiError as err:
+                # Sent and done, but of no use without the id: the log still says so.
+                self._log(change, index, operation, "failed", started, err.message)
+                raise
             self._created(operation, created)
         self._log(change, index, operation, "ok", started, created=created)
         if self.on_operation is not None:

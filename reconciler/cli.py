@@ -427,8 +427,9 @@ def apply(
     from reconciler.safety import brake_violations
     from reconciler.workflow import ApplySession
 
-    if plan_file is not None and (targets or excludes):
-        raise UsageError("--target/--exclude belong to the saved plan: give them to `plan`")
+    if plan_file is not None and (targets or excludes or prune):
+        # The saved plan is what was reviewed: these would silently change nothing.
+        raise UsageError("--target/--exclude/--prune belong to the saved plan: give them to `plan`")
     selected = [Selector.parse(t) for t in targets]
     left_out = [Selector.parse(e) for e in excludes]
     validated = _manifests(paths, var_files)

@@ -28,6 +28,8 @@ from reconciler.manifest import DesiredState
 from reconciler.plan import Plan, Selector, plan, prune_kinds
 from reconciler.resources import LOCATORS, RESOURCES
 
+MAX_CONCURRENCY = 6  # requests in flight per client, as the clients' own default
+
 
 @dataclass
 class Clients:
@@ -52,8 +54,11 @@ async def open_clients(
     *,
     read_only: bool,
     transport: httpx.AsyncBaseTransport | None = None,
+    max_concurrency: int = MAX_CONCURRENCY,
 ) -> AsyncIterator[Clients]:
-    """Clients for the configured services; `transport` is for in-process tests."""
+    """Clients for the configured services; `transport` is for in-process tests,
+    `max_concurrency` (requests in flight per client) for measuring, e.g. an apply one
+    operation at a time (benchmarks/apply_bench.py)."""
     async with AsyncExitStack() as stack:
         helpdesk = workspace = None
         if connection.helpdesk is not None:
@@ -65,6 +70,7 @@ async def open_clients(
                     read_only=read_only,
                     limits=limits,
                     transport=transport,
+                    max_concurrency=max_concurrency,
                 )
             )
         if connection.workspace is not None:
@@ -74,6 +80,7 @@ async def open_clients(
                     connection.workspace.api_key,
                     read_only=read_only,
                     transport=transport,
+                    max_concurrency=max_concurrency,
                 )
             )
         yield Clients(helpdesk, workspace)
@@ -136,16 +143,23 @@ class ApplySession:
         connection: Connection,
         *,
         transport: httpx.AsyncBaseTransport | None = None,
+        max_concurrency: int = MAX_CONCURRENCY,
     ) -> None:
         self.desired = desired
         self.connection = connection
         self.transport = transport
+        self.max_concurrency = max_concurrency
         self._stack = AsyncExitStack()
         self.clients = Clients(None, None)
 
     async def __aenter__(self) -> ApplySession:
         self.clients = await self._stack.enter_async_context(
-            open_clients(self.connection, read_only=False, transport=self.transport)
+            open_clients(
+                self.connection,
+                read_only=False,
+                transport=self.transport,
+                max_concurrency=self.max_concurrency,
+            )
         )
         return self
 
@@ -167,9 +181,9 @@ class ApplySession:
         if saved is not None:
             if saved.live_digest != live.digest():
                 raise StalePlanError(
-                    "the live state has changed since this plan was made (or it was made "
-                    "from other manifests or with other options such as --prune): run "
-                    "`reconciler plan` again and apply the new plan"
+                    "the live state has changed since this plan was made (or the manifests "
+                    "given now differ from those it was made from): run `reconciler plan` "
+                    "again and apply the new plan"
                 )
             return saved, live
         result = plan(

@@ -1,0 +1,122 @@
+"""The octoDNS-style brake (DESIGN §5): updates, enables, disables and removals of a kind
+above `max_change_percent` of its live objects, when it has at least `min_existing`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from reconciler.changes import Action, Change, Plan
+from reconciler.live import LiveState
+from reconciler.manifest.models import Safety
+from reconciler.safety import BrakeViolation, brake_violations
+
+
+class Objects(list[int]):
+    """Live data of a kind: only its length matters to the brake."""
+
+    def digest_data(self) -> Any:
+        return list(self)
+
+
+def live(**counts: int) -> LiveState:
+    return LiveState({kind.replace("__", "."): Objects(range(n)) for kind, n in counts.items()})
+
+
+def changes(kind: str, count: int, action: Action = Action.update, **extra: Any) -> list[Change]:
+    return [Change(kind, f"{action.value}-{i}", action, **extra) for i in range(count)]
+
+
+def plan(*groups: list[Change]) -> Plan:
+    return Plan(tuple(c for group in groups for c in group))
+
+
+def brake(max_change_percent: float = 30, min_existing: int = 10) -> Safety:
+    return Safety(max_change_percent=max_change_percent, min_existing=min_existing)
+
+
+def test_more_than_the_limit_is_a_violation_naming_the_kind() -> None:
+    found = brake_violations(plan(changes("assets", 4)), live(assets=10), brake())
+    assert found == [BrakeViolation("assets", 4, 10, 40.0, 30)]
+    assert found[0].text() == (
+        "assets: 4 of 10 live objects would change or go (40%, above the 30% limit)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("changed", "existing", "limit", "violated"),
+    [
+        (3, 10, 30, False),  # exactly the limit is allowed
+        (4, 10, 30, True),
+        (1, 3, 33, True),  # 33.3...% > 33%
+        (1, 3, 34, False),
+        (10, 20, 50, False),
+        (11, 20, 50, True),
+        (7, 20, 35, False),  # 35% exactly, computed in floating point
+        (1, 100, 0, True),  # a 0% limit refuses any change
+        (0, 100, 0, False),
+        (50, 50, 100, False),  # 100% allows everything
+    ],
+)
+def test_the_percent_boundary(changed: int, existing: int, limit: float, violated: bool) -> None:
+    result = brake_violations(
+        plan(changes("assets", changed)), live(assets=existing), brake(limit, min_existing=1)
+    )
+    assert bool(result) is violated
+
+
+def test_creates_are_not_counted() -> None:
+    bootstrap = plan(changes("assets", 50, Action.create), changes("assets", 3))
+    assert brake_violations(bootstrap, live(assets=10), brake()) == []
+    assert [v.changed for v in brake_violations(bootstrap, live(assets=9), brake(10, 5))] == [3]
+
+
+@pytest.mark.parametrize("action", [Action.update, Action.enable, Action.disable, Action.delete])
+def test_updates_enables_disables_and_deletes_count(action: Action) -> None:
+    found = brake_violations(plan(changes("users", 4, action)), live(users=10), brake())
+    assert [(v.kind, v.changed) for v in found] == [("users", 4)]
+
+
+def test_removals_and_updates_add_up() -> None:
+    mixed = plan(
+        changes("users", 2),
+        changes("users", 2, Action.disable, removal=True),
+    )
+    assert [v.changed for v in brake_violations(mixed, live(users=10), brake())] == [4]
+    assert brake_violations(plan(changes("users", 2)), live(users=10), brake()) == []
+
+
+@pytest.mark.parametrize(
+    ("existing", "min_existing", "applies"),
+    [(9, 10, False), (10, 10, True), (11, 10, True), (1, 0, True), (5, 5, True), (4, 5, False)],
+)
+def test_min_existing(existing: int, min_existing: int, applies: bool) -> None:
+    # every live object changes: far above any limit, so only min_existing decides
+    result = brake_violations(
+        plan(changes("assets", existing)), live(assets=existing), brake(10, min_existing)
+    )
+    assert bool(result) is applies
+
+
+def test_a_kind_with_no_live_objects_is_never_braked() -> None:
+    # min_existing 0 must not divide by zero; nothing exists, so nothing can be lost
+    assert brake_violations(plan(changes("assets", 3)), live(assets=0), brake(0, 0)) == []
+    assert brake_violations(plan(changes("assets", 3)), live(), brake(0, 0)) == []
+
+
+def test_each_kind_is_judged_on_its_own() -> None:
+    both = plan(changes("users", 2), changes("assets", 6), changes("workspace.employees", 9))
+    state = live(users=10, assets=10, workspace__employees=10)
+    found = brake_violations(both, state, brake(50, 10))
+    assert [(v.kind, v.changed, v.existing) for v in found] == [
+        ("assets", 6, 10),
+        ("workspace.employees", 9, 10),
+    ]
+
+
+def test_the_defaults_are_thirty_percent_of_at_least_ten() -> None:
+    defaults = Safety()
+    assert brake_violations(plan(changes("assets", 3)), live(assets=10), defaults) == []
+    assert brake_violations(plan(changes("assets", 4)), live(assets=10), defaults)
+    assert brake_violations(plan(changes("assets", 9)), live(assets=9), defaults) == []
