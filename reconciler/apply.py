@@ -24,6 +24,10 @@ from reconciler.order import KIND_ORDER, dependencies
 
 Locator = Callable[[Change], Awaitable[Any | None]]
 RECREATE_ATTEMPTS = 3
+# Changes in progress at once: as many as the clients send requests at once, so every
+# slot stays busy while a change waits for its answer, yet a run cut short leaves only
+# this many changes half done (not every user created and none given its custom fields).
+PARALLEL_CHANGES = 6
 
 
 class OperationLog(Protocol):
@@ -63,8 +67,10 @@ class Executor:
         locate: Locator | None = None,
         log: OperationLog | None = None,
         on_operation: Callable[[], None] | None = None,
+        parallel_changes: int = PARALLEL_CHANGES,
     ) -> None:
         self.plan = plan
+        self._slots = asyncio.Semaphore(max(1, parallel_changes))
         self.clients = {"helpdesk": helpdesk, "workspace": workspace}
         self.locate = locate
         self.log = log or _NoLog()
@@ -96,34 +102,41 @@ class Executor:
                 if needed not in self._succeeded:
                     self.report.not_attempted.append(change.address)
                     return
-            if self._stopping:
-                self.report.not_attempted.append(change.address)
-                return
-            done_any = False
-            for index, operation in enumerate(change.operations):
+            async with self._slots:  # taken after the dependencies: holders never wait
                 if self._stopping:
-                    (self.report.partial if done_any else self.report.not_attempted).append(
-                        change.address
-                    )
+                    self.report.not_attempted.append(change.address)
                     return
-                try:
-                    await self._perform(change, index, operation)
-                except _Stop:
-                    (self.report.partial if done_any else self.report.not_attempted).append(
-                        change.address
-                    )
+                if not await self._run_operations(change):
                     return
-                except ReconcilerError as err:
-                    # An authentication failure too: the client refuses every later call
-                    # without sending it, so the run ends here with its report.
-                    self._stopping = True
-                    self.report.failed.append((change.address, str(err)))
-                    return
-                done_any = True
             self._succeeded.add(change.address)
             self.report.done.append(change.address)
         finally:
             self._finished[change.address].set()
+
+    async def _run_operations(self, change: Change) -> bool:
+        """The change's operations in order; False when it stopped or failed."""
+        done_any = False
+        for index, operation in enumerate(change.operations):
+            if self._stopping:
+                (self.report.partial if done_any else self.report.not_attempted).append(
+                    change.address
+                )
+                return False
+            try:
+                await self._perform(change, index, operation)
+            except _Stop:
+                (self.report.partial if done_any else self.report.not_attempted).append(
+                    change.address
+                )
+                return False
+            except ReconcilerError as err:
+                # An authentication failure too: the client refuses every later call
+                # without sending it, so the run ends here with its report.
+                self._stopping = True
+                self.report.failed.append((change.address, str(err)))
+                return False
+            done_any = True
+        return True
 
     async def _perform(self, change: Change, index: int, operation: Operation) -> None:
         client = self.clients.get(operation.service)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.changes import Action, Change, Plan
+from reconciler.changes import Action, Change, FieldChange, Plan
 from reconciler.live import LiveState
 from reconciler.manifest.models import Safety
 from reconciler.safety import BrakeViolation, brake_violations
@@ -25,6 +25,10 @@ def live(**counts: int) -> LiveState:
 
 
 def changes(kind: str, count: int, action: Action = Action.update, **extra: Any) -> list[Change]:
+    """`count` changes; an update changes a value the object has live (as planned updates
+    of existing objects do), unless `fields` says otherwise."""
+    if action is Action.update:
+        extra.setdefault("fields", (FieldChange("notes", "old", "new"),))
     return [Change(kind, f"{action.value}-{i}", action, **extra) for i in range(count)]
 
 
@@ -120,3 +124,32 @@ def test_the_defaults_are_thirty_percent_of_at_least_ten() -> None:
     assert brake_violations(plan(changes("assets", 3)), live(assets=10), defaults) == []
     assert brake_violations(plan(changes("assets", 4)), live(assets=10), defaults)
     assert brake_violations(plan(changes("assets", 9)), live(assets=9), defaults) == []
+
+
+def test_updates_that_only_fill_empty_values_do_not_count() -> None:
+    """What a bootstrap cut short leaves (users created, custom fields not yet set) is
+    additive to finish, like a create: re-running it must not hold the brake."""
+    filling = changes(
+        "users",
+        9,
+        fields=(
+            FieldChange("custom_fields.Employee ID", None, "E-1"),
+            FieldChange("notes", "", "n"),
+        ),
+    )
+    assert brake_violations(plan(filling), live(users=10), brake()) == []
+    overwriting = changes(
+        "users",
+        4,
+        fields=(
+            FieldChange("custom_fields.Employee ID", None, "E-1"),
+            FieldChange("notes", "a", "b"),
+        ),
+    )
+    found = brake_violations(plan(filling, overwriting), live(users=10), brake())
+    assert [(v.kind, v.changed) for v in found] == [("users", 4)]
+
+
+def test_clearing_a_value_counts() -> None:
+    clearing = changes("assets", 4, fields=(FieldChange("location", "HQ", None),))
+    assert [v.changed for v in brake_violations(plan(clearing), live(assets=10), brake())] == [4]

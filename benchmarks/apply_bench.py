@@ -1,0 +1,275 @@
+"""`apply` bootstrapping a generated tenant: writes against operations planned, the share of
+the rate limit it uses, and the speed-up of concurrency (issue 4, "Done when").
+
+The tenant (100 companies with domains and notes, 500 users in 5 departments, 500 assets
+each assigned to one user: 1,100 objects, about 1,700 operations) is generated as
+manifests in a temporary directory and bootstrapped from the `empty` seed. Each
+measurement gets a fresh sandbox as its own process (`reconciler sandbox serve`) and runs
+the real workflow (`ApplySession`: authenticate, read, plan, execute) in this process;
+every figure is taken from the sandbox's request log, not from the client's own counts.
+
+1. Rate-limited: the sandbox and the client both at `--rate-limit` (default 900 a minute,
+   the real 90 scaled by ten to keep this short; search 600).
+   (a) writes the sandbox received against `plan.operation_count`: must be equal;
+   (b) the pace at which the budget is used, and the 429s received (target 0).
+2. Latency: no rate limit, every answer 20 ms late (`--faults slow=1.0,slow_seconds=0.02`),
+   the same bootstrap with the clients' default concurrency and then one request at a
+   time (`max_concurrency=1`): the speed-up of the execution.
+
+    python benchmarks/apply_bench.py [--users 500 --assets 500 --companies 100]
+                                     [--rate-limit 900] [--latency 0.02]
+
+Runtime about two minutes: a minute and a bit for (b), whose limiter must wait out one
+whole window, then ~10 s concurrent and ~45 s sequential for the latency runs.
+
+How (b) is measured. The sandbox, like the real helpdesk, allows `L` calls in any sliding
+window of `W` = 60 s. A client that uses its whole budget makes `L` calls, then its next
+call as soon as the first leaves the window, so after `k*L` calls (k whole windows' worth)
+the (k*L+1)-th call starts `k*W` after the first. The share of the limit achieved is
+therefore `k*W / (start of call k*L+1 - start of call 1)`: 100 % is the most the limit
+allows; the client's 2 % margin (ratelimit.py) costs 2 %. Calls per minute over the whole
+run are printed too, but overstate the pace: the first window's burst is free.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from reconciler.clients import Secret
+from reconciler.connection import Connection, HelpdeskConnection, RateSettings
+from reconciler.manifest import DesiredState, load_manifests
+from reconciler.plan import Plan
+from reconciler.sandbox.embedded import seed_path
+from reconciler.sandbox.process import SandboxProcess
+from reconciler.workflow import MAX_CONCURRENCY, ApplySession
+
+DEPARTMENTS = ("Finance", "Sales", "Operations", "IT", "Legal")
+WINDOW = 60.0  # the sandbox's rate-limit window, as the real helpdesk's
+SEARCH_ENDPOINTS = ("/search", "/userbyemail")  # the other bucket
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+WRITE_GETS = ("/enablerule/", "/disablerule/")  # the API's writes through GET
+
+
+# -- the tenant ----------------------------------------------------------------------------
+
+
+def write_tenant(directory: Path, companies: int, users: int, assets: int) -> None:
+    """Manifests of a generated tenant (JSON is YAML). Nothing in it needs a custom field
+    definition, so the `empty` seed (an administrator and a key) is the catalogue."""
+    company_names = [f"Company {i:03d}" for i in range(companies)]
+    manifests: dict[str, dict[str, Any]] = {
+        "settings.yaml": {"settings": {"prune": []}},
+        "companies.yaml": {
+            "companies": [
+                {"name": name, "email_domains": [f"c{i:03d}.example.com"], "notes": f"Tenant {i}"}
+                for i, name in enumerate(company_names)
+            ]
+        },
+        "people.yaml": {
+            "departments": [{"name": name} for name in DEPARTMENTS],
+            "users": [
+                {
+                    "username": f"user{i:04d}",
+                    "email": f"user{i:04d}@c{i % companies:03d}.example.com",
+                    "first_name": f"First{i}",
+                    "last_name": f"Last{i}",
+                    "location": "Office",
+                    "company": company_names[i % companies],
+                    "department": DEPARTMENTS[i % len(DEPARTMENTS)],
+                }
+                for i in range(users)
+            ],
+        },
+        "assets.yaml": {
+            "assets": [
+                {
+                    "serial_number": f"SN-{i:05d}",
+                    "model_name": "ThinkPad T14",
+                    "manufacturer": "Lenovo",
+                    "type": "Laptop",
+                    "supplier": "CDW",
+                    "location": "Office",
+                    "company": company_names[i % companies],
+                    "assigned_users": [f"user{i % users:04d}"],
+                }
+                for i in range(assets)
+            ]
+        },
+    }
+    for name, content in manifests.items():
+        (directory / name).write_text(json.dumps(content, indent=1), encoding="utf-8")
+
+
+# -- one bootstrap -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    plan: Plan
+    execute_seconds: float
+    client_calls: int
+    log: list[dict[str, Any]]
+
+    @property
+    def objects(self) -> int:
+        return len(self.plan.changes)
+
+    def writes(self) -> int:
+        return sum(is_write(entry) for entry in self.log)
+
+    def statuses(self, status: int) -> int:
+        return sum(entry["status"] == status for entry in self.log)
+
+
+def is_write(entry: dict[str, Any]) -> bool:
+    path = entry["path"].lower()
+    if entry["method"] == "GET":
+        return any(marker in path for marker in WRITE_GETS)
+    return entry["method"] in WRITE_METHODS and not path.endswith("/api/authorization")
+
+
+def bootstrap(
+    desired: DesiredState,
+    db: Path,
+    *,
+    rate_limit: int,
+    search_rate_limit: int,
+    faults: str = "",
+    max_concurrency: int = MAX_CONCURRENCY,
+) -> Bootstrap:
+    """A fresh sandbox process seeded empty; plan and execute the tenant; its request log."""
+    args = ["--seed", str(seed_path("empty")), "--rate-limit", str(rate_limit)]
+    args += ["--search-rate-limit", str(search_rate_limit)]
+    if faults:
+        args += ["--faults", faults]
+    with SandboxProcess(db, *args) as sandbox:
+        user, password = sandbox.auth
+        connection = Connection(
+            HelpdeskConnection(sandbox.helpdesk_url, username=user, password=Secret(password)),
+            None,
+            RateSettings(rate_limit, search_rate_limit),
+        )
+        result = asyncio.run(_apply(desired, connection, max_concurrency))
+        with httpx.Client(timeout=60) as http:
+            log = http.get(f"{sandbox.url}/_sandbox/requests").raise_for_status().json()
+    plan, seconds, calls = result
+    return Bootstrap(plan, seconds, calls, log)
+
+
+async def _apply(
+    desired: DesiredState, connection: Connection, max_concurrency: int
+) -> tuple[Plan, float, int]:
+    async with ApplySession(desired, connection, max_concurrency=max_concurrency) as session:
+        plan, _ = await session.plan()
+        if plan.errors:
+            raise SystemExit(f"the generated tenant's plan has errors: {plan.errors}")
+        started = time.perf_counter()
+        report = await session.execute(plan)
+        seconds = time.perf_counter() - started
+        if not report.ok:
+            raise SystemExit(f"apply failed: {report.failed}")
+        return plan, seconds, session.clients.calls
+
+
+# -- the figures ---------------------------------------------------------------------------
+
+
+def budget_share(log: list[dict[str, Any]], limit: int) -> tuple[float | None, int, float]:
+    """(share of the limit achieved over whole windows, or None when fewer than `limit`
+    calls were made; calls in the general bucket; seconds from first to last call)."""
+    starts = sorted(
+        _seconds(entry["time"]) - entry["ms"] / 1000.0  # the log times the answer
+        for entry in log
+        if entry["service"] == "helpdesk"
+        and not entry["path"].lower().endswith(SEARCH_ENDPOINTS)
+        and entry["status"] != 429
+    )
+    span = starts[-1] - starts[0]
+    windows = (len(starts) - 1) // limit
+    if not windows:
+        return None, len(starts), span
+    return windows * WINDOW / (starts[windows * limit] - starts[0]), len(starts), span
+
+
+def _seconds(stamp: str) -> float:
+    return datetime.fromisoformat(stamp).timestamp()
+
+
+def print_writes(label: str, run: Bootstrap) -> bool:
+    planned = run.plan.operation_count
+    equal = run.writes() == planned
+    print(
+        f"  {label}: {run.writes()} writes received, {planned} operations planned "
+        f"({run.objects} changes) -> {'equal' if equal else 'NOT EQUAL'}"
+    )
+    return equal
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--companies", type=int, default=100)
+    parser.add_argument("--users", type=int, default=500)
+    parser.add_argument("--assets", type=int, default=500)
+    parser.add_argument("--rate-limit", type=int, default=900, help="calls a minute")
+    parser.add_argument("--latency", type=float, default=0.02, help="seconds per answer")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "tenant").mkdir()
+        write_tenant(root / "tenant", args.companies, args.users, args.assets)
+        desired = load_manifests([root / "tenant"], env={})
+        objects = args.companies + args.users + args.assets
+        print(f"apply: bootstrapping a generated tenant of {objects} objects from empty\n")
+
+        limit, search = args.rate_limit, args.rate_limit * 2 // 3
+        print(f"1. rate limit {limit} a minute ({search} for searches), sandbox and client")
+        limited = bootstrap(
+            desired, root / "limited.db", rate_limit=limit, search_rate_limit=search
+        )
+        ok = print_writes("(a)", limited)
+        share, calls, span = budget_share(limited.log, limit)
+        pace = calls / span * 60 if span else float("inf")
+        shown = "limit not reached (too few calls)" if share is None else f"{share:.1%}"
+        print(
+            f"  (b) {calls} helpdesk calls in {span:.1f} s ({pace:.0f} a minute overall); "
+            f"share of the limit over whole windows: {shown} (target >= 95%)"
+        )
+        print(f"      429s received: {limited.statuses(429)} (target 0)")
+
+        faults = f"slow=1.0,slow_seconds={args.latency}"
+        print(f"\n2. no rate limit, every answer {args.latency * 1000:.0f} ms late ({faults})")
+        runs = {}
+        for label, concurrency in (("concurrent", MAX_CONCURRENCY), ("one at a time", 1)):
+            runs[label] = run = bootstrap(
+                desired,
+                root / f"latency-{concurrency}.db",
+                rate_limit=0,
+                search_rate_limit=0,
+                faults=faults,
+                max_concurrency=concurrency,
+            )
+            ok &= print_writes(f"(a) {label}", run)
+            print(
+                f"  {label} (max {concurrency} in flight): executed "
+                f"{run.plan.operation_count} operations in {run.execute_seconds:.1f} s"
+            )
+        speedup = runs["one at a time"].execute_seconds / runs["concurrent"].execute_seconds
+        print(f"  (c) speed-up of the concurrent apply: {speedup:.1f}x")
+    print(f"\nruntime {time.perf_counter() - started:.0f} s")
+    if not ok:
+        raise SystemExit("writes and planned operations differ")
+
+
+if __name__ == "__main__":
+    main()
