@@ -72,7 +72,10 @@ def create_app(state: SandboxState) -> Starlette:
 
     async def faults(request: Request) -> Response:
         if request.method == "PUT":
-            body = await request.json()
+            try:
+                body = await request.json()
+            except ValueError:
+                return PlainTextResponse("the body must be JSON", status_code=400)
             try:
                 cfg = FaultConfig(**body) if isinstance(body, dict) else FaultConfig.parse(body)
             except (TypeError, ValueError) as exc:

@@ -295,6 +295,7 @@ def test_faults_configured_over_http(api: Api) -> None:
     assert api.client.put("/_sandbox/faults", json="error=0").json()["error_rate"] == 0.0
     assert api.get("Priorities").status_code == 200
     assert api.client.put("/_sandbox/faults", json={"nonsense": 1}).status_code == 400
+    assert api.client.put("/_sandbox/faults", content=b"not json").status_code == 400
 
 
 def test_fault_config_parse() -> None:
