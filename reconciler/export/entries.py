@@ -1,0 +1,202 @@
+"""The live snapshot as manifest entries (pure): one function per kind, each entry a dict
+with its keys in the order of the kind's model, the entries sorted by key.
+
+What is written (the decisions; `plan` on the result must show no change):
+- Fields that only mirror server state (ids, counts, timestamps, LastSeen, TicketCount,
+  createdAt, ...) are never written, nor `send_welcome_email` (it acts on creation only).
+- Flags and numbers are always written (`is_admin`, `disabled`, `enabled`, `quantity`):
+  they are state, never "empty". Texts, lists, references and custom field values are
+  written when they hold a value; with `include_empty`, also when empty (`""`, `[]`,
+  `null`), so that the manifests manage them too. Omitted, a field is not managed: a
+  value set later in the helpdesk is then not drift.
+- Texts are written without trailing white space (the planner ignores it); a multi-line
+  text keeps one final line break.
+- Two live objects with one key (names compare without regard to case and runs of white
+  space) cannot both be in manifests: the last listed is written (the one the planner's
+  lookup by key finds), with a note; for assets and employees, whose planner refuses an
+  entry that names several live objects, none is. Categories are grouped by name (the
+  planner matches them by name and section): see `categories`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel
+
+from reconciler.export.selection import Selection
+from reconciler.export.snapshot import LiveSnapshot
+from reconciler.export.values import LearnedOptions, ValueExporter
+from reconciler.manifest.kinds import ENTRY_MODELS
+from reconciler.manifest.models import Kind
+from reconciler.resources.base import norm_key
+from reconciler.resources.custom_fields import USAGE
+
+Entry = dict[str, Any]
+
+
+def text(value: Any) -> str:
+    """A live text as written: without trailing white space; multi-line with one final
+    line break, so that it is written as a `|` block."""
+    written = "" if value is None else str(value).rstrip()
+    return written + "\n" if "\n" in written else written
+
+
+def ordered(kind: str, entry: Entry) -> Entry:
+    """`entry` with its keys in the order of the kind's model (the schema's order)."""
+    model: type[BaseModel] = ENTRY_MODELS[Kind(kind)]
+    order = list(model.model_fields)
+    return dict(sorted(entry.items(), key=lambda item: order.index(item[0])))
+
+
+def unique_names(values: Iterable[str]) -> list[str]:
+    """Without repeats (compared without regard to case), in the order given."""
+    seen: set[str] = set()
+    found = []
+    for value in values:
+        if value and value.casefold() not in seen:
+            seen.add(value.casefold())
+            found.append(value)
+    return found
+
+
+@dataclass
+class Converter:
+    snapshot: LiveSnapshot
+    selection: Selection
+    include_empty: bool = False
+    notes: list[str] = field(default_factory=list)
+    learned: LearnedOptions = field(default_factory=LearnedOptions)
+    keys: dict[str, set[str]] = field(default_factory=dict)  # kind -> normalised keys written
+
+    def values(self, kind: str) -> ValueExporter:
+        catalogue = self.snapshot.catalogue
+        return ValueExporter(catalogue, USAGE[kind], self.include_empty, self.learned, self.notes)
+
+    def keyed(
+        self,
+        kind: str,
+        objects: Iterable[Any],
+        key_of: Callable[[Any], str | None],
+        *,
+        drop_shared: bool = False,
+    ) -> list[Any]:
+        """The selected objects with a key, one per key, in key order; objects sharing a
+        key are reported (and dropped altogether when `drop_shared`)."""
+        groups: dict[str, list[Any]] = {}
+        for obj in objects:
+            key = key_of(obj)
+            normalised = self.selection.key(kind, key) if key else None
+            if normalised is None or not self.selection.wants(kind, key):
+                continue
+            groups.setdefault(normalised, []).append(obj)
+        chosen = []
+        for normalised, group in sorted(groups.items()):
+            if len(group) > 1:
+                shown = key_of(group[0])
+                if drop_shared:
+                    self.notes.append(
+                        f"{kind}/{shown}: {len(group)} live objects share this key, so no "
+                        "entry can name one of them: none is written (give each its own key "
+                        "to manage them)"
+                    )
+                    continue
+                self.notes.append(
+                    f"{kind}/{shown}: {len(group)} live objects share this name (case and "
+                    "spacing aside): only the last listed, the one `plan` compares with, is "
+                    "written"
+                )
+            self.keys.setdefault(kind, set()).add(normalised)
+            chosen.append(group[-1])
+        return chosen
+
+    def put(self, entry: Entry, name: str, value: Any) -> None:
+        """Sets a text, list or reference field when it has a value (or with include_empty)."""
+        if value not in (None, "", []) or self.include_empty:
+            entry[name] = value
+
+    # -- the kinds ---------------------------------------------------------------------
+
+    def companies(self) -> list[Entry]:
+        values = self.values("companies")
+        entries = []
+        for company in self.keyed("companies", self.snapshot.companies, lambda c: c.name):
+            entry: Entry = {"name": company.name}
+            self.put(entry, "email_domains", unique_names(company.email_domains))
+            self.put(entry, "notes", text(company.notes))
+            if company.custom_values is not None:
+                found = values.values(company.custom_values, f"companies/{company.name}")
+                self.put(entry, "custom_fields", found or None)
+            entries.append(ordered("companies", entry))
+        return entries
+
+    def departments(self) -> list[Entry]:
+        names = [name for _, name in self.snapshot.departments.by_key.values()]
+        return [{"name": name} for name in self.keyed("departments", names, lambda n: n)]
+
+    def categories(self) -> list[Entry]:
+        entries = []
+        categories = self.snapshot.categories
+        firsts = [group[0] for group in categories.by_key.values()]
+        for category in self.keyed("categories", firsts, lambda c: c.name):
+            entry: Entry = {"name": category.name}
+            others = categories.named(category.name)[1:]
+            if others:
+                self.notes.append(
+                    f"categories/{category.name}: is also {', '.join(c.where() for c in others)}"
+                    f"; manifests key categories by name, so only the one {category.where()} "
+                    "is written"
+                )
+            if category.section or others or self.include_empty:
+                # `section: null` says "no section"; left out, any section would match.
+                entry["section"] = category.section
+            entries.append(ordered("categories", entry))
+        return entries
+
+    def tech_permissions(self) -> list[Entry]:
+        categories = self.snapshot.categories
+        technicians = self.snapshot.technicians
+        chosen = [c for g in categories.by_key.values() for c in g[:1] if c.id in technicians]
+        entries = []
+        for category in self.keyed("tech_permissions", chosen, lambda c: c.name):
+            shared = len(categories.named(category.name)) > 1
+            if shared and norm_key(category.name) not in self.keys.get("categories", set()):
+                self.notes.append(
+                    f"tech_permissions/{category.name}: left out: several categories have "
+                    "this name, and only with its `categories` entry (which gives the "
+                    "section) can the manifests say which one (export categories too)"
+                )
+                continue
+            names = unique_names(t.username for t in technicians[category.id])
+            if not names and not self.include_empty:
+                continue
+            entry = {"category": category.name, "technicians": sorted(names, key=str.casefold)}
+            entries.append(entry)
+        return entries
+
+    def automation_rules(self) -> tuple[list[Entry], list[Entry]]:
+        """The rules whose state the service says, and those it does not (written as
+        comments: `enabled` is required, and a guess would be a change on every plan)."""
+        known, unknown = [], []
+        for rule_id, info in sorted(self.snapshot.rules.items()):
+            if not self.selection.wants("automation_rules", str(rule_id)):
+                continue
+            self.keys.setdefault("automation_rules", set()).add(str(rule_id))
+            entry: Entry = {"id": rule_id}
+            if info.name:
+                entry["name"] = info.name
+            if info.enabled is None:
+                unknown.append(entry)
+                continue
+            entry["enabled"] = info.enabled
+            known.append(entry)
+        if unknown:
+            ids = ", ".join(str(e["id"]) for e in unknown)
+            self.notes.append(
+                f"automation_rules: the service does not say whether rule(s) {ids} are "
+                "enabled: they are written as comments; uncomment each and set `enabled` "
+                "to manage it"
+            )
+        return known, unknown
