@@ -12,8 +12,9 @@ import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy, WorkspaceClient
 from reconciler.clients.auth import HelpdeskAuth
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
-from reconciler.sandbox.store import Store
+from reconciler.sandbox import SandboxConfig, SandboxState, create_app
+from tests.sandbox.conftest import FakeClock
+from tests.sandbox.conftest import make_state as sandbox_state
 
 PASSWORDS = {"admin": "admin-pass-7f3k", "tina": "tina-pass-9q2w", "ursula": "ursula-pass-4z8x"}
 TOKENS = {name: f"{name}-token-5d1c" for name in PASSWORDS}
@@ -25,17 +26,6 @@ WORKSPACE_URL = "http://sandbox.test/workspace"
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Sleeper:
@@ -70,28 +60,11 @@ class DroppingASGITransport(httpx.AsyncBaseTransport):
 def make_state(
     config: SandboxConfig | None = None, clock: Callable[[], float] | None = None
 ) -> SandboxState:
-    """An in-memory sandbox with an administrator, a technician, a user and a workspace key
-    (as tests/sandbox/conftest.py builds it)."""
-    state = SandboxState(Store(None), config or SandboxConfig(), clock=clock or FakeClock())
-    store = state.store
-    for username, role in (("admin", "admin"), ("tina", "technician"), ("ursula", "user")):
-        store.insert(
-            "users",
-            records.user(
-                username,
-                f"{username}@example.com",
-                password=PASSWORDS[username],
-                token=TOKENS[username],
-                role=role,
-                first_name=username.title(),
-            ),
-        )
-    store.insert("ws_api_keys", {"key": WORKSPACE_KEY, "name": "tests"})
-    for pid, name in records.STANDARD_PRIORITIES:
-        store.insert("priorities", {"priority_id": pid, "name": name})
-    for sid, name in records.STANDARD_STATUSES:
-        store.insert("statuses", {"status_id": sid, "name": name})
-    return state
+    """tests/sandbox/conftest.py's sandbox, with secrets distinctive enough that a test
+    can tell they never leak into a message or a log."""
+    return sandbox_state(
+        config, clock, passwords=PASSWORDS, tokens=TOKENS, workspace_key=WORKSPACE_KEY
+    )
 
 
 def no_limits() -> SandboxConfig:

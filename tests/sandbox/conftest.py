@@ -4,7 +4,7 @@ through an httpx client, and three callers (administrator, technician, user)."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import httpx
@@ -61,7 +61,16 @@ class Api:
         return int(rec["id"])
 
 
-def make_state(config: SandboxConfig | None = None, clock: FakeClock | None = None) -> SandboxState:
+def make_state(
+    config: SandboxConfig | None = None,
+    clock: Callable[[], float] | None = None,
+    *,
+    passwords: Mapping[str, str] = PASSWORDS,
+    tokens: Mapping[str, str] | None = None,
+    workspace_key: str = WORKSPACE_KEY,
+) -> SandboxState:
+    """An in-memory sandbox with an administrator (`admin`), a technician (`tina`), a plain
+    user (`ursula`), a workspace key, and the standard priorities and statuses."""
     state = SandboxState(Store(None), config or SandboxConfig(), clock=clock or FakeClock())
     store = state.store
     for username, role in (("admin", "admin"), ("tina", "technician"), ("ursula", "user")):
@@ -70,13 +79,13 @@ def make_state(config: SandboxConfig | None = None, clock: FakeClock | None = No
             records.user(
                 username,
                 f"{username}@example.com",
-                password=PASSWORDS[username],
-                token=f"{username}-token",
+                password=passwords[username],
+                token=(tokens or {}).get(username, f"{username}-token"),
                 role=role,
                 first_name=username.title(),
             ),
         )
-    store.insert("ws_api_keys", {"key": WORKSPACE_KEY, "name": "tests"})
+    store.insert("ws_api_keys", {"key": workspace_key, "name": "tests"})
     for pid, name in records.STANDARD_PRIORITIES:
         store.insert("priorities", {"priority_id": pid, "name": name})
     for sid, name in records.STANDARD_STATUSES:
