@@ -3,7 +3,8 @@ the values written:
 
 - A string that YAML would read as something else is quoted: by YAML 1.2 (what the
   loader reads: `"0012"`, `"2027-01-31"`, `"true"`, `"+4930123"`) and by YAML 1.1 too
-  (`'on'`, `'yes'`), so that other tools read the files the same way.
+  (`'on'`, `'yes'`), so that other tools read the files the same way; and one that starts
+  with an indicator (`?`, `-`, `&`, ...) or holds a flow indicator (`,[]{}`).
 - `${` in a string is written `$${`: the loader replaces `${NAME}` with a variable.
 - A multi-line string is a `|` block; a string with a carriage return, another line break
   YAML would turn into `\\n`, or a control character is double-quoted (with escapes).
@@ -33,6 +34,10 @@ _YAML11 = VersionedResolver(version=(1, 1))
 # Line breaks YAML normalises to "\n" inside a block (or that cannot appear in one).
 _UNBLOCKABLE = ("\r", "\x85", "\u2028", "\u2029")
 _FLOW_WIDTH = 80  # a list of scalars longer than this is written one item a line
+# A plain scalar starting with one of these, or holding a flow indicator, can read back as
+# something else in a flow list (ruamel writes `[?0]`, which reads as a mapping): quote it.
+_INDICATORS = "?:-,[]{}#&*!|>'\"%@`"
+_FLOW_INDICATORS = ",[]{}"
 
 
 def _yaml() -> YAML:
@@ -62,6 +67,8 @@ def scalar(value: Any, *, key: bool = False) -> Any:
     if "\n" in text:
         return LiteralScalarString(text)
     if text and _YAML11.resolve(ScalarNode, text, (True, False)) != _STR:
+        return SingleQuotedScalarString(text)
+    if text and (text[0] in _INDICATORS or any(c in _FLOW_INDICATORS for c in text)):
         return SingleQuotedScalarString(text)
     return text
 

@@ -7,7 +7,7 @@ from datetime import date
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
@@ -48,6 +48,9 @@ def test_any_text_reads_back_as_written(value: str) -> None:
         st.from_regex(r"[A-Za-z]([A-Za-z0-9 ]{0,8}[A-Za-z0-9])?", fullmatch=True), json_values
     )
 )
+# Found by hypothesis: ruamel wrote `[?0]`, which reads back as a mapping.
+@example({"A": ["?0"]})
+@example({"B": ["a, b", "[x]", "-1x", "&anchor"]})
 def test_open_employee_fields_read_back_as_written(fields: dict[str, Any]) -> None:
     entry = {"email": "a@example.com", **fields}
     text = dump({"workspace": {"employees": entries_node([entry])}}, [])
