@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from reconciler.export.entries import Converter, Entry, ordered, text
 from reconciler.export.people import live_user_names
-from reconciler.resources.assets import TEXTS, LiveAsset
+from reconciler.resources.asset_records import TEXTS, LiveAsset
 from reconciler.resources.base import norm_key
 
 REQUIRED_TEXTS = ("model_name", "manufacturer", "type", "supplier")  # never empty in a manifest

@@ -20,7 +20,7 @@ from typing import Any
 from reconciler.clients import RuleInfo, parse_rule
 from reconciler.errors import ApiError, UsageError
 from reconciler.export.selection import EMPLOYEES, RULES, Selection
-from reconciler.resources.assets import LiveAsset, parse_asset
+from reconciler.resources.asset_records import LiveAsset, parse_asset
 from reconciler.resources.base import norm_key
 from reconciler.resources.categories import LiveCategories, parse_category
 from reconciler.resources.companies import LiveCompany, parse_company

@@ -26,8 +26,8 @@ Decisions:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from reconciler.changes import (
@@ -42,6 +42,15 @@ from reconciler.changes import (
 )
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Asset, Kind
+from reconciler.resources.asset_records import (
+    TEXTS,
+    AssignedUser,
+    LiveAsset,
+    LiveAssets,
+    clean_text,
+    index_assets,
+    parse_asset,
+)
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
 from reconciler.resources.companies import LiveCompanies
 from reconciler.resources.custom_fields import (
@@ -55,155 +64,8 @@ from reconciler.resources.users import LiveUsers
 
 KIND = "assets"
 REQUIRED = ("model_name", "manufacturer", "type", "supplier")
-# Manifest field -> parameter of `Asset`/`UpdateAsset`, for the plain text fields.
-TEXTS = {
-    "model_name": "modelName",
-    "manufacturer": "manufacturer",
-    "type": "type",
-    "supplier": "supplier",
-    "location": "location",
-    "comments": "comments",
-}
 NAMES = frozenset({"manufacturer", "type", "supplier"})  # the service matches these by name
 REMOVAL_REASON = "not in the manifests: pruned by disabling it (EnableAsset restores it)"
-
-
-@dataclass(frozen=True)
-class AssignedUser:
-    id: int | None
-    username: str | None
-
-
-@dataclass(frozen=True)
-class LiveAsset:
-    id: int
-    serial_number: str | None
-    texts: Mapping[str, str | None]  # manifest field name -> live value, for TEXTS
-    quantity: int
-    company_id: int | None
-    company_name: str | None
-    assigned: tuple[AssignedUser, ...]
-    custom_values: tuple[Mapping[str, Any], ...]
-    enabled: bool | None  # None: the listing does not say and it was not needed
-
-    def digest_data(self) -> Any:
-        values = sorted((str(v.get("FieldID")), str(v.get("Value"))) for v in self.custom_values)
-        users = sorted((u.id or 0, u.username or "") for u in self.assigned)
-        texts = [self.texts.get(name) for name in TEXTS]
-        return [
-            self.id,
-            self.serial_number,
-            texts,
-            self.quantity,
-            self.company_id,
-            users,
-            values,
-            self.enabled,
-        ]
-
-    def record(self) -> dict[str, Any]:
-        """The complete `UpdateAsset` record of the live asset."""
-        record: dict[str, Any] = {"id": self.id}
-        record.update({param: self.texts.get(name) or "" for name, param in TEXTS.items()})
-        record["serialNumber"] = self.serial_number or ""
-        record["quantity"] = self.quantity
-        record["companyId"] = self.company_id if self.company_id is not None else ""
-        return record
-
-
-@dataclass(frozen=True)
-class LiveAssets:
-    by_key: Mapping[str, tuple[LiveAsset, ...]]  # normalised serial -> assets
-    unkeyed: tuple[LiveAsset, ...] = ()  # assets without a serial number
-
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return sum(len(group) for group in self.by_key.values()) + len(self.unkeyed)
-
-    def digest_data(self) -> Any:
-        assets = [a for _, group in sorted(self.by_key.items()) for a in group]
-        return [a.digest_data() for a in [*assets, *self.unkeyed]]
-
-    def get(self, serial_number: str) -> tuple[LiveAsset, ...]:
-        return self.by_key.get(norm_key(serial_number), ())
-
-    def all(self) -> list[LiveAsset]:
-        return [a for group in self.by_key.values() for a in group] + list(self.unkeyed)
-
-
-def _value(raw: Mapping[str, Any], *names: str) -> Any:
-    """The first of `names` that `raw` holds, keys compared without regard to case (the
-    service's versions differ in the case of keys)."""
-    lowered = {str(k).lower(): v for k, v in raw.items() if v is not None}
-    return next((lowered[n.lower()] for n in names if n.lower() in lowered), None)
-
-
-def _integer(value: Any) -> int | None:
-    try:
-        return int(value) if value is not None and not isinstance(value, bool) else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _flag(value: Any) -> bool | None:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower() if value is not None else ""
-    return True if text in ("true", "1") else False if text in ("false", "0") else None
-
-
-def _text(value: Any) -> str | None:
-    text = str(value).strip() if value is not None else ""
-    return text or None
-
-
-def parse_assigned(item: Any) -> AssignedUser:
-    """An `AssignedUsers` element: its shape is unpublished (the sandbox sends
-    `{UserID, Username, ...}`), so an object with some id and name spelling, a bare id
-    or a bare username are all accepted."""
-    if isinstance(item, Mapping):
-        ident = _integer(_value(item, "UserID", "ID"))
-        name = _text(_value(item, "Username", "Login", "Name"))
-        return AssignedUser(ident, name)
-    if isinstance(item, int) and not isinstance(item, bool):
-        return AssignedUser(item, None)
-    text = _text(item)
-    if text is not None and text.isdigit():
-        return AssignedUser(int(text), None)
-    return AssignedUser(None, text)
-
-
-def parse_asset(raw: Mapping[str, Any]) -> LiveAsset:
-    company = raw.get("company") or raw.get("Company")
-    company_name = _text(_value(company, "Name")) if isinstance(company, Mapping) else None
-    company_id = _integer(_value(raw, "CompanyID"))
-    if company_id is None and isinstance(company, Mapping):
-        company_id = _integer(_value(company, "CompanyID", "ID"))
-    disabled = _flag(_value(raw, "Disabled", "IsDisabled"))
-    quantity = _integer(_value(raw, "Quantity"))
-    return LiveAsset(
-        id=int(_value(raw, "ItemID", "ID", "AssetID")),
-        serial_number=_text(_value(raw, "SerialNumber")),
-        texts={name: _text(_value(raw, param)) for name, param in TEXTS.items()},
-        quantity=quantity if quantity is not None else 1,
-        company_id=company_id,
-        company_name=company_name,
-        assigned=tuple(parse_assigned(u) for u in raw.get("AssignedUsers") or ()),
-        custom_values=tuple(f for f in raw.get("Fields") or () if isinstance(f, Mapping)),
-        enabled=None if disabled is None else not disabled,
-    )
-
-
-def index_assets(assets: Iterable[LiveAsset]) -> LiveAssets:
-    by_key: dict[str, tuple[LiveAsset, ...]] = {}
-    unkeyed: list[LiveAsset] = []
-    for asset in assets:
-        if asset.serial_number is None:
-            unkeyed.append(asset)
-        else:
-            key = norm_key(asset.serial_number)
-            by_key[key] = (*by_key.get(key, ()), asset)
-    return LiveAssets(by_key, tuple(unkeyed))
 
 
 class AssetsResource:
@@ -372,7 +234,7 @@ class _Planner:
         fields = [FieldChange("serial_number", None, entry.serial_number)]
         params: dict[str, Any] = {"serialNumber": entry.serial_number}
         for name, param in TEXTS.items():
-            if name in given and _text(getattr(entry, name)) is not None:
+            if name in given and clean_text(getattr(entry, name)) is not None:
                 fields.append(FieldChange(name, None, getattr(entry, name)))
                 params[param] = getattr(entry, name)
         if "quantity" in given and entry.quantity is not None:
@@ -414,7 +276,7 @@ class _Planner:
             value = getattr(entry, name)
             if name not in given or (value is None and name in REQUIRED):
                 continue  # required fields cannot be cleared: null leaves them alone
-            wanted, have = _text(value), current.texts.get(name)
+            wanted, have = clean_text(value), current.texts.get(name)
             same = (
                 norm_key(wanted or "") == norm_key(have or "") if name in NAMES else wanted == have
             )

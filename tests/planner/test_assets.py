@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.resources.assets import AssignedUser, parse_asset, parse_assigned
+from reconciler.resources.asset_records import AssignedUser, parse_asset, parse_assigned
 
 BASE: dict[str, Any] = {
     "ItemID": 5,
