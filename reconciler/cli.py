@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from reconciler import __version__
+from reconciler.console import OperationsBar, Progress, colour, print_report
 from reconciler.errors import ProblemsError, ReconcilerError
 
 
@@ -203,36 +204,6 @@ def _connection(
     yield connection
 
 
-class Progress:
-    """'Reading live state' on stderr while reads take a moment; silent off a terminal."""
-
-    def __init__(self) -> None:
-        from rich.console import Console
-
-        self.console = Console(stderr=True)
-        self.done: list[str] = []
-        self._status: Any = None
-
-    def __enter__(self) -> Progress:
-        if self.console.is_terminal:
-            self._status = self.console.status("Reading the live state...")
-            self._status.__enter__()
-        return self
-
-    def read(self, kind: str) -> None:
-        self.done.append(kind)
-        if self._status is not None:
-            self._status.update(f"Reading the live state... ({', '.join(self.done)})")
-
-    def __exit__(self, *exc: object) -> None:
-        if self._status is not None:
-            self._status.__exit__(None, None, None)
-
-
-def _colour(stream: Any) -> bool:
-    return bool(stream.isatty()) and "NO_COLOR" not in os.environ
-
-
 @main.command()
 @manifest_paths
 @click.option(
@@ -306,7 +277,7 @@ def plan(
     elif fmt == "markdown":
         click.echo(format_markdown(result), nl=False)
     else:
-        click.echo(format_text(result, color=_colour(sys.stdout)), nl=False)
+        click.echo(format_text(result, color=colour(sys.stdout)), nl=False)
     if result.errors:
         sys.exit(1)
     if detailed_exitcode and result.has_changes:
@@ -314,40 +285,6 @@ def plan(
 
 
 # -- apply -------------------------------------------------------------------------------
-
-
-class OperationsBar:
-    """A progress bar of operations on stderr, on a terminal only."""
-
-    def __init__(self, total: int) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-        console = Console(stderr=True)
-        self._bar: Any = None
-        if console.is_terminal and total:
-            self._bar = Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-            )
-            self._task = self._bar.add_task("Applying", total=total)
-
-    def __enter__(self) -> OperationsBar:
-        if self._bar is not None:
-            self._bar.__enter__()
-        return self
-
-    def advance(self) -> None:
-        if self._bar is not None:
-            self._bar.advance(self._task)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(None, None, None)
 
 
 def _confirm(count: int, yes: bool) -> None:
@@ -360,36 +297,6 @@ def _confirm(count: int, yes: bool) -> None:
     noun = "change" if count == 1 else "changes"
     if not click.confirm(f"Apply these {count} {noun}?", default=False, err=True):
         raise UsageError("nothing applied")
-
-
-def _report(report: Any, log_path: Path) -> None:
-    if report.ok:
-        recovered = (
-            f"; {report.recovered} lost create answer(s) found again by re-reading"
-            if report.recovered
-            else ""
-        )
-        click.echo(
-            f"Apply complete: {len(report.done)} change(s), {report.operations_sent} "
-            f"operation(s){recovered}. Log: {log_path}",
-            err=True,
-        )
-        return
-    click.echo("Apply stopped at the first failure.", err=True)
-    for address, message in report.failed:
-        click.echo(f"  failed: {address}: {message}", err=True)
-    for title, addresses in (
-        ("done", report.done),
-        ("partly done, then stopped", report.partial),
-        ("not attempted", report.not_attempted),
-    ):
-        if addresses:
-            click.echo(f"  {title} ({len(addresses)}): {', '.join(addresses)}", err=True)
-    click.echo(
-        f"Log: {log_path}. Run `reconciler apply` again to continue: it plans afresh from "
-        "the live state.",
-        err=True,
-    )
 
 
 @main.command()
@@ -455,7 +362,7 @@ def apply(
                     saved=saved,
                     on_read=progress.read,
                 )
-            click.echo(format_text(to_apply, color=_colour(sys.stdout)), nl=False)
+            click.echo(format_text(to_apply, color=colour(sys.stdout)), nl=False)
             if to_apply.errors:
                 raise PlanHasErrors("the plan has errors: fix them, then apply again")
             if not to_apply.changes:
@@ -484,7 +391,7 @@ def apply(
         report = asyncio.run(run())
     if report is None:
         return
-    _report(report, log_path)
+    print_report(report, log_path)
     if not report.ok:
         sys.exit(1)
 

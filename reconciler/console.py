@@ -1,0 +1,108 @@
+"""What the command line shows a person on stderr: the reading spinner, the apply progress
+bar and the apply report (pyinfra keeps these apart from the engine too). Colour and
+animation only on a terminal; plain lines otherwise."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reconciler.apply import ApplyReport
+
+
+def colour(stream: Any) -> bool:
+    """Colour on a terminal, never with NO_COLOR."""
+    return bool(stream.isatty()) and "NO_COLOR" not in os.environ
+
+
+class Progress:
+    """'Reading live state' on stderr while reads take a moment; silent off a terminal."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+
+        self.console = Console(stderr=True)
+        self.done: list[str] = []
+        self._status: Any = None
+
+    def __enter__(self) -> Progress:
+        if self.console.is_terminal:
+            self._status = self.console.status("Reading the live state...")
+            self._status.__enter__()
+        return self
+
+    def read(self, kind: str) -> None:
+        self.done.append(kind)
+        if self._status is not None:
+            self._status.update(f"Reading the live state... ({', '.join(self.done)})")
+
+    def __exit__(self, *exc: object) -> None:
+        if self._status is not None:
+            self._status.__exit__(None, None, None)
+
+
+class OperationsBar:
+    """A progress bar of operations on stderr, on a terminal only."""
+
+    def __init__(self, total: int) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+        console = Console(stderr=True)
+        self._bar: Any = None
+        if console.is_terminal and total:
+            self._bar = Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
+            self._task = self._bar.add_task("Applying", total=total)
+
+    def __enter__(self) -> OperationsBar:
+        if self._bar is not None:
+            self._bar.__enter__()
+        return self
+
+    def advance(self) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+
+
+def print_report(report: ApplyReport, log_path: Path) -> None:
+    if report.ok:
+        recovered = (
+            f"; {report.recovered} lost create answer(s) found again by re-reading"
+            if report.recovered
+            else ""
+        )
+        click.echo(
+            f"Apply complete: {len(report.done)} change(s), {report.operations_sent} "
+            f"operation(s){recovered}. Log: {log_path}",
+            err=True,
+        )
+        return
+    click.echo("Apply stopped at the first failure.", err=True)
+    for address, message in report.failed:
+        click.echo(f"  failed: {address}: {message}", err=True)
+    for title, addresses in (
+        ("done", report.done),
+        ("partly done, then stopped", report.partial),
+        ("not attempted", report.not_attempted),
+    ):
+        if addresses:
+            click.echo(f"  {title} ({len(addresses)}): {', '.join(addresses)}", err=True)
+    click.echo(
+        f"Log: {log_path}. Run `reconciler apply` again to continue: it plans afresh from "
+        "the live state.",
+        err=True,
+    )
