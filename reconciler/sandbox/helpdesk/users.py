@@ -400,26 +400,25 @@ async def user(ctx: Ctx) -> Any:
     return render_user(ctx.state, ctx.record("users", ctx.id_param("userId", "id"), "User"))
 
 
+def _user_by(ctx: Ctx, param: str, what: str) -> Any:
+    """The user whose `param` field (matched case-insensitively) is the parameter's value."""
+    value = (ctx.params.text(param, required=True) or "").strip()
+    if not value:
+        raise HttpError(400, f"Parameter '{param}' must not be empty")
+    rec = ctx.store.find_name("users", value, param)
+    if rec is None:
+        raise not_found(f"User with the {what} '{value}'")
+    return render_user(ctx.state, rec)
+
+
 @endpoint("UserByEmail", permission=Permission.TECH, bucket="search")
 async def user_by_email(ctx: Ctx) -> Any:
-    email = (ctx.params.text("email", required=True) or "").strip()
-    if not email:
-        raise HttpError(400, "Parameter 'email' must not be empty")
-    rec = ctx.store.find_name("users", email, "email")
-    if rec is None:
-        raise not_found(f"User with the e-mail '{email}'")
-    return render_user(ctx.state, rec)
+    return _user_by(ctx, "email", "e-mail")
 
 
 @endpoint("UserByUsername", permission=Permission.TECH)
 async def user_by_username(ctx: Ctx) -> Any:
-    username = (ctx.params.text("username", required=True) or "").strip()
-    if not username:
-        raise HttpError(400, "Parameter 'username' must not be empty")
-    rec = ctx.store.find_name("users", username, "username")
-    if rec is None:
-        raise not_found(f"User with the username '{username}'")
-    return render_user(ctx.state, rec)
+    return _user_by(ctx, "username", "username")
 
 
 @endpoint("SetCustomFieldForUser", methods=("POST",), permission=Permission.ADMIN)
