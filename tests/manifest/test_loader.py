@@ -3,7 +3,6 @@ directories, several documents, and the problems only a file system can cause.""
 
 from __future__ import annotations
 
-import time
 import warnings
 from datetime import date
 from pathlib import Path
@@ -288,15 +287,14 @@ def test_no_paths_at_all_loads_nothing() -> None:
 # -- hostile input ----------------------------------------------------------------------------
 
 
-def test_an_alias_bomb_is_refused_quickly() -> None:
+def test_an_alias_bomb_is_refused_before_expansion() -> None:
     levels = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for level in range(1, 12):  # 10^12 nodes if it were expanded
         levels.append(f"a{level}: &a{level} [" + ",".join([f"*a{level - 1}"] * 10) + "]")
     text = "\n".join(levels) + "\n"
-    started = time.perf_counter()
+    # Expanded, this would never finish: being refused at all is the proof it was not.
     with pytest.raises(ManifestError) as caught:
         load_manifest_text(text, "bomb.yaml")
-    assert time.perf_counter() - started < 0.5
     [problem] = caught.value.problems
     assert problem.startswith("bomb.yaml:5:38: aliases expand to more than 100,000 nodes")
 

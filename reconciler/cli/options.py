@@ -1,0 +1,104 @@
+"""Options and steps every command shares: manifest paths, --var-file, the connection
+options (or --sandbox), and loading the manifests with their warnings printed."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+manifest_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+var_files = click.option(
+    "--var-file",
+    "var_files",
+    multiple=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="YAML mapping of NAME: value filling ${NAME} before the environment; repeatable.",
+)
+
+
+def load_manifests(paths: tuple[Path, ...], var_file_paths: tuple[Path, ...]) -> Any:
+    """Load and validate the manifests (with --var-file values), print the warnings."""
+    from reconciler.manifest import validate_manifests
+    from reconciler.manifest.varfiles import load_var_files
+
+    variables = load_var_files(list(var_file_paths)) if var_file_paths else None
+    result = validate_manifests(list(paths), os.environ, variables)
+    for message in result.warnings:
+        click.echo(f"Warning: {message}", err=True)
+    return result
+
+
+def connection_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option(
+            "--helpdesk-url", help="Helpdesk base URL (or HELPDESK_URL); /api is appended."
+        ),
+        click.option("--workspace-url", help="Workspace base URL (or WORKSPACE_URL)."),
+        click.option(
+            "--rate-limit",
+            type=int,
+            default=90,
+            show_default=True,
+            help="Helpdesk calls a minute; 0 for installs with DisableRateLimit.",
+        ),
+        click.option(
+            "--search-rate-limit",
+            type=int,
+            default=60,
+            show_default=True,
+            help="Search/UserByEmail calls a minute.",
+        ),
+        click.option(
+            "--sandbox",
+            is_flag=True,
+            help="Start an embedded sandbox on loopback (state in .reconciler/sandbox.db).",
+        ),
+        click.option(
+            "--sandbox-seed",
+            default="acme",
+            show_default=True,
+            help="With --sandbox: seed used on first start (acme, empty, or a file).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@contextmanager
+def open_connection(
+    helpdesk_url: str | None,
+    workspace_url: str | None,
+    rate_limit: int,
+    search_rate_limit: int,
+    sandbox: bool,
+    sandbox_seed: str,
+) -> Iterator[Any]:
+    from reconciler.connection import RateSettings, connection_from
+    from reconciler.errors import UsageError
+
+    if sandbox:
+        if helpdesk_url or workspace_url:
+            raise UsageError("--sandbox cannot be combined with --helpdesk-url/--workspace-url")
+        from reconciler.sandbox.embedded import embedded_sandbox
+
+        with embedded_sandbox(seed=sandbox_seed) as connection:
+            yield connection
+        return
+    connection = connection_from(
+        os.environ,
+        helpdesk_url=helpdesk_url,
+        workspace_url=workspace_url,
+        rates=RateSettings(rate_limit, search_rate_limit),
+    )
+    if not connection.configured:
+        raise UsageError(
+            "no service configured: set HELPDESK_URL (and credentials) and/or "
+            "WORKSPACE_URL, or try --sandbox"
+        )
+    yield connection

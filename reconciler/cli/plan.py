@@ -1,0 +1,99 @@
+"""`reconciler plan`: read the live state and print the plan; writes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reconciler.cli.options import (
+    connection_options,
+    load_manifests,
+    manifest_paths,
+    open_connection,
+    var_files,
+)
+from reconciler.console import Progress, colour
+
+
+@click.command()
+@manifest_paths
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "markdown"]),
+    default="text",
+    show_default=True,
+    help="How the plan is printed on stdout.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also save the plan as JSON, for `apply --plan`.",
+)
+@click.option("--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes.")
+@click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="KIND[/KEY]",
+    help="Only these objects (and what they need); repeatable.",
+)
+@click.option(
+    "--exclude",
+    "excludes",
+    multiple=True,
+    metavar="KIND[/KEY]",
+    help="Leave these objects out; repeatable.",
+)
+@var_files
+@connection_options
+def plan(
+    paths: tuple[Path, ...],
+    var_files: tuple[Path, ...],
+    fmt: str,
+    out: Path | None,
+    detailed_exitcode: bool,
+    prune: bool,
+    targets: tuple[str, ...],
+    excludes: tuple[str, ...],
+    **connection: Any,
+) -> None:
+    """Read the live state and print the plan; writes nothing to any API."""
+    from reconciler.plan import Selector
+    from reconciler.render import format_json, format_markdown, format_text
+    from reconciler.workflow import read_and_plan
+
+    selected = [Selector.parse(t) for t in targets]
+    left_out = [Selector.parse(e) for e in excludes]
+    validated = load_manifests(paths, var_files)
+    with open_connection(**connection) as conn, Progress() as progress:
+        outcome = asyncio.run(
+            read_and_plan(
+                validated.desired,
+                conn,
+                prune=prune,
+                targets=selected,
+                excludes=left_out,
+                on_read=progress.read,
+            )
+        )
+    result = outcome.plan
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(format_json(result), encoding="utf-8")
+        click.echo(f"Saved the plan to {out}.", err=True)
+    if fmt == "json":
+        click.echo(format_json(result), nl=False)
+    elif fmt == "markdown":
+        click.echo(format_markdown(result), nl=False)
+    else:
+        click.echo(format_text(result, color=colour(sys.stdout)), nl=False)
+    if result.errors:
+        sys.exit(1)
+    if detailed_exitcode and result.has_changes:
+        sys.exit(2)
