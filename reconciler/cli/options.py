@@ -85,6 +85,9 @@ def open_connection(
     if sandbox:
         if helpdesk_url or workspace_url:
             raise UsageError("--sandbox cannot be combined with --helpdesk-url/--workspace-url")
+        from reconciler.cli.sandbox import require_sandbox_extra
+
+        require_sandbox_extra()
         from reconciler.sandbox.embedded import embedded_sandbox
 
         with embedded_sandbox(seed=sandbox_seed) as connection:
