@@ -19,7 +19,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reconciler.sandbox.config import FaultConfig
 from reconciler.sandbox.errors import ConnectionDropped, HttpError
@@ -29,6 +29,7 @@ from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.workspace import dispatch_workspace
 
 ALL_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"]
+HELPDESK_PREFIX = "helpdesk"
 Dispatch = Callable[[SandboxState, Request, str], Awaitable[Response]]
 
 
@@ -51,6 +52,25 @@ class DroppedResponse(Response):
         # so the failure happens mid-response and the server cannot turn it into a 500.
         await send({"type": "http.response.body", "body": b"partial", "more_body": True})
         raise ConnectionDropped("connection dropped by the sandbox's fault injection")
+
+
+class InstallPrefix:
+    """The helpdesk's sub-directory matched in any case, as IIS matches a virtual directory
+    (`/HelpDesk/api/Tickets` reaches `/helpdesk/api/Tickets`); the sandbox's own base URL
+    spells it in lower case. The rest of the path is matched case-insensitively by the
+    dispatcher, as ASP.NET does. The workspace service is not an IIS install: its paths
+    are matched as written."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            head, sep, rest = scope["path"][1:].partition("/")
+            if head != HELPDESK_PREFIX and head.lower() == HELPDESK_PREFIX:
+                path = f"/{HELPDESK_PREFIX}{sep}{rest}"
+                scope = {**scope, "path": path, "raw_path": path.encode()}
+        await self.app(scope, receive, send)
 
 
 def create_app(state: SandboxState) -> Starlette:
@@ -108,7 +128,8 @@ def create_app(state: SandboxState) -> Starlette:
         Route("/_sandbox/faults", faults, methods=["GET", "PUT"]),
         Route("/_sandbox/reset-limits", limits, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=1000)])
+    middleware = [Middleware(InstallPrefix), Middleware(GZipMiddleware, minimum_size=1000)]
+    app = Starlette(routes=routes, middleware=middleware)
     app.state.sandbox = state
     return app
 
@@ -161,6 +182,20 @@ async def _dispatch(
         return PlainTextResponse(err.message, status_code=err.status, headers=err.headers)
 
 
+def _query(request: Request) -> dict[str, Any]:
+    """The query string for the log: a repeated parameter (`?statusId=1&statusId=2`) keeps
+    every value, as a list; secrets are replaced."""
+    out: dict[str, Any] = {}
+    for key, value in request.query_params.multi_items():
+        shown = "***" if is_secret(key) else value
+        if key in out:
+            previous = out[key]
+            out[key] = [*previous, shown] if isinstance(previous, list) else [previous, shown]
+        else:
+            out[key] = shown
+    return out
+
+
 def _log(
     state: SandboxState, request: Request, service: str, status: int | str, started: float
 ) -> None:
@@ -169,7 +204,7 @@ def _log(
         "service": service,
         "method": request.method,
         "path": request.url.path,
-        "query": {k: "***" if is_secret(k) else v for k, v in request.query_params.items()},
+        "query": _query(request),
         "params": getattr(request.state, "params", None),
         "user": getattr(request.state, "username", None),
         "status": status,

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, fields
 QUIRKS: dict[str, str] = {
     "createuser-bare-int": 'CreateUser answers a bare integer instead of {"userId": N}',
     "createuser-duplicate-500": "CreateUser for an existing e-mail answers 500 instead of 400",
-    "updateasset-resets-quantity": "UpdateAsset without quantity resets the quantity to 1",
+    "updateasset-keeps-quantity": "UpdateAsset without quantity keeps the quantity (the spec and "
+    "the observed service reset it to 1)",
     "updateuser-blanks-omitted": "UpdateUser blanks every omitted field except notes",
     "rule-xml-minimal": "Rule XML carries only conditions and actions: no name, no enabled flag",
     "user-department-id": "user objects carry DepartmentID and DepartmentName, not Departman",
@@ -19,6 +20,9 @@ QUIRKS: dict[str, str] = {
     "asset-disabled-flag": "asset objects carry a Disabled flag",
     "no-retry-after": "429 answers carry no Retry-After header",
     "throttle-slow": "over the rate limit, answer slowly (after the window frees) instead of 429",
+    "ticket-bare-int": 'POST /ticket answers a bare integer instead of {"id": N}',
+    "techs-list-implicit": "TechsForCategory also lists administrators and all-category "
+    "technicians, in every category",
     "workspace-envelope": 'workspace lists answer {"data": [...], "total": N}, not a bare array',
     "workspace-int-ids": "workspace ids are integers instead of opaque strings",
 }

@@ -20,16 +20,28 @@ class SlidingWindowLimiter:
 
     def acquire(self, key: str, bucket: str, limit: int) -> float:
         """Record a call and return 0, or return the seconds to wait when over the limit."""
-        if limit <= 0:
-            return 0.0
+        return self.acquire_all(key, {bucket: limit})
+
+    def acquire_all(self, key: str, limits: dict[str, int]) -> float:
+        """One call counted in every bucket of `limits` (bucket -> limit), or in none:
+        the seconds to wait when any bucket is full (0 when the call was recorded)."""
         now = self.clock()
         with self._lock:
-            calls = self._calls.setdefault((key, bucket), deque())
-            while calls and calls[0] <= now - self.window:
-                calls.popleft()
-            if len(calls) >= limit:
-                return max(0.001, calls[0] + self.window - now)
-            calls.append(now)
+            windows = []
+            wait = 0.0
+            for bucket, limit in limits.items():
+                if limit <= 0:
+                    continue
+                calls = self._calls.setdefault((key, bucket), deque())
+                while calls and calls[0] <= now - self.window:
+                    calls.popleft()
+                if len(calls) >= limit:
+                    wait = max(wait, 0.001, calls[0] + self.window - now)
+                windows.append(calls)
+            if wait:
+                return wait
+            for calls in windows:
+                calls.append(now)
             return 0.0
 
     def reset(self) -> None:

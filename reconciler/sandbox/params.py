@@ -16,14 +16,18 @@ _FALSE = {"false", "0", "off", "no"}
 
 
 class Params:
-    def __init__(self, items: list[tuple[str, Any]]) -> None:
+    def __init__(self, items: list[tuple[str, Any]], json_fields: tuple[str, ...] = ()) -> None:
         self._values: dict[str, list[Any]] = {}
         for key, value in items:
             self._values.setdefault(key.lower(), []).append(value)
+        # The names that came from a JSON object body: endpoints that read only the query
+        # string and form fields refuse them (dispatch.py).
+        self.json_fields = json_fields
 
     @classmethod
     async def from_request(cls, request: Request) -> Params:
         items: list[tuple[str, Any]] = list(request.query_params.multi_items())
+        json_fields: list[str] = []
         ctype = request.headers.get("content-type", "").lower()
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
             if "application/x-www-form-urlencoded" in ctype or "multipart/form-data" in ctype:
@@ -33,9 +37,11 @@ class Params:
                     raise HttpError(400, f"Malformed form body: {exc}") from None
                 items.extend(form.multi_items())
             else:
-                items.extend(_json_items(await request.body()))
+                from_json = _json_items(await request.body())
+                json_fields = list(dict.fromkeys(key for key, _ in from_json))
+                items.extend(from_json)
         # Some clients send Content-Type: application/json on GET with an empty body.
-        return cls(items)
+        return cls(items, tuple(json_fields))
 
     def items(self) -> list[tuple[str, Any]]:
         return [(k, v) for k, vs in self._values.items() for v in vs]

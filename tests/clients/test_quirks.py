@@ -70,9 +70,9 @@ async def test_createuser_duplicate_500() -> None:
     assert sleeper.waits == []
 
 
-@quirk("updateasset-resets-quantity")
-async def test_updateasset_resets_quantity() -> None:
-    state = with_quirk("updateasset-resets-quantity")
+@quirk("updateasset-keeps-quantity")
+async def test_updateasset_keeps_quantity() -> None:
+    state = with_quirk("updateasset-keeps-quantity")
     async with helpdesk_client(state) as client:
         asset_id = created_id(
             await client.request(
@@ -88,6 +88,28 @@ async def test_updateasset_resets_quantity() -> None:
         )
         [asset] = await client.assets(include_disabled=True)
     assert asset["Quantity"] == 3 and asset["Location"] == "HQ"
+
+
+@quirk("ticket-bare-int")
+async def test_ticket_bare_int() -> None:
+    state = with_quirk("ticket-bare-int")
+    category_id = state.store.insert("categories", records.category("General"))["id"]
+    async with helpdesk_client(state) as client:
+        form = {"categoryId": category_id, "subject": "s", "body": "b", "priorityId": 0}
+        body = await client.request("POST", "ticket", form, write=True, idempotent=False)
+        assert isinstance(body, int)
+        ticket = await client.request("GET", "ticket", {"id": created_id(body)}, write=False)
+    assert ticket["Subject"] == "s"
+
+
+@quirk("techs-list-implicit")
+async def test_techs_list_implicit() -> None:
+    state = with_quirk("techs-list-implicit")
+    category_id = state.store.insert("categories", records.category("General"))["id"]
+    async with helpdesk_client(state) as client:
+        listed = await client.techs_for_category(category_id)
+    # The administrator and tina (a technician without rows: every category) are listed.
+    assert [t["Username"] for t in listed] == ["admin", "tina"]
 
 
 @quirk("updateuser-blanks-omitted")

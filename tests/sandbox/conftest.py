@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -68,10 +70,13 @@ def make_state(
     passwords: Mapping[str, str] = PASSWORDS,
     tokens: Mapping[str, str] | None = None,
     workspace_key: str = WORKSPACE_KEY,
+    wall_clock: Callable[[], datetime] | None = None,
 ) -> SandboxState:
     """An in-memory sandbox with an administrator (`admin`), a technician (`tina`), a plain
     user (`ursula`), a workspace key, and the standard priorities and statuses."""
-    state = SandboxState(Store(None), config or SandboxConfig(), clock=clock or FakeClock())
+    state = SandboxState(
+        Store(None), config or SandboxConfig(), clock=clock or FakeClock(), wall_clock=wall_clock
+    )
     store = state.store
     for username, role in (("admin", "admin"), ("tina", "technician"), ("ursula", "user")):
         store.insert(
@@ -91,6 +96,15 @@ def make_state(
     for sid, name in records.STANDARD_STATUSES:
         store.insert("statuses", {"status_id": sid, "name": name})
     return state
+
+
+@contextmanager
+def api_with(*quirks: str) -> Iterator[Api]:
+    """An administrator's `Api` on a fresh sandbox with these quirks on."""
+    state = make_state(SandboxConfig(rate_limit=0, search_rate_limit=0, quirks=set(quirks)))
+    transport = InProcessTransport(create_app(state))
+    with httpx.Client(transport=transport, base_url="http://sandbox.test") as client:
+        yield Api(client, state)
 
 
 @pytest.fixture

@@ -1,15 +1,12 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx
 import pytest
 
-from reconciler.sandbox import SandboxConfig, create_app, records
-from reconciler.sandbox.transport import InProcessTransport
-from tests.sandbox.conftest import Api, make_state
+from reconciler.sandbox import records
+from tests.sandbox.conftest import Api, api_with
 
 ASSET_KEYS = {
     "ItemID",
@@ -32,14 +29,6 @@ ASSET_KEYS = {
     "Fields",
     "Attachments",
 }
-
-
-@contextmanager
-def api_with(*quirks: str) -> Iterator[Api]:
-    state = make_state(SandboxConfig(rate_limit=0, search_rate_limit=0, quirks=set(quirks)))
-    transport = InProcessTransport(create_app(state))
-    with httpx.Client(transport=transport, base_url="http://sandbox.test") as client:
-        yield Api(client, state)
 
 
 def create(api: Api, model: str = "Latitude 5440", **extra: Any) -> int:
@@ -346,10 +335,10 @@ def test_update_asset_changes_only_what_is_sent(api: Api) -> None:
     assert body["ItemID"] == aid
     assert body["Location"] == "Paris"
     assert body["CompanyID"] == cid and body["company"]["Name"] == "Acme"
-    # modelName is optional; what was omitted stays, the quantity included.
+    # modelName is optional; what was omitted stays, except the quantity (default 1).
     assert body["ModelName"] == "Latitude 5440"
     assert body["SerialNumber"] == "SN-1" and body["Comments"] == "c"
-    assert body["Quantity"] == 4
+    assert body["Quantity"] == 1
     assert body["Manufacturer"] == "Dell"
     assert api.get("Asset", id=aid).json() == body
 
@@ -409,18 +398,20 @@ def test_update_asset_errors(api: Api) -> None:
     assert body["Manufacturer"] == "Dell"
 
 
-def test_update_asset_resets_quantity_with_quirk() -> None:
-    with api_with("updateasset-resets-quantity") as api:
+def test_update_asset_without_quantity_resets_it_to_one(api: Api) -> None:
+    # The spec gives quantity a default of 1, and the real service is seen to reset it.
+    aid = create(api, quantity=5)
+    body = api.post("UpdateAsset", id=aid, location="Paris").json()
+    assert body["Quantity"] == 1 and body["Location"] == "Paris"
+    assert api.post("UpdateAsset", id=aid, quantity=7).json()["Quantity"] == 7
+
+
+def test_update_asset_keeps_quantity_with_quirk() -> None:
+    with api_with("updateasset-keeps-quantity") as api:
         aid = create(api, quantity=5)
         body = api.post("UpdateAsset", id=aid, location="Paris").json()
-        assert body["Quantity"] == 1
-        assert body["Location"] == "Paris"
+        assert body["Quantity"] == 5 and body["Location"] == "Paris"
         assert api.post("UpdateAsset", id=aid, quantity=7).json()["Quantity"] == 7
-
-
-def test_update_asset_keeps_quantity_without_quirk(api: Api) -> None:
-    aid = create(api, quantity=5)
-    assert api.post("UpdateAsset", id=aid, location="Paris").json()["Quantity"] == 5
 
 
 # -- the Disabled flag quirk -------------------------------------------------------------

@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from reconciler.sandbox import records
-from tests.sandbox.conftest import Api
+from tests.sandbox.conftest import Api, api_with
 
 CATEGORY_FIELDS = {
     "CategoryID": int,
@@ -184,4 +184,44 @@ def test_techs_for_category_errors(api: Api) -> None:
     assert api.get("TechsForCategory").status_code == 400
     assert api.get("TechsForCategory", id="x").status_code == 400
     assert api.get("TechsForCategory", id=999).status_code == 404
-    assert api.as_("ursula").get("TechsForCategory", id=ids["hardware"]).status_code == 403
+    # A category for technicians only is hidden from a plain user.
+    assert api.as_("ursula").get("TechsForCategory", id=ids["internal"]).status_code == 403
+
+
+def test_techs_for_category_answers_any_caller_who_sees_the_category(api: Api) -> None:
+    # The spec's permission is "caller": a plain user may ask about a category they see.
+    ids = world(api)
+    grant(api, "tina", ids["hardware"])
+    resp = api.as_("ursula").get("TechsForCategory", id=ids["hardware"])
+    assert resp.status_code == 200
+    assert [u["Username"] for u in resp.json()] == ["tina"]
+    # tina is now a technician of hardware only: internal (for technicians) is hidden.
+    assert api.as_("tina").get("TechsForCategory", id=ids["internal"]).status_code == 403
+    assert api.get("TechsForCategory", id=ids["internal"]).json() == []
+
+
+def test_techs_for_category_lists_no_implicit_technicians_by_default(api: Api) -> None:
+    # admin (administrator) and a technician without rows work in every category, and
+    # every category answers them the same way: not listed.
+    ids = world(api)
+    api.state.store.insert("users", records.user("tom", "tom@example.com", role="technician"))
+    for key in ("hardware", "software", "internal", "cleaning", "general"):
+        assert api.get("TechsForCategory", id=ids[key]).json() == []
+
+
+def test_techs_list_implicit_quirk_lists_admins_and_all_category_techs() -> None:
+    with api_with("techs-list-implicit") as api:
+        ids = world(api)
+        store = api.state.store
+        tom = store.insert("users", records.user("tom", "tom@example.com", role="technician"))
+        gone = store.insert(
+            "users", records.user("gone", "gone@example.com", role="admin", disabled=True)
+        )
+        grant(api, "tina", ids["hardware"])  # tina now has rows: a category technician
+        expected_everywhere = [api.user_id("admin"), tom["id"]]
+        for key in ("hardware", "software", "internal", "cleaning", "general"):
+            listed = [u["UserID"] for u in api.get("TechsForCategory", id=ids[key]).json()]
+            explicit = [api.user_id("tina")] if key == "hardware" else []
+            # Explicit rows first, then the implicit ones, each once; never a disabled user.
+            assert listed == explicit + expected_everywhere
+            assert gone["id"] not in listed

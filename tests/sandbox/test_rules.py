@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 from xml.etree.ElementTree import Element
 
@@ -9,20 +7,11 @@ import httpx
 import pytest
 from defusedxml.ElementTree import fromstring
 
-from reconciler.sandbox import SandboxConfig, create_app, records
-from reconciler.sandbox.transport import InProcessTransport
-from tests.sandbox.conftest import Api, make_state
+from reconciler.sandbox import records
+from tests.sandbox.conftest import Api, api_with
 
 CONDITIONS = '<condition field="Priority" op="equals">Critical</condition>'
 ACTIONS = '<action type="assign"><user>tina</user></action><action type="notify"/>'
-
-
-@contextmanager
-def api_with(*quirks: str) -> Iterator[Api]:
-    state = make_state(SandboxConfig(rate_limit=0, search_rate_limit=0, quirks=set(quirks)))
-    transport = InProcessTransport(create_app(state))
-    with httpx.Client(transport=transport, base_url="http://sandbox.test") as client:
-        yield Api(client, state)
 
 
 def add_rule(

@@ -359,8 +359,6 @@ def test_update_user_errors(api: Api) -> None:
     assert api.post("UpdateUser", userId=999, firstName="X").status_code == 404
     assert api.post("UpdateUser", userId=uid, username="TINA").status_code == 400
     assert api.post("UpdateUser", userId=uid, email="Tina@Example.com").status_code == 400
-    assert api.post("UpdateUser", userId=uid, username=" ").status_code == 400
-    assert api.post("UpdateUser", userId=uid, email="").status_code == 400
     assert api.post("UpdateUser", userId=uid, email="nope").status_code == 400
     assert api.post("UpdateUser", userId=uid, disabled="perhaps").status_code == 400
     assert api.post("UpdateUser", userId=uid, company="New Co", isAdmin="?").status_code == 400
@@ -372,6 +370,38 @@ def test_update_user_errors(api: Api) -> None:
     assert api.as_("tina").post("UpdateUser", userId=uid, notes="x").status_code == 403
     assert api.as_("ursula").post("UpdateUser", userId=uid, notes="x").status_code == 403
     assert stored(api, uid)["notes"] == ""
+
+
+def test_update_user_with_empty_optional_fields(api: Api) -> None:
+    # Clients that send every optional field, empty when unset: an empty username or
+    # e-mail (which cannot be empty) or flag is not given; an empty text clears.
+    uid = create(api, "jane@example.com", username="jane", firstName="Jane", phone="1")
+    api.state.store.update("users", uid, disabled=False, notes="n", greeting="G")
+    empty = {
+        "username": "",
+        "email": " ",
+        "password": "",
+        "firstName": "",
+        "lastName": "",
+        "notes": "",
+        "phone": "",
+        "location": "",
+        "greeting": "",
+        "signature": "",
+        "company": "",
+        "department": "",
+        "disabled": "",
+        "isAdmin": "",
+        "enableEmailNotifications": "",
+        "outOfOffice": "",
+    }
+    resp = api.post("UpdateUser", userId=uid, **empty)
+    assert resp.status_code == 200, resp.text
+    user = api.get("User", userId=uid).json()
+    assert (user["Username"], user["Email"]) == ("jane", "jane@example.com")
+    assert (user["FirstName"], user["Phone"], user["Notes"], user["Greeting"]) == ("", "", "", "")
+    assert (user["Disabled"], user["IsAdmin"]) == (False, False)
+    assert login(api, "jane", "") == 401  # the password was not changed to ""
 
 
 def test_quirk_updateuser_blanks_omitted() -> None:

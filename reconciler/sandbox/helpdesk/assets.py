@@ -22,8 +22,10 @@ Decisions where the spec is silent or open:
   `companyId` empty or 0 means no company (and clears it in `UpdateAsset`). Blank
   `serialNumber`, `location`, `comments` are stored as null.
 - `UpdateAsset`: the spec's conflict over `modelName` being required is settled as
-  optional. Omitted fields stay as they are, quantity included, unless the quirk
-  `updateasset-resets-quantity` is on (observed on the real service: quantity resets to 1).
+  optional. Omitted fields stay as they are, except `quantity`: the spec gives it a
+  default of 1 and the real service is seen to reset it to 1 when omitted, so an
+  `UpdateAsset` without `quantity` sets 1 (the quirk `updateasset-keeps-quantity` keeps
+  the current quantity instead, the other reading of the spec).
 - Assign/unassign and add/remove ticket are idempotent and answer `OK`, as do
   `EnableAsset`/`DisableAsset`. Disabled assets can still be read by id and changed.
 
@@ -218,7 +220,7 @@ async def get_asset(ctx: Ctx) -> Any:
 # -- writing -----------------------------------------------------------------------------
 
 
-@endpoint("Asset", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("Asset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def create_asset(ctx: Ctx) -> Any:
     model_name = _nonblank(ctx, "modelName", required=True)
     assert model_name is not None
@@ -239,7 +241,7 @@ async def create_asset(ctx: Ctx) -> Any:
     return {"id": rec["id"]}
 
 
-@endpoint("UpdateAsset", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("UpdateAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def update_asset(ctx: Ctx) -> Any:
     rec = ctx.record("assets", ctx.id_param("id"), "Asset")
     changes: dict[str, Any] = {}
@@ -249,8 +251,8 @@ async def update_asset(ctx: Ctx) -> Any:
     quantity = _quantity(ctx)
     if quantity is not None:
         changes["quantity"] = quantity
-    elif ctx.quirk("updateasset-resets-quantity"):
-        changes["quantity"] = 1
+    elif not ctx.quirk("updateasset-keeps-quantity"):
+        changes["quantity"] = 1  # the spec's default, and what the service is seen to do
     if ctx.params.has("companyId"):
         changes["company_id"] = _company_id(ctx)
     changes.update(_optional_texts(ctx))
@@ -258,7 +260,7 @@ async def update_asset(ctx: Ctx) -> Any:
     return render_asset(ctx, ctx.store.update("assets", rec["id"], **changes))
 
 
-@endpoint("SetCustomFieldForAsset", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("SetCustomFieldForAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def set_custom_field_for_asset(ctx: Ctx) -> Any:
     rec = ctx.record("assets", ctx.id_param("id"), "Asset")
     set_field_value(ctx, ASSET_USAGE, "assets", rec)
@@ -291,21 +293,27 @@ def _set_link(ctx: Ctx, asset: Record, key: str, other_id: int, present: bool) -
     ctx.store.update("assets", asset["id"], **{key: ids})
 
 
-@endpoint("AssignAssetToUser", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("AssignAssetToUser", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def assign_asset_to_user(ctx: Ctx) -> Any:
     asset, user_id = _linked(ctx, "users", "User", "userId")
     _set_link(ctx, asset, "assigned_user_ids", user_id, True)
     return OK
 
 
-@endpoint("UnAssignAssetToUser", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("UnAssignAssetToUser", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def unassign_asset_to_user(ctx: Ctx) -> Any:
     asset, user_id = _linked(ctx, "users", "User", "userId")
     _set_link(ctx, asset, "assigned_user_ids", user_id, False)
     return OK
 
 
-@endpoint("AddAssetToTicket", "AddAssetToTalep", methods=("POST",), permission=Permission.ADMIN)
+@endpoint(
+    "AddAssetToTicket",
+    "AddAssetToTalep",
+    methods=("POST",),
+    permission=Permission.ADMIN,
+    form_only=True,
+)
 async def add_asset_to_ticket(ctx: Ctx) -> Any:
     asset, ticket_id = _linked(ctx, "tickets", "Ticket", "ticketID", "talepID")
     _set_link(ctx, asset, "ticket_ids", ticket_id, True)
@@ -313,7 +321,11 @@ async def add_asset_to_ticket(ctx: Ctx) -> Any:
 
 
 @endpoint(
-    "RemoveAssetFromTicket", "RemoveAssetFromTalep", methods=("POST",), permission=Permission.ADMIN
+    "RemoveAssetFromTicket",
+    "RemoveAssetFromTalep",
+    methods=("POST",),
+    permission=Permission.ADMIN,
+    form_only=True,
 )
 async def remove_asset_from_ticket(ctx: Ctx) -> Any:
     asset, ticket_id = _linked(ctx, "tickets", "Ticket", "ticketID", "talepID")
@@ -321,14 +333,14 @@ async def remove_asset_from_ticket(ctx: Ctx) -> Any:
     return OK
 
 
-@endpoint("EnableAsset", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("EnableAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def enable_asset(ctx: Ctx) -> Any:
     asset = _asset_param(ctx)
     ctx.store.update("assets", asset["id"], disabled=False)
     return OK
 
 
-@endpoint("DisableAsset", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("DisableAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def disable_asset(ctx: Ctx) -> Any:
     asset = _asset_param(ctx)
     ctx.store.update("assets", asset["id"], disabled=True)

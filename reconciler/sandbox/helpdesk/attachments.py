@@ -31,12 +31,14 @@ from starlette.responses import Response
 
 from reconciler.sandbox.errors import HttpError, not_found
 from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
-from reconciler.sandbox.helpdesk.tickets import (
+from reconciler.sandbox.helpdesk.ticket_files import (
     api_url,
-    is_ticket_tech,
     read_uploads,
     store_uploads,
     ticket_files,
+)
+from reconciler.sandbox.helpdesk.tickets import (
+    is_ticket_tech,
     touched,
     viewed,
     viewed_ticket,

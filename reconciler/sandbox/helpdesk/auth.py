@@ -13,6 +13,8 @@ from reconciler.sandbox.records import hash_password
 from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Record
 
+REALM = "Helpdesk"
+
 
 def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
@@ -41,12 +43,21 @@ def authenticate(state: SandboxState, request: Request) -> Record:
         )
     else:
         # No credentials at all is not a failed login: nothing was tried.
-        raise HttpError(401, "Authentication required (Basic or Bearer)")
+        raise HttpError(401, "Authentication required (Basic or Bearer)", challenge())
     if user is None or user["disabled"]:
         state.logins.failed(ip)
-        raise HttpError(401, "Invalid username, password or token")
+        bearer = scheme.lower() == "bearer"
+        raise HttpError(401, "Invalid username, password or token", challenge(bearer))
     state.logins.succeeded(ip)
     return user
+
+
+def challenge(bad_token: bool = False) -> dict[str, str]:
+    """The `WWW-Authenticate` header of a 401 (RFC 7235: a 401 must carry one): Basic, the
+    scheme an IIS install announces; for a rejected Bearer token, RFC 6750's answer."""
+    if bad_token:
+        return {"WWW-Authenticate": f'Bearer realm="{REALM}", error="invalid_token"'}
+    return {"WWW-Authenticate": f'Basic realm="{REALM}", charset="UTF-8"'}
 
 
 def _basic_user(state: SandboxState, encoded: str) -> Record | None:

@@ -19,8 +19,7 @@ Decisions where the spec is silent:
   administrators, whatever the spec's "caller" says). A name that exists already in the
   same section (case-insensitive) is refused with 400: the reconciler keys categories by
   name and section, so the sandbox keeps that key unique. `sectionId` 0 means no section.
-- `TechsForCategory` needs a technician and lists the users with an explicit
-  `tech_permissions` row for the category (all-category technicians have none), by id.
+- `TechsForCategory` and the permission endpoints are in `tech_permissions.py`.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from typing import Any
 from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
 from reconciler.sandbox.helpdesk.registry import Ctx, Permission, endpoint
-from reconciler.sandbox.helpdesk.users import full_name
 from reconciler.sandbox.store import Record, Store
 
 CLOSED = 3
@@ -86,7 +84,7 @@ async def categories(ctx: Ctx) -> Any:
     return [render_category(ctx.store, c) for c in visible]
 
 
-@endpoint("AddCategory", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("AddCategory", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def add_category(ctx: Ctx) -> Any:
     name = (ctx.params.text("name", required=True) or "").strip()
     if not name:
@@ -101,37 +99,3 @@ async def add_category(ctx: Ctx) -> Any:
             )
     rec = ctx.store.insert("categories", records.category(name, section_id=section_id))
     return {"id": rec["id"]}
-
-
-@endpoint("TechsForCategory", permission=Permission.TECH)
-async def techs_for_category(ctx: Ctx) -> Any:
-    category = ctx.record("categories", ctx.id_param("id", "categoryId"), "Category")
-    user_ids = sorted(
-        {
-            p["user_id"]
-            for p in ctx.store.rows("tech_permissions")
-            if p["category_id"] == category["id"]
-        }
-    )
-    users = [ctx.store.get("users", uid) for uid in user_ids]
-    # A permission row may outlive its user (DeleteUser): such rows are not listed.
-    return [_tech_item(ctx.store, u, category["id"]) for u in users if u is not None]
-
-
-def _tech_item(store: Store, user: Record, category_id: int) -> dict[str, Any]:
-    assigned = sum(
-        1
-        for t in store.rows("tickets")
-        if t["category_id"] == category_id
-        and t["assigned_to_user_id"] == user["id"]
-        and t["status_id"] != CLOSED
-    )
-    return {
-        "UserID": user["id"],
-        "Username": user["username"],
-        "FirstName": user["first_name"],
-        "LastName": user["last_name"],
-        "TicketsAssigned": assigned,
-        "FullNameAndLogin": f"{full_name(user)} ({user['username']})",
-        "FullName": full_name(user),
-    }

@@ -31,11 +31,13 @@ from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
 from reconciler.sandbox.helpdesk.categories import is_category_tech
 from reconciler.sandbox.helpdesk.registry import OK, Ctx, endpoint
-from reconciler.sandbox.helpdesk.tickets import (
+from reconciler.sandbox.helpdesk.ticket_files import (
     read_uploads,
+    store_uploads,
+)
+from reconciler.sandbox.helpdesk.tickets import (
     referenced_user,
     required_text,
-    store_uploads,
     to_datetime,
     touched,
     viewed_ticket,

@@ -46,7 +46,7 @@ async def companies(ctx: Ctx) -> Any:
     return [render_company(c) for c in ctx.store.rows("companies")]
 
 
-@endpoint("Company", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("Company", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def create_company(ctx: Ctx) -> Any:
     name = (ctx.params.text("name", required=True) or "").strip()
     if not name:
@@ -60,7 +60,7 @@ async def create_company(ctx: Ctx) -> Any:
     return {"id": rec["id"]}
 
 
-@endpoint("UpdateCompany", methods=("POST",), permission=Permission.ADMIN)
+@endpoint("UpdateCompany", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def update_company(ctx: Ctx) -> Any:
     rec = ctx.record("companies", ctx.id_param("id"), "Company")
     changes: dict[str, Any] = {}
@@ -92,7 +92,9 @@ async def company_custom_fields(ctx: Ctx) -> Any:
     return field_value_items(ctx, COMPANY_USAGE, rec)
 
 
-@endpoint("SetCustomFieldForCompany", methods=("POST",), permission=Permission.ADMIN)
+@endpoint(
+    "SetCustomFieldForCompany", methods=("POST",), permission=Permission.ADMIN, form_only=True
+)
 async def set_custom_field_for_company(ctx: Ctx) -> Any:
     rec = ctx.record("companies", ctx.id_param("id", "companyId"), "Company")
     set_field_value(ctx, COMPANY_USAGE, "companies", rec)

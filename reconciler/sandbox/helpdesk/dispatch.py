@@ -42,22 +42,36 @@ async def dispatch_helpdesk(state: SandboxState, request: Request, rest: str) ->
 
     params = await Params.from_request(request)
     request.state.params = params.redacted()
+    if ep.form_only and params.json_fields:
+        # The real service binds these parameters from the query string and the form
+        # only: a JSON body's fields never arrive (a required one is "missing", an
+        # optional one is dropped without a word). Both are refused here, so that a client
+        # sending JSON learns it at once instead of losing fields silently.
+        raise HttpError(
+            400,
+            f"/api/{name} reads query-string or form fields, not a JSON body; "
+            f"not read: {', '.join(params.json_fields)}",
+        )
     result = await ep.handler(Ctx(state, request, params, caller, arg))
     return to_response(result)
 
 
 async def _rate_limit(state: SandboxState, caller: dict[str, Any], bucket: str) -> None:
     cfg = state.config
-    limit = cfg.search_rate_limit if bucket == "search" else cfg.rate_limit
+    # Search and UserByEmail have their own 60 a minute and are calls like any other, so
+    # they count in the general 90 as well (the spec's "most calls" names no exception).
+    limits = {"general": cfg.rate_limit}
+    if bucket == "search":
+        limits["search"] = cfg.search_rate_limit
     key = f"user:{caller['id']}"
-    wait = state.limiter.acquire(key, bucket, limit)
+    wait = state.limiter.acquire_all(key, limits)
     if not wait:
         return
     if cfg.quirk("throttle-slow"):
         # "An artificially slow response": hold the answer until the window frees.
         while wait:
             await asyncio.sleep(wait)
-            wait = state.limiter.acquire(key, bucket, limit)
+            wait = state.limiter.acquire_all(key, limits)
         return
     headers = {} if cfg.quirk("no-retry-after") else {"Retry-After": str(max(1, round(wait)))}
     raise HttpError(429, "API rate limit exceeded. Retry in a few minutes.", headers)

@@ -44,8 +44,10 @@ from reconciler.sandbox.helpdesk.categories import (
     is_category_tech,
 )
 from reconciler.sandbox.helpdesk.registry import Ctx, Permission, endpoint
-from reconciler.sandbox.helpdesk.tickets import (
+from reconciler.sandbox.helpdesk.ticket_files import (
     api_url,
+)
+from reconciler.sandbox.helpdesk.tickets import (
     required_int,
     required_text,
     tag_id,

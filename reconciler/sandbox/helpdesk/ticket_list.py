@@ -37,6 +37,9 @@ from reconciler.sandbox.helpdesk.custom_fields import (
     validate_value,
 )
 from reconciler.sandbox.helpdesk.registry import OK, Ctx, endpoint
+from reconciler.sandbox.helpdesk.ticket_render import (
+    list_items,
+)
 from reconciler.sandbox.helpdesk.tickets import (
     CLOSED,
     IN_PROCESS,
@@ -44,7 +47,6 @@ from reconciler.sandbox.helpdesk.tickets import (
     TICKET_ID_FIRST,
     Predicate,
     is_ticket_tech,
-    list_items,
     parse_timestamp,
     required_text,
     to_datetime,

@@ -54,14 +54,16 @@ from typing import Any
 from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
 from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
+from reconciler.sandbox.helpdesk.ticket_render import (
+    detail,
+    list_items,
+)
 from reconciler.sandbox.helpdesk.tickets import (
     TICKET_ID_FIRST,
     checked_assignee,
     checked_status,
-    detail,
     is_ticket_tech,
     is_viewer,
-    list_items,
     parse_tags,
     referenced_user,
     required_int,
@@ -73,7 +75,8 @@ from reconciler.sandbox.helpdesk.tickets import (
     viewed_ticket,
     visible_to,
 )
-from reconciler.sandbox.helpdesk.users import render_user, replace_id
+from reconciler.sandbox.helpdesk.user_removal import replace_id
+from reconciler.sandbox.helpdesk.users import render_user
 from reconciler.sandbox.store import Record, Store
 
 INTEGRATION_FIELDS = (
@@ -382,7 +385,8 @@ async def add_time_spent(ctx: Ctx) -> Any:
         date=ctx.state.timestamp(),
     )
     ctx.store.insert("time_entries", entry)
-    ctx.store.update("tickets", ticket["id"], time_spent=ticket["time_spent"] + seconds)
+    # The ticket's TimeSpentInSeconds changes, so it counts as an update (LastUpdated).
+    save(ctx, ticket, {"time_spent": ticket["time_spent"] + seconds})
     return "ok"
 
 

@@ -3,7 +3,8 @@ tags, uploads, and the list item and detail renderers). The endpoints are in
 `ticket_crud.py` (`ticket` GET and POST, `UpdateTicket`, `Close`, also spelled `talep`,
 `UpdateTalep`, with the param `talepId`), `ticket_list.py` (`Tickets`, `Search`,
 `Stats`, custom field values), `ticket_relations.py` (merging, links, sub-tickets,
-subscribers, tags, time spent) and `attachments.py` (files).
+subscribers, tags, time spent) and `attachments.py` (files); the list item and detail
+renderers are in `ticket_render.py`, uploads and file items in `ticket_files.py`.
 
 Permissions (the model is described in `categories.py`): the viewer of a ticket is its
 submitter, a technician of its category or an administrator; a viewer may also update the
@@ -26,6 +27,10 @@ Decisions where the spec is silent:
 - An assignee must be a technician of the ticket's category (400 otherwise).
 - `UpdateTicket` with `statusId=3` sets `ResolvedDate` (to `closeDate` when given, else
   now) unless already closed; reopening clears it. Nothing to change answers `OK`.
+- `LastUpdated` (with `LastUpdatedByUserID`) moves on every write that changes what the
+  ticket shows: `UpdateTicket`, `Close`, comments, files, tags, custom field values,
+  time spent, a merge into it. Subscriptions, links and sub-ticket relations do not
+  change the ticket itself and leave it; `updatedFrom`/`updatedTo` filter on it.
 - Every write records the time, the author, and the updated-by flags: by a technician of
   the category `UpdatedByPerformer`, by anyone else `UpdatedByUser` and
   `UpdatedForTechView`.
@@ -37,14 +42,10 @@ Decisions where the spec is silent:
 
 from __future__ import annotations
 
-import mimetypes
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
-
-from starlette.datastructures import UploadFile
 
 from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
@@ -57,7 +58,6 @@ from reconciler.sandbox.helpdesk.custom_fields import (
     parse_date,
 )
 from reconciler.sandbox.helpdesk.registry import Ctx
-from reconciler.sandbox.helpdesk.users import full_name, render_user
 from reconciler.sandbox.store import Record, Store
 
 NEW, IN_PROCESS, CLOSED = 1, 2, 3
@@ -228,193 +228,3 @@ def save(ctx: Ctx, ticket: Record, changes: dict[str, Any]) -> None:
     if changes:
         stamp = touched(ctx.store, ticket, ctx.caller, ctx.state.timestamp())
         ctx.store.update("tickets", ticket["id"], **changes, **stamp)
-
-
-# -- uploads -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Upload:
-    name: str
-    content_type: str
-    data: bytes
-
-
-async def read_uploads(ctx: Ctx) -> list[Upload]:
-    """The `uploadFile` parts of the request, read and checked before anything is written,
-    so that a refused file leaves no half-done write behind."""
-    out: list[Upload] = []
-    for key, value in ctx.params.items():
-        if key != "uploadfile" or not isinstance(value, UploadFile):
-            continue
-        # Some browsers send the client's full path as the file name.
-        name = (value.filename or "").replace("\\", "/").rsplit("/", 1)[-1].strip() or "file"
-        data = await value.read(MAX_FILE_SIZE + 1)
-        if len(data) > MAX_FILE_SIZE:
-            raise HttpError(400, f"File '{name}' is larger than the limit of 10 MB")
-        kind = value.content_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
-        out.append(Upload(name, kind, data))
-    return out
-
-
-def store_uploads(
-    ctx: Ctx, uploads: list[Upload], ticket_id: int, comment: Record | None = None
-) -> None:
-    """Files of a ticket, or of one of its comments (then by its author, and for
-    technicians only when the comment is)."""
-    for upload in uploads:
-        rec = records.attachment(
-            ticket_id=ticket_id,
-            user_id=comment["user_id"] if comment else ctx.caller["id"],
-            file_name=upload.name,
-            content_type=upload.content_type,
-            data=upload.data,
-            date=ctx.state.timestamp(),
-            comment_id=comment["id"] if comment else None,
-            for_techs_only=bool(comment and comment["for_techs_only"]),
-        )
-        ctx.store.insert("attachments", rec)
-
-
-def ticket_files(ctx: Ctx, ticket: Record) -> list[Record]:
-    """The files of a ticket that the caller may see, oldest first."""
-    tech = is_ticket_tech(ctx, ticket)
-    return [
-        a
-        for a in ctx.store.rows("attachments")
-        if a["ticket_id"] == ticket["id"] and (tech or not a["for_techs_only"])
-    ]
-
-
-def api_url(ctx: Ctx, path: str) -> str:
-    """An address of this API as the request reached it, the install's prefix kept."""
-    url = ctx.request.url
-    prefix = url.path[: max(url.path.lower().find("/api/"), 0)]
-    return f"{url.scheme}://{url.netloc}{prefix}/api/{path}"
-
-
-def attachment_item(ctx: Ctx, rec: Record) -> dict[str, Any]:
-    """The Attachment object of the ticket detail."""
-    return {
-        "FileName": rec["file_name"],
-        "FileData": None,
-        "FileID": rec["id"],
-        "CommentID": rec["comment_id"] or 0,
-        "CommentDate": rec["date"],
-        "FileHash": rec["file_hash"],
-        "FileSize": rec["size"],
-        "IssueID": rec["ticket_id"],
-        "UserID": rec["user_id"],
-        "GoogleDriveUrl": None,
-        "ForTechsOnly": rec["for_techs_only"],
-        "Url": api_url(ctx, f"attachment?id={rec['id']}"),
-    }
-
-
-# -- rendering -----------------------------------------------------------------------
-
-
-def _user(store: Store, user_id: int | None) -> Record | None:
-    return store.get("users", user_id) if user_id else None
-
-
-def last_updater_id(ticket: Record) -> int:
-    # Tickets written before anyone updated them (or seeded) were last touched by the
-    # submitter.
-    return int(ticket["last_updated_by_user_id"] or ticket["user_id"])
-
-
-def list_items(store: Store, tickets: list[Record]) -> list[dict[str, Any]]:
-    """Ticket list items; the parents are looked up once for `HasChildren`."""
-    parents = {t["parent_id"] for t in store.rows("tickets") if t["parent_id"] is not None}
-    return [list_item(store, t, t["id"] in parents) for t in tickets]
-
-
-def list_item(store: Store, ticket: Record, has_children: bool) -> dict[str, Any]:
-    submitter = _user(store, ticket["user_id"])
-    tech = _user(store, ticket["assigned_to_user_id"])
-    updater = _user(store, last_updater_id(ticket))
-    category = store.get("categories", ticket["category_id"])
-    company = store.get("companies", submitter["company_id"]) if submitter else None
-    return {
-        "IssueID": ticket["id"],
-        "Priority": ticket["priority"],
-        "StatusID": ticket["status_id"],
-        "IssueDate": ticket["issue_date"],
-        "Subject": ticket["subject"],
-        "Status": status_name(store, ticket["status_id"]),
-        "UpdatedByUser": ticket["updated_by_user"],
-        "UpdatedByPerformer": ticket["updated_by_performer"],
-        "CategoryID": ticket["category_id"],
-        "UserName": submitter["username"] if submitter else "",
-        "Technician": full_name(tech) if tech else None,
-        "FirstName": submitter["first_name"] if submitter else "",
-        "LastName": submitter["last_name"] if submitter else "",
-        "DueDate": ticket["due_date"],
-        "TechFirstName": tech["first_name"] if tech else None,
-        "TechLastName": tech["last_name"] if tech else None,
-        "LastUpdated": ticket["last_updated"],
-        "UpdatedForTechView": ticket["updated_for_tech_view"],
-        "UserID": ticket["user_id"],
-        "CompanyID": company["id"] if company else None,
-        "CompanyName": company["name"] if company else None,
-        "AssignedToUserID": ticket["assigned_to_user_id"],
-        "ResolvedDate": ticket["resolved_date"],
-        "SectionID": category["section_id"] if category else None,
-        "Category": category["name"] if category else "",
-        "Origin": ORIGINS.get(ticket["origin"], ""),
-        "Email": submitter["email"] if submitter else "",
-        "HasChildren": has_children,
-        "LastUpdatedByUserID": last_updater_id(ticket),
-        "LastUpdatedUsername": updater["username"] if updater else "",
-        "StartDate": ticket["start_date"],
-    }
-
-
-def tag_items(store: Store, ticket: Record) -> list[dict[str, Any]]:
-    counts: dict[str, int] = {}
-    for other in store.rows("tickets"):
-        for tag in other["tags"]:
-            counts[tag.casefold()] = counts.get(tag.casefold(), 0) + 1
-    return [
-        {"TagID": tag_id(tag), "Name": tag, "TagCount": counts.get(tag.casefold(), 0)}
-        for tag in ticket["tags"]
-    ]
-
-
-def detail(ctx: Ctx, ticket: Record) -> dict[str, Any]:
-    store = ctx.store
-    submitter = _user(store, ticket["user_id"])
-    assignee = _user(store, ticket["assigned_to_user_id"])
-    creator = _user(store, ticket["created_by_user_id"])
-    category = store.get("categories", ticket["category_id"])
-    on_behalf = creator if creator and creator["id"] != ticket["user_id"] else None
-    return {
-        "TicketID": ticket["id"],
-        "Subject": ticket["subject"],
-        "Body": ticket["body"],
-        "Priority": ticket["priority"],
-        "StatusID": ticket["status_id"],
-        "Status": status_name(store, ticket["status_id"]),
-        "CategoryID": ticket["category_id"],
-        "CategoryName": category["name"] if category else "",
-        "UserID": ticket["user_id"],
-        "AssignedToUserID": ticket["assigned_to_user_id"],
-        "SubmitterUserInfo": render_user(ctx.state, submitter) if submitter else None,
-        "AssigneeUserInfo": render_user(ctx.state, assignee) if assignee else None,
-        "OnBehalfUserName": on_behalf["username"] if on_behalf else None,
-        "IssueDate": ticket["issue_date"],
-        "StartDate": ticket["start_date"],
-        "DueDate": ticket["due_date"],
-        "ResolvedDate": ticket["resolved_date"],
-        "TimeSpentInSeconds": ticket["time_spent"],
-        "UpdatedByUser": ticket["updated_by_user"],
-        "UpdatedByPerformer": ticket["updated_by_performer"],
-        "UpdatedForTechView": ticket["updated_for_tech_view"],
-        "IsCurrentCategoryForTechsOnly": bool(category and category["for_techs_only"]),
-        "Attachments": [attachment_item(ctx, a) for a in ticket_files(ctx, ticket)],
-        "Tags": tag_items(store, ticket),
-    }
-
-
-# -- one ticket ----------------------------------------------------------------------
