@@ -11,6 +11,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from reconciler.masking import mask
+
 DEFAULT_DIR = Path(".reconciler")
 
 
@@ -32,7 +34,8 @@ class ApplyLog:
     def record(self, entry: Mapping[str, Any]) -> None:
         if self._file is None:
             raise RuntimeError("the apply log is not open")
-        self._file.write(json.dumps(dict(entry), default=str, separators=(",", ":")) + "\n")
+        line = json.dumps(dict(entry), default=str, separators=(",", ":"))
+        self._file.write(mask(line) + "\n")  # an API message may quote a credential
         self._file.flush()
 
     def event(self, event: str, **details: Any) -> None:

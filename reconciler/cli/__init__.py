@@ -2,8 +2,8 @@
 to exit codes). Human output and progress go to stderr; the plan goes to stdout. One
 module per command; `options.py` holds what they share.
 
-Exit codes: 0 success (with --detailed-exitcode: no changes), 1 error, 2 changes present
-(only with --detailed-exitcode)."""
+Exit codes (group.py): 0 success (with --detailed-exitcode: no changes), 1 any error,
+usage errors included, 2 changes present (only with --detailed-exitcode), 130 interrupted."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import click
 from reconciler import __version__
 from reconciler.cli.apply import apply
 from reconciler.cli.export import export
-from reconciler.cli.group import ReconcilerGroup
+from reconciler.cli.group import ReconcilerGroup, document_exit_codes
 from reconciler.cli.manifests import schema, validate
 from reconciler.cli.plan import plan
 from reconciler.cli.sandbox import sandbox
@@ -26,5 +26,6 @@ def main() -> None:
 
 for command in (sandbox, validate, schema, plan, apply, export):
     main.add_command(command)
+document_exit_codes(main)
 
 __all__ = ["main"]

@@ -1,27 +1,110 @@
-"""The click group class every command group uses: a `ReconcilerError` becomes a clean
-message and exit 1, never a traceback."""
+"""The click group class every command group uses: what a run ends with.
+
+Exit codes (DESIGN §3): 0 success; 1 any error, usage errors included (click's own is 2,
+which a drift job would read as "changes present"); 2 only "changes present" with
+`--detailed-exitcode`; 130 interrupted. A `ReconcilerError` is a clean message, never a
+traceback; so is any other exception (a bug), unless RECONCILER_DEBUG is set. Everything
+written to stdout and stderr passes through the credential masking (masking.py)."""
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
 
 import click
 
 from reconciler.errors import ProblemsError, ReconcilerError
+from reconciler.masking import MaskingStream, install
+
+EXIT_ERROR = 1
+EXIT_INTERRUPTED = 130
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 success (with --detailed-exitcode: no changes); 1 any error, "
+    "usage errors included; 2 changes present (only with --detailed-exitcode); "
+    "130 interrupted."
+)
 
 
 class ReconcilerGroup(click.Group):
-    """Turns every `ReconcilerError` into a clean message and exit 1, never a traceback."""
+    """Turns every error into a clean message and the exit codes above."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        with _masked_output():
+            try:
+                return super().main(args, *rest, **kwargs)
+            except KeyboardInterrupt:  # raised where click does not turn it into Abort
+                click.echo("\nInterrupted.", err=True)
+                sys.exit(EXIT_INTERRUPTED)
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        context: click.Context = _usage_exits_1(
+            lambda: super(ReconcilerGroup, self).make_context(*args, **kwargs)
+        )
+        return context
 
     def invoke(self, ctx: click.Context) -> object:
         try:
-            return super().invoke(ctx)
+            return _usage_exits_1(lambda: super(ReconcilerGroup, self).invoke(ctx))
+        except (KeyboardInterrupt, click.Abort) as err:
+            if isinstance(err, click.Abort) and not isinstance(err.__context__, KeyboardInterrupt):
+                raise  # a refused prompt: click prints "Aborted!" and exits 1
+            click.echo("\nInterrupted.", err=True)
+            sys.exit(EXIT_INTERRUPTED)
         except ProblemsError as err:
             for problem in err.problems:
                 click.echo(problem, err=True)
             count = len(err.problems)
             click.echo(f"Error: {count} problem{'s' if count != 1 else ''} found.", err=True)
-            sys.exit(1)
+            sys.exit(EXIT_ERROR)
         except ReconcilerError as err:
             click.echo(f"Error: {err}", err=True)
-            sys.exit(1)
+            sys.exit(EXIT_ERROR)
+        except (click.ClickException, click.exceptions.Exit, SystemExit):
+            raise
+        except Exception as err:
+            if os.environ.get("RECONCILER_DEBUG"):
+                raise
+            click.echo(
+                f"Error: internal error ({type(err).__name__}: {err}); this is a bug in "
+                "reconciler: please report it (RECONCILER_DEBUG=1 shows the traceback)",
+                err=True,
+            )
+            sys.exit(EXIT_ERROR)
+
+
+def _usage_exits_1(call: Any) -> Any:
+    try:
+        return call()
+    except click.UsageError as err:
+        err.exit_code = EXIT_ERROR  # type: ignore[misc]  # click's is a class default
+        raise
+
+
+def document_exit_codes(command: click.Command) -> None:
+    """Ends the --help of `command` (and of its subcommands) with the exit codes."""
+    if not command.epilog:
+        command.epilog = EXIT_CODES_HELP
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            document_exit_codes(sub)
+
+
+@contextmanager
+def _masked_output() -> Iterator[None]:
+    masker = install(os.environ)
+    if not masker:
+        yield
+        return
+    saved = sys.stdout, sys.stderr
+    sys.stdout = MaskingStream(sys.stdout, masker)
+    sys.stderr = MaskingStream(sys.stderr, masker)
+    try:
+        yield
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        sys.stdout, sys.stderr = saved

@@ -4,12 +4,15 @@ options (or --sandbox), and loading the manifests with their warnings printed.""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
+
+# Calls a minute: the helpdesk allows 90; a self-hosted install may allow more, not 10,000.
+MAX_RATE = 10_000
 
 manifest_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 var_files = click.option(
@@ -41,14 +44,14 @@ def connection_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--workspace-url", help="Workspace base URL (or WORKSPACE_URL)."),
         click.option(
             "--rate-limit",
-            type=int,
+            type=click.IntRange(0, MAX_RATE),
             default=90,
             show_default=True,
             help="Helpdesk calls a minute; 0 for installs with DisableRateLimit.",
         ),
         click.option(
             "--search-rate-limit",
-            type=int,
+            type=click.IntRange(0, MAX_RATE),
             default=60,
             show_default=True,
             help="Search/UserByEmail calls a minute.",
@@ -93,6 +96,7 @@ def open_connection(
         with embedded_sandbox(seed=sandbox_seed) as connection:
             yield connection
         return
+    check_credentials(os.environ)
     connection = connection_from(
         os.environ,
         helpdesk_url=helpdesk_url,
@@ -105,3 +109,35 @@ def open_connection(
             "WORKSPACE_URL, or try --sandbox"
         )
     yield connection
+
+
+def check_credentials(env: Mapping[str, str]) -> None:
+    """A credential that cannot travel in an HTTP header is named (never shown) up front,
+    rather than failing deep in the HTTP library with a message that would quote it."""
+    from reconciler.errors import UsageError
+
+    for name, header_text in _CREDENTIAL_RULES.items():
+        value = env.get(name) or ""
+        for position, char in enumerate(value, start=1):
+            if header_text and not "\x21" <= char <= "\x7e":
+                what = "a space" if char == " " else "a control or non-ASCII character"
+            elif not char.isprintable():
+                what = "a control character"
+            elif name == "HELPDESK_USERNAME" and char == ":":
+                what = "':', which Basic authentication cannot carry in a username"
+            else:
+                continue
+            raise UsageError(
+                f"{name} holds {what} (at position {position}); check how the variable "
+                "is set (a trailing newline from a file?)"
+            )
+
+
+# Credential variables and whether they are sent as header text (visible ASCII only)
+# rather than inside Basic authentication's base64 (any printable text).
+_CREDENTIAL_RULES = {
+    "HELPDESK_TOKEN": True,
+    "WORKSPACE_API_KEY": True,
+    "HELPDESK_USERNAME": False,
+    "HELPDESK_PASSWORD": False,
+}

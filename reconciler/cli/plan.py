@@ -64,6 +64,7 @@ def plan(
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
+    from reconciler.masking import mask
     from reconciler.plan import Selector
     from reconciler.render import format_json, format_markdown, format_text
     from reconciler.workflow import read_and_plan
@@ -85,7 +86,7 @@ def plan(
     result = outcome.plan
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(format_json(result), encoding="utf-8")
+        out.write_text(mask(format_json(result)), encoding="utf-8")
         click.echo(f"Saved the plan to {out}.", err=True)
     if fmt == "json":
         click.echo(format_json(result), nl=False)

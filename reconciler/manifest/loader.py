@@ -10,7 +10,9 @@ Decisions where the design is silent:
   skipped, but a file with no document at all (empty, or only comments) is a problem:
   it is more often a mistake than a wish; `{}` says "intentionally empty".
 - A path that does not exist, cannot be read or is a directory without manifests is a
-  problem reported as `PATH:1:1: ...`, so that every line has the same shape.
+  problem reported as `PATH:1:1: ...`, so that every line has the same shape. So is a
+  FIFO, a device or a socket (given, or named `*.yaml` in a directory), and a file over
+  the size cap (files.py): they are never read.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.files import FileRefused, read_regular_file
 from reconciler.manifest.merge import Document, merge
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.schema_errors import validate_document
@@ -40,9 +43,9 @@ def load_manifests(
     files = []
     for source, path in find_manifest_files(paths, problems):
         try:
-            files.append((source, path.read_bytes()))
-        except OSError as exc:
-            problems.add(source, 1, 1, f"cannot read the file: {exc.strerror or exc}")
+            files.append((source, read_regular_file(path)))
+        except FileRefused as exc:
+            problems.add(source, 1, 1, f"cannot read the file: {exc}")
     return _load(files, problems, Variables(env, variables))
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
+from reconciler.manifest.files import FileRefused, read_regular_file
 from reconciler.manifest.loader import decode_utf8
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import parse_documents
@@ -23,9 +24,9 @@ def load_var_files(paths: Sequence[Path]) -> dict[str, str]:
     for order, path in enumerate(paths):
         source = Source(str(path), order)
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            problems.add(source, 1, 1, f"cannot read the variables file: {exc.strerror}")
+            data = read_regular_file(path)
+        except FileRefused as exc:
+            problems.add(source, 1, 1, f"cannot read the variables file: {exc}")
             continue
         text = decode_utf8(source, data, problems)
         if text is None:

@@ -11,16 +11,20 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from reconciler.masking import EXTRA_VARIABLES_SETTING, credential_names
+
 _REFERENCE = re.compile(r"\$\$\{|\$\{([^}]*)(\}?)")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class Variables:
-    """Looks names up in `variables` first, then in `env`."""
+    """Looks names up in `variables` first, then in `env`. The credential variables
+    (masking.py) are never looked up: a manifest value is printed in plans and comments."""
 
     def __init__(self, env: Mapping[str, str], variables: Mapping[str, str] | None = None) -> None:
         self._env = env
         self._variables = variables or {}
+        self._credentials = frozenset(credential_names(env))
 
     def lookup(self, name: str) -> str | None:
         if name in self._variables:
@@ -44,6 +48,12 @@ class Variables:
                 problems.append(
                     f"invalid variable name '{name}' in '${{{name}}}': names are letters, "
                     "digits and '_', not starting with a digit ('$${' writes a literal '${')"
+                )
+            elif name in self._credentials:
+                problems.append(
+                    f"'${{{name}}}' refers to a credential: a manifest may not read "
+                    f"{', '.join(sorted(self._credentials))} (values in manifests are shown "
+                    f"in plans and pull-request comments; {EXTRA_VARIABLES_SETTING} names more)"
                 )
             else:
                 value = self.lookup(name)

@@ -3,14 +3,16 @@ directories, several documents, and the problems only a file system can cause.""
 
 from __future__ import annotations
 
+import os
 import warnings
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import DesiredState, Kind, load_manifest_text, load_manifests
+from reconciler.manifest import DesiredState, Kind, files, load_manifest_text, load_manifests
 from reconciler.manifest.models import Company, OptionId, Settings
 
 # DESIGN §2's example, with an alias, a merge key and a variable.
@@ -259,14 +261,14 @@ def test_a_file_that_cannot_be_read_is_a_problem(
 ) -> None:
     locked = write(tmp_path, "locked.yaml", "companies: []\n")
     write(tmp_path, "fine.yaml", "companies: []\n")
-    original = Path.read_bytes
+    original = os.open
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "locked.yaml":
+    def open_file(path: Any, flags: int, *args: Any) -> int:  # root may read anything
+        if Path(path).name == "locked.yaml":
             raise PermissionError(13, "Permission denied")
-        return original(self)
+        return original(path, flags, *args)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(files.os, "open", open_file)
     assert problems([tmp_path]) == [f"{locked}:1:1: cannot read the file: Permission denied"]
 
 
