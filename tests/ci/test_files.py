@@ -1,19 +1,27 @@
 """The CI recipes are well-formed: their YAML parses, every shell script passes `bash -n`,
-the github-script step is valid JavaScript, and they keep the rules the recipes promise
-(only the four first-party actions, no `${{ }}` inside scripts, secrets only where needed,
-never two applies at once, the same marker and manifest path everywhere)."""
+the github-script step is valid JavaScript, the services' own schemas accept them
+(check-jsonschema's vendored GitHub-workflow and GitLab-CI schemas) and zizmor finds no
+medium or high risk in them; and they keep the rules the recipes promise (only the four
+first-party actions, each pinned to a release commit; no `${{ }}` inside scripts; no
+persisted checkout credentials; permissions per job; secrets only where needed; apply
+behind a protected environment, never two at once; the same marker, manifest path and
+pinned release everywhere)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from reconciler import __version__
 from tests.ci.recipes import (
+    GITHUB,
     GITLAB_CI,
     gitlab_jobs,
     gitlab_script,
@@ -22,12 +30,17 @@ from tests.ci.recipes import (
     workflow_files,
 )
 
-ALLOWED_ACTIONS = {
-    "actions/checkout",
-    "actions/setup-python",
-    "actions/upload-artifact",
-    "actions/github-script",
+# The release each action is pinned to, and that release's commit, read from the tags of
+# the actions' own repositories (`git rev-parse vX.Y.Z^{commit}`). A tag can be moved; a
+# commit cannot. To update: the new release's commit and version, here and in the files.
+PINNED_ACTIONS = {
+    "actions/checkout": ("3d3c42e5aac5ba805825da76410c181273ba90b1", "v7.0.1"),
+    "actions/setup-python": ("5fda3b95a4ea91299a34e894583c3862153e4b97", "v7.0.0"),
+    "actions/upload-artifact": ("bbbca2ddaa5d8feaa63e36b76fdaad77386f024f", "v7.0.0"),
+    "actions/github-script": ("ed597411d8f924073f98dfc5c65a23a2325f34cd", "v8.0.0"),
 }
+PIP_SPEC = f"helpdesk-reconciler=={__version__}"
+USES = re.compile(r"^\s*(?:- )?uses: (\S+)@(\S+)(?: # (\S+))?$", re.MULTILINE)
 MARKER = "<!-- reconciler-plan -->"
 
 
@@ -74,14 +87,97 @@ def test_every_gitlab_script_passes_bash_n() -> None:
         assert bash_syntax_error(script) is None, (script, bash_syntax_error(script))
 
 
-def test_the_github_workflows_use_only_first_party_actions_pinned_to_a_version() -> None:
+def test_the_github_workflows_pin_first_party_actions_to_a_release_commit() -> None:
+    for path in workflow_files():
+        found = USES.findall(path.read_text(encoding="utf-8"))
+        assert found, path.name
+        for action, ref, comment in found:
+            # `uses: owner/action@<commit> # vX.Y.Z`: the commit runs, the comment says
+            # which release it is, for people and for update tools.
+            assert (ref, comment) == PINNED_ACTIONS[action], (path.name, action)
+
+
+def test_checkout_keeps_no_credentials() -> None:
     for name, workflow in workflows().items():
         for job in workflow["jobs"].values():
-            for step in job["steps"]:
-                if "uses" in step:
-                    action, _, version = step["uses"].partition("@")
-                    assert action in ALLOWED_ACTIONS, (name, step["uses"])
-                    assert re.fullmatch(r"v\d+|[0-9a-f]{40}", version), (name, step["uses"])
+            checkouts = [s for s in job["steps"] if "actions/checkout" in s.get("uses", "")]
+            assert checkouts, name
+            for step in checkouts:
+                assert step["with"]["persist-credentials"] is False, name
+
+
+def test_permissions_are_granted_per_job_and_only_what_each_uses() -> None:
+    found = workflows()
+    for name, workflow in found.items():
+        assert workflow["permissions"] == {}, name
+    assert found["reconciler-plan.yml"]["jobs"]["plan"]["permissions"] == {
+        "contents": "read",
+        "pull-requests": "write",  # the plan comment
+    }
+    assert found["reconciler-apply.yml"]["jobs"]["apply"]["permissions"] == {"contents": "read"}
+    assert found["reconciler-drift.yml"]["jobs"]["drift"]["permissions"] == {"contents": "read"}
+
+
+def test_the_secrets_that_write_are_behind_the_protected_environment() -> None:
+    found = workflows()
+    assert found["reconciler-apply.yml"]["jobs"]["apply"]["environment"] == "helpdesk-production"
+    for name, job in (("reconciler-plan.yml", "plan"), ("reconciler-drift.yml", "drift")):
+        environment = found[name]["jobs"][job]["environment"]
+        assert environment == {"name": "helpdesk-read", "deployment": False}, name
+    gitlab = load_yaml(GITLAB_CI)
+    assert gitlab["reconciler-apply"]["environment"] == {
+        "name": "helpdesk-production",
+        "deployment_tier": "production",
+    }
+    for job in ("reconciler-plan", "reconciler-drift"):
+        assert gitlab[job]["environment"] == {"name": "helpdesk-read", "action": "access"}
+
+
+def tool(name: str) -> str:
+    # Installed with the dev extra, next to this interpreter.
+    path = shutil.which(name, path=str(Path(sys.executable).parent))
+    assert path is not None, f"{name} is not installed: pip install -e '.[dev]'"
+    return path
+
+
+def test_zizmor_finds_no_medium_or_high_risk() -> None:
+    result = subprocess.run(
+        [
+            tool("zizmor"),
+            "--offline",
+            "--no-config",
+            "--format",
+            "json",
+            "--min-severity",
+            "medium",
+            *map(str, workflow_files()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    findings = json.loads(result.stdout)
+    assert [(f["ident"], f["determinations"]["severity"]) for f in findings] == []
+
+
+@pytest.mark.parametrize(
+    ("schema", "files"),
+    [
+        ("vendor.github-workflows", [str(p) for p in sorted(GITHUB.glob("*.yml"))]),
+        ("vendor.gitlab-ci", [str(GITLAB_CI)]),
+    ],
+    ids=["github", "gitlab"],
+)
+def test_the_services_schemas_accept_the_recipes(schema: str, files: list[str]) -> None:
+    # The schemas check-jsonschema ships with: no network.
+    result = subprocess.run(
+        [tool("check-jsonschema"), "--builtin-schema", schema, *files],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_secrets_reach_only_the_steps_that_call_the_services() -> None:
@@ -103,7 +199,6 @@ def test_the_triggers_and_the_concurrency_of_each_workflow() -> None:
         found["reconciler-drift.yml"],
     )
     assert set(plan["on"]) == {"pull_request"}
-    assert plan["permissions"]["pull-requests"] == "write"
     assert plan["concurrency"]["cancel-in-progress"] is True
 
     assert apply["on"]["push"]["branches"] == ["main"]
@@ -141,9 +236,16 @@ def test_both_services_use_the_same_marker_and_manifest_path() -> None:
     assert gitlab["PLAN_MARKER"] == plan["PLAN_MARKER"] == MARKER
     for name, workflow in workflows().items():
         assert workflow["env"]["MANIFESTS"] == gitlab["MANIFESTS"] == "manifests", name
-        spec = workflow["env"]["RECONCILER_PIP_SPEC"]
-        assert spec == gitlab["RECONCILER_PIP_SPEC"], name
-        assert "git+" in spec and "@v" in spec  # pinned, and not the unrelated PyPI package
+        # The current release (tag v<version>), by its own name, not the unrelated
+        # `reconciler` of the package index.
+        assert workflow["env"]["RECONCILER_PIP_SPEC"] == gitlab["RECONCILER_PIP_SPEC"], name
+        assert gitlab["RECONCILER_PIP_SPEC"] == PIP_SPEC
+        assert f"tag v{__version__}" in workflow_text(name)
+    assert f"tag v{__version__}" in GITLAB_CI.read_text(encoding="utf-8")
+
+
+def workflow_text(name: str) -> str:
+    return (GITHUB / name).read_text(encoding="utf-8")
 
 
 def test_the_github_script_is_valid_javascript(tmp_path: Path) -> None:
