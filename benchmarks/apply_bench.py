@@ -45,13 +45,16 @@ from typing import Any
 
 import httpx
 
+from reconciler.apply import ApplyReport
 from reconciler.clients import Secret
 from reconciler.connection import Connection, HelpdeskConnection, RateSettings
+from reconciler.errors import PlanHasErrors
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.plan import Plan
 from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.process import SandboxProcess
-from reconciler.workflow import MAX_CONCURRENCY, ApplySession
+from reconciler.session import ApplyOptions, ApplySession, SilentProgress
+from reconciler.workflow import MAX_CONCURRENCY
 
 DEPARTMENTS = ("Finance", "Sales", "Operations", "IT", "Legal")
 WINDOW = 60.0  # the sandbox's rate-limit window, as the real helpdesk's
@@ -169,16 +172,36 @@ def bootstrap(
 async def _apply(
     desired: DesiredState, connection: Connection, max_concurrency: int
 ) -> tuple[Plan, float, int]:
-    async with ApplySession(desired, connection, max_concurrency=max_concurrency) as session:
-        plan, _ = await session.plan()
-        if plan.errors:
-            raise SystemExit(f"the generated tenant's plan has errors: {plan.errors}")
-        started = time.perf_counter()
-        report = await session.execute(plan)
-        seconds = time.perf_counter() - started
-        if not report.ok:
-            raise SystemExit(f"apply failed: {report.failed}")
-        return plan, seconds, session.clients.calls
+    clock = _Clock()
+    with tempfile.TemporaryDirectory() as logs:
+        async with ApplySession(
+            desired,
+            connection,
+            options=ApplyOptions(force=True),
+            log_path=Path(logs) / "apply.jsonl",
+            max_concurrency=max_concurrency,
+        ) as session:
+            try:
+                outcome = await session.apply(confirm=lambda plan: True, progress=clock)
+            except PlanHasErrors as exc:
+                raise SystemExit(f"the generated tenant's plan has errors: {exc}") from None
+            if outcome.report is None or not outcome.report.ok:
+                raise SystemExit(f"apply failed: {outcome.report}")
+            return outcome.plan, clock.seconds, session.clients.calls
+
+
+class _Clock(SilentProgress):
+    """Times the execution alone (from the first write to the last answer)."""
+
+    def __init__(self) -> None:
+        self.began = 0.0
+        self.seconds = 0.0
+
+    def started(self, plan: Plan) -> None:
+        self.began = time.perf_counter()
+
+    def finished(self, report: ApplyReport) -> None:
+        self.seconds = time.perf_counter() - self.began
 
 
 # -- the figures ---------------------------------------------------------------------------

@@ -167,11 +167,30 @@ FORMAT_VERSION = 1
 
 
 @dataclass(frozen=True)
+class BrakeVerdict:
+    """The safety brake's verdict on a plan (`safety.py`), shown with the plan so that
+    reviewers see it before merge: `held` says why apply refuses it without `--force`;
+    empty when apply would go ahead."""
+
+    held: tuple[str, ...] = ()
+
+    @property
+    def holds(self) -> bool:
+        return bool(self.held)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"holds": self.holds, "reasons": list(self.held)}
+
+
+@dataclass(frozen=True)
 class Plan:
     changes: tuple[Change, ...]
     warnings: tuple[Diagnostic, ...] = ()
     errors: tuple[Diagnostic, ...] = ()
     live_digest: str = ""
+    # Set by the workflow, which knows the live counts and the settings; None for a plan
+    # nobody judged (the pure planner's own result, a plan read back from a file).
+    brake: BrakeVerdict | None = None
 
     @property
     def summary(self) -> dict[str, int]:
@@ -189,7 +208,7 @@ class Plan:
         return sum(len(c.operations) for c in self.changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "format_version": FORMAT_VERSION,
             "summary": self.summary,
             "changes": [c.to_dict() for c in self.changes],
@@ -197,6 +216,9 @@ class Plan:
             "errors": [d.to_dict() for d in self.errors],
             "live_digest": self.live_digest,
         }
+        if self.brake is not None:
+            out["brake"] = self.brake.to_dict()
+        return out
 
 
 def _plain(value: Any) -> Any:

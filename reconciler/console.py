@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from reconciler.apply import ApplyReport
+from reconciler.changes import Plan
 
 
 def colour(stream: Any) -> bool:
@@ -76,6 +77,55 @@ class OperationsBar:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
+
+
+class ApplyReporter:
+    """`ApplyProgress` for the terminal: the reading spinner, the plan on stdout, then
+    the operations bar."""
+
+    def __init__(self, *, color: bool) -> None:
+        self.color = color
+        self._reading: Progress | None = Progress()
+        self._bar: OperationsBar | None = None
+
+    def __enter__(self) -> ApplyReporter:
+        if self._reading is not None:
+            self._reading.__enter__()
+        return self
+
+    def read(self, kind: str) -> None:
+        if self._reading is not None:
+            self._reading.read(kind)
+
+    def planned(self, plan: Plan) -> None:
+        from reconciler.render import format_text
+
+        self._stop_reading()
+        click.echo(format_text(plan, color=self.color), nl=False)
+
+    def started(self, plan: Plan) -> None:
+        self._bar = OperationsBar(plan.operation_count).__enter__()
+
+    def operation_done(self) -> None:
+        if self._bar is not None:
+            self._bar.advance()
+
+    def finished(self, report: ApplyReport) -> None:
+        self._stop_bar()
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop_reading()
+        self._stop_bar()
+
+    def _stop_reading(self) -> None:
+        if self._reading is not None:
+            self._reading.__exit__(None, None, None)
+            self._reading = None
+
+    def _stop_bar(self) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None
 
 
 def print_report(report: ApplyReport, log_path: Path) -> None:

@@ -1,18 +1,15 @@
 """The steps around the pure planner: open the clients, authenticate once, read the live
-state, plan (`read_and_plan`, read-only), and for apply also execute (`ApplySession`).
-The CLI calls these; so can anyone embedding reconciler."""
+state and plan (`read_and_plan`, read-only). Applying is `reconciler.session`. The CLI
+calls these; so can anyone embedding reconciler."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 import httpx
 
-from reconciler.apply import ApplyReport, Executor, OperationLog
-from reconciler.changes import Change
 from reconciler.clients import (
     BasicAuth,
     BearerAuth,
@@ -22,11 +19,12 @@ from reconciler.clients import (
     WorkspaceClient,
 )
 from reconciler.connection import Connection, HelpdeskConnection
-from reconciler.errors import StalePlanError
+from reconciler.errors import UsageError
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import DesiredState
 from reconciler.plan import Plan, Selector, plan, prune_kinds
-from reconciler.resources import LOCATORS, RESOURCES
+from reconciler.resources import RESOURCES
+from reconciler.safety import brake_verdict
 
 MAX_CONCURRENCY = 6  # requests in flight per client, as the clients' own default
 
@@ -106,6 +104,42 @@ async def read_state(
     )
 
 
+def check_services(
+    desired: DesiredState, connection: Connection, excludes: Iterable[Selector] = ()
+) -> None:
+    """A kind the manifests manage whose service is not configured is an error naming
+    the variables to set (DESIGN §3), unless the whole kind is excluded: a drift check
+    must not pass by silently not checking half of what it manages."""
+    left_out = {s.kind for s in excludes if s.key is None}
+    services = {r.kind: r.service for r in RESOURCES}
+    configured = {"helpdesk": connection.helpdesk, "workspace": connection.workspace}
+    missing: dict[str, list[str]] = {}
+    for kind in sorted(str(k) for k in desired.kinds_used):
+        service = services.get(kind)
+        if service is not None and kind not in left_out and configured[service] is None:
+            missing.setdefault(service, []).append(kind)
+    if not missing:
+        return
+    lines = [
+        f"the manifests manage {', '.join(kinds)}, but the {service} service is not "
+        f"configured: set {_VARIABLES[service]}"
+        for service, kinds in sorted(missing.items())
+    ]
+    excluded = " ".join(f"--exclude {k}" for kinds in missing.values() for k in kinds)
+    raise UsageError("\n".join(lines) + f"\n(or leave them out with {excluded})")
+
+
+_VARIABLES = {
+    "helpdesk": "HELPDESK_URL and HELPDESK_TOKEN (or HELPDESK_USERNAME and HELPDESK_PASSWORD)",
+    "workspace": "WORKSPACE_URL and WORKSPACE_API_KEY",
+}
+
+
+def judged(result: Plan, live: LiveState, desired: DesiredState) -> Plan:
+    """The plan with the safety brake's verdict on it, for reviewers and for apply."""
+    return replace(result, brake=brake_verdict(result, live, desired.settings.safety))
+
+
 @dataclass(frozen=True)
 class PlanOutcome:
     plan: Plan
@@ -124,99 +158,12 @@ async def read_and_plan(
     transport: httpx.AsyncBaseTransport | None = None,
 ) -> PlanOutcome:
     """`reconciler plan`: read-only clients (a write attempt is a bug and raises)."""
+    excludes = list(excludes)
+    check_services(desired, connection, excludes)
     async with open_clients(connection, read_only=True, transport=transport) as clients:
         live = await read_state(desired, clients, prune=prune, on_read=on_read)
         calls = clients.calls
     result = plan(
         desired, live, resources=RESOURCES, prune=prune, targets=targets, excludes=excludes
     )
-    return PlanOutcome(result, live, calls)
-
-
-class ApplySession:
-    """`reconciler apply`: one authenticated session that reads, plans (or checks a saved
-    plan against the live state) and executes, so that a confirmation can sit between."""
-
-    def __init__(
-        self,
-        desired: DesiredState,
-        connection: Connection,
-        *,
-        transport: httpx.AsyncBaseTransport | None = None,
-        max_concurrency: int = MAX_CONCURRENCY,
-    ) -> None:
-        self.desired = desired
-        self.connection = connection
-        self.transport = transport
-        self.max_concurrency = max_concurrency
-        self._stack = AsyncExitStack()
-        self.clients = Clients(None, None)
-
-    async def __aenter__(self) -> ApplySession:
-        self.clients = await self._stack.enter_async_context(
-            open_clients(
-                self.connection,
-                read_only=False,
-                transport=self.transport,
-                max_concurrency=self.max_concurrency,
-            )
-        )
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self._stack.aclose()
-
-    async def plan(
-        self,
-        *,
-        prune: bool = False,
-        targets: Iterable[Selector] = (),
-        excludes: Iterable[Selector] = (),
-        saved: Plan | None = None,
-        on_read: Callable[[str], None] | None = None,
-    ) -> tuple[Plan, LiveState]:
-        """The plan to execute: computed now, or `saved` when the live state it was
-        computed from is still the live state (else StalePlanError)."""
-        live = await read_state(self.desired, self.clients, prune=prune, on_read=on_read)
-        if saved is not None:
-            if saved.live_digest != live.digest():
-                raise StalePlanError(
-                    "the live state has changed since this plan was made (or the manifests "
-                    "given now differ from those it was made from): run `reconciler plan` "
-                    "again and apply the new plan"
-                )
-            return saved, live
-        result = plan(
-            self.desired,
-            live,
-            resources=RESOURCES,
-            prune=prune,
-            targets=targets,
-            excludes=excludes,
-        )
-        return result, live
-
-    async def execute(
-        self,
-        to_apply: Plan,
-        *,
-        log: OperationLog | None = None,
-        on_operation: Callable[[], None] | None = None,
-    ) -> ApplyReport:
-        clients = self.clients
-
-        async def locate(change: Change) -> Any:
-            finder = LOCATORS.get(change.kind)
-            if finder is None:
-                return None
-            return await finder(change, clients.helpdesk, clients.workspace, self.desired)
-
-        executor = Executor(
-            to_apply,
-            helpdesk=clients.helpdesk,
-            workspace=clients.workspace,
-            locate=locate,
-            log=log,
-            on_operation=on_operation,
-        )
-        return await executor.run()
+    return PlanOutcome(judged(result, live, desired), live, calls)

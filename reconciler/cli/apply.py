@@ -1,4 +1,5 @@
-"""`reconciler apply`: plan, show, confirm and execute."""
+"""`reconciler apply`: the rules of apply are `ApplySession`'s (reconciler/session.py);
+this passes the flags, a confirmation and a progress reporter, and prints the outcome."""
 
 from __future__ import annotations
 
@@ -16,19 +17,57 @@ from reconciler.cli.options import (
     open_connection,
     var_files,
 )
-from reconciler.console import OperationsBar, Progress, colour, print_report
+from reconciler.console import ApplyReporter, colour, print_report
 
 
-def _confirm(count: int, yes: bool) -> None:
+def _confirmation(yes: bool) -> Any:
+    """The `confirm` callback: the plan is already on screen when it is asked."""
     from reconciler.errors import UsageError
 
-    if yes:
-        return
-    if not sys.stdin.isatty():
-        raise UsageError("there is no terminal to confirm on: add --yes to apply without asking")
-    noun = "change" if count == 1 else "changes"
-    if not click.confirm(f"Apply these {count} {noun}?", default=False, err=True):
-        raise UsageError("nothing applied")
+    def confirm(plan: Any) -> bool:
+        if yes:
+            return True
+        if not sys.stdin.isatty():
+            raise UsageError(
+                "there is no terminal to confirm on: add --yes to apply without asking"
+            )
+        count = len(plan.changes)
+        noun = "change" if count == 1 else "changes"
+        return click.confirm(f"Apply these {count} {noun}?", default=False, err=True)
+
+    return confirm
+
+
+def _flags_from_saved(
+    saved: Any,
+    prune: bool,
+    targets: tuple[str, ...],
+    excludes: tuple[str, ...],
+    var_file_paths: tuple[Path, ...],
+) -> tuple[bool, tuple[str, ...], tuple[str, ...], tuple[Path, ...]]:
+    """A saved plan's flags are the ones it was reviewed with: taken from the file; the
+    same flags on the command line are allowed, different ones refused."""
+    from reconciler.errors import UsageError
+
+    inputs = saved.inputs
+    given_files = tuple(str(p) for p in var_file_paths)
+    contradicting = [
+        name
+        for name, given, recorded in (
+            ("--prune", prune, inputs.prune),
+            ("--target", targets, inputs.targets),
+            ("--exclude", excludes, inputs.excludes),
+            ("--var-file", given_files, inputs.var_files),
+        )
+        if given and given != recorded
+    ]
+    if contradicting:
+        raise UsageError(
+            f"{', '.join(contradicting)} contradict the saved plan, which was made with "
+            f"{inputs.flags()}: leave them out (the plan's own are used) or plan again"
+        )
+    recorded_files = tuple(Path(p) for p in inputs.var_files)
+    return inputs.prune, inputs.targets, inputs.excludes, recorded_files
 
 
 @click.command()
@@ -37,13 +76,22 @@ def _confirm(count: int, yes: bool) -> None:
     "--plan",
     "plan_file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Execute a plan saved by `plan --out`; refused when the live state has changed.",
+    help="Apply a plan saved by `plan --out`, only if planning again now gives exactly it; "
+    "its --prune/--target/--exclude/--var-file are used.",
 )
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
 @click.option("--force", is_flag=True, help="Apply even when the safety brake holds.")
 @click.option("--target", "targets", multiple=True, metavar="KIND[/KEY]", help="As for plan.")
 @click.option("--exclude", "excludes", multiple=True, metavar="KIND[/KEY]", help="As for plan.")
+@click.option(
+    "--lock-timeout",
+    type=click.FloatRange(min=0, max=86_400),
+    default=0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Wait this long for another apply to the same services to end (0: refuse at once).",
+)
 @click.option(
     "--log",
     "log_file",
@@ -61,68 +109,44 @@ def apply(
     force: bool,
     targets: tuple[str, ...],
     excludes: tuple[str, ...],
+    lock_timeout: float,
     log_file: Path | None,
     **connection: Any,
 ) -> None:
     """Plan, show, confirm, and execute, in dependency order."""
-    from reconciler.applylog import ApplyLog, default_path
-    from reconciler.errors import PlanHasErrors, UsageError
+    from reconciler.applylog import default_path
     from reconciler.plan import Selector
-    from reconciler.render import format_text, plan_from_json
-    from reconciler.safety import brake_violations
-    from reconciler.workflow import ApplySession
+    from reconciler.planfile import read_plan_file
+    from reconciler.session import ApplyOptions, ApplySession
 
-    if plan_file is not None and (targets or excludes or prune):
-        # The saved plan is what was reviewed: these would silently change nothing.
-        raise UsageError("--target/--exclude/--prune belong to the saved plan: give them to `plan`")
-    selected = [Selector.parse(t) for t in targets]
-    left_out = [Selector.parse(e) for e in excludes]
-    validated = load_manifests(paths, var_files)
     saved = None
     if plan_file is not None:
-        saved = plan_from_json(plan_file.read_bytes(), source=str(plan_file))
-    desired = validated.desired
+        saved = read_plan_file(plan_file)
+        prune, targets, excludes, var_files = _flags_from_saved(
+            saved, prune, targets, excludes, var_files
+        )
+    options = ApplyOptions(
+        prune=prune,
+        targets=tuple(Selector.parse(t) for t in targets),
+        excludes=tuple(Selector.parse(e) for e in excludes),
+        force=force,
+    )
+    desired = load_manifests(paths, var_files).desired
     log_path = log_file or default_path()
 
     async def run() -> Any:
-        async with ApplySession(desired, conn) as session:
-            with Progress() as progress:
-                to_apply, live = await session.plan(
-                    prune=prune,
-                    targets=selected,
-                    excludes=left_out,
-                    saved=saved,
-                    on_read=progress.read,
+        async with ApplySession(
+            desired, conn, options=options, log_path=log_path, lock_timeout=lock_timeout
+        ) as session:
+            with ApplyReporter(color=colour(sys.stdout)) as reporter:
+                return await session.apply(
+                    confirm=_confirmation(yes), progress=reporter, saved=saved
                 )
-            click.echo(format_text(to_apply, color=colour(sys.stdout)), nl=False)
-            if to_apply.errors:
-                raise PlanHasErrors("the plan has errors: fix them, then apply again")
-            if not to_apply.changes:
-                return None
-            violations = brake_violations(to_apply, live, desired.settings.safety)
-            if violations and not force:
-                raise UsageError(
-                    "the safety brake holds (settings.safety):\n  "
-                    + "\n  ".join(v.text() for v in violations)
-                    + "\nReview the plan, then add --force to apply it anyway."
-                )
-            _confirm(len(to_apply.changes), yes)
-            with ApplyLog(log_path) as log, OperationsBar(to_apply.operation_count) as bar:
-                log.event("start", summary=to_apply.summary, live_digest=to_apply.live_digest)
-                report = await session.execute(to_apply, log=log, on_operation=bar.advance)
-                log.event(
-                    "end",
-                    done=len(report.done),
-                    failed=len(report.failed),
-                    not_attempted=len(report.not_attempted) + len(report.partial),
-                    operations=report.operations_sent,
-                )
-            return report
 
     with open_connection(**connection) as conn:
-        report = asyncio.run(run())
-    if report is None:
+        outcome = asyncio.run(run())
+    if outcome.report is None:
         return
-    print_report(report, log_path)
-    if not report.ok:
+    print_report(outcome.report, log_path)
+    if not outcome.report.ok:
         sys.exit(1)

@@ -32,7 +32,7 @@ from reconciler.console import Progress, colour
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Also save the plan as JSON, for `apply --plan`.",
+    help="Also save the plan, with what it was made from, for `apply --plan`.",
 )
 @click.option("--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes.")
 @click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
@@ -85,8 +85,13 @@ def plan(
         )
     result = outcome.plan
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(mask(format_json(result)), encoding="utf-8")
+        from reconciler.planfile import PlanInputs, manifests_digest, write_plan_file
+
+        inputs = PlanInputs(
+            manifests_digest(validated.desired), prune, targets, excludes,
+            tuple(str(v) for v in var_files),
+        )  # fmt: skip
+        write_plan_file(out, result, inputs)
         click.echo(f"Saved the plan to {out}.", err=True)
     if fmt == "json":
         click.echo(format_json(result), nl=False)

@@ -63,7 +63,17 @@ class Safety(_Strict):
         30, ge=0, le=100, description="Refuse when removals+updates exceed this share of a kind."
     )
     min_existing: int = Field(
-        10, ge=0, description="The brake applies only to kinds with at least this many objects."
+        10,
+        ge=0,
+        description="The percent brake applies only to kinds with at least this many objects.",
+    )
+    max_irreversible: int = Field(
+        1,
+        ge=0,
+        description=(
+            "Refuse more irreversible deletions (workspace employees) than this in one run; "
+            "more than half of a kind is refused whatever its size."
+        ),
     )
 
 

@@ -1,17 +1,16 @@
 """Rendering a `Plan`: pure functions from the plan's data to text, Markdown or JSON, and
-the JSON back to a plan. Rendering never touches the diff logic (like Terraform's
+X
 `jsonformat`), and a new format is a new module here and nothing else.
 
     format_text(plan, *, color=False, show_operations=False)   Terraform-like, for a terminal
     format_markdown(plan, *, limit=60_000, title=...)          a pull-request comment
     format_json(plan)                                          DESIGN §4, `Plan.to_dict()`
-    plan_from_dict(data) / plan_from_json(text)                a saved plan file, read back
 """
 
 from __future__ import annotations
 
-from reconciler.render.json_format import format_json, plan_from_dict, plan_from_json
+from reconciler.render.json_format import format_json
 from reconciler.render.markdown import format_markdown
 from reconciler.render.text import format_text
 
-__all__ = ["format_json", "format_markdown", "format_text", "plan_from_dict", "plan_from_json"]
+__all__ = ["format_json", "format_markdown", "format_text"]

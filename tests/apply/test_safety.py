@@ -79,7 +79,8 @@ def test_creates_are_not_counted() -> None:
 @pytest.mark.parametrize("action", [Action.update, Action.enable, Action.disable, Action.delete])
 def test_updates_enables_disables_and_deletes_count(action: Action) -> None:
     found = brake_violations(plan(changes("users", 4, action)), live(users=10), brake())
-    assert [(v.kind, v.changed) for v in found] == [("users", 4)]
+    percent = [(v.kind, v.changed) for v in found if isinstance(v, BrakeViolation)]
+    assert percent == [("users", 4)]
 
 
 def test_removals_and_updates_add_up() -> None:

@@ -1,9 +1,12 @@
-"""`ApplySession` against the sandbox in-process: the saved-plan digest check, a whole
-apply that converges, and lost create answers recovered through the real locators."""
+"""`ApplySession` against the sandbox in-process: a whole apply that converges, and lost
+create answers recovered through the real locators (saved plans: test_saved_plans.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -11,14 +14,11 @@ import pytest
 
 from reconciler.apply import ApplyReport
 from reconciler.changes import Action, Plan
-from reconciler.errors import AuthenticationError, StalePlanError
-from reconciler.live import LiveState
+from reconciler.errors import AuthenticationError
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.render import format_json, plan_from_json
 from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials
-from reconciler.workflow import ApplySession
-from tests.apply.fakes import ListLog
+from reconciler.session import ApplySession
 from tests.apply.inprocess import (
     EXAMPLE,
     LosingTransport,
@@ -44,60 +44,45 @@ def desired() -> DesiredState:
     return load_manifests([EXAMPLE], env={})
 
 
-async def plan_in(
-    state: SandboxState, credentials: Credentials, desired: DesiredState, **kwargs: Any
-) -> tuple[Plan, LiveState]:
-    async with ApplySession(desired, connection(credentials), transport=asgi(state)) as session:
-        return await session.plan(**kwargs)
+def session(
+    credentials: Credentials,
+    desired: DesiredState,
+    transport: httpx.AsyncBaseTransport,
+    **kwargs: Any,
+) -> ApplySession:
+    """A session with its log and lock files in a directory of its own."""
+    where = Path(tempfile.mkdtemp(prefix="reconciler-session-"))
+    return ApplySession(
+        desired,
+        connection(credentials),
+        transport=transport,
+        log_path=where / "apply.jsonl",
+        lock_directory=where,
+        **kwargs,
+    )
+
+
+async def plan_in(state: SandboxState, credentials: Credentials, desired: DesiredState) -> Plan:
+    async with session(credentials, desired, asgi(state)) as opened:
+        return await opened.plan()
+
+
+def logged_operations(log_path: Path | None) -> list[dict[str, Any]]:
+    assert log_path is not None
+    lines = log_path.read_text(encoding="utf-8").splitlines()
+    return [e for e in map(json.loads, lines) if "operation" in e]
 
 
 async def plan_and_apply(
     transport: httpx.AsyncBaseTransport,
     credentials: Credentials,
     desired: DesiredState,
-    log: ListLog | None = None,
-) -> tuple[Plan, ApplyReport]:
-    async with ApplySession(desired, connection(credentials), transport=transport) as session:
-        to_apply, _ = await session.plan()
-        return to_apply, await session.execute(to_apply, log=log)
-
-
-# -- saved plans ---------------------------------------------------------------------------
-
-
-def test_a_saved_plan_is_accepted_while_the_live_state_is_unchanged(
-    desired: DesiredState,
-) -> None:
-    state, credentials = seeded("acme")
-    fresh, _ = asyncio.run(plan_in(state, credentials, desired))
-    assert fresh.changes and fresh.live_digest.startswith("sha256:")
-    saved = plan_from_json(format_json(fresh), source="plan.json")  # as `plan --out` writes
-    accepted, live = asyncio.run(plan_in(state, credentials, desired, saved=saved))
-    assert accepted is saved
-    assert live.digest() == fresh.live_digest
-
-
-@pytest.mark.parametrize(
-    ("path", "data"),
-    [
-        # An out-of-band edit of a field the manifests manage...
-        ("UpdateCompany", {"id": 1, "name": "Acme Corp", "notes": "Edited by hand"}),
-        # ...and of one the plan does not touch at all (the plan was made from it).
-        ("UpdateAsset", {"id": 1, "location": "Moved by hand"}),
-    ],
-)
-def test_a_saved_plan_is_refused_after_an_out_of_band_change(
-    desired: DesiredState, path: str, data: dict[str, Any]
-) -> None:
-    state, credentials = seeded("acme")
-    saved, _ = asyncio.run(plan_in(state, credentials, desired))
-    with admin_client(state, credentials) as api:
-        answer = api.post(f"/helpdesk/api/{path}", data=data)
-        assert answer.status_code == 200, answer.text
-    writes_before = state.store.writes
-    with pytest.raises(StalePlanError, match="plan` again"):
-        asyncio.run(plan_in(state, credentials, desired, saved=saved))
-    assert state.store.writes == writes_before
+    **kwargs: Any,
+) -> tuple[Plan, ApplyReport, list[dict[str, Any]]]:
+    async with session(credentials, desired, transport, **kwargs) as opened:
+        outcome = await opened.apply(confirm=lambda plan: True)
+        assert outcome.report is not None
+        return outcome.plan, outcome.report, logged_operations(outcome.log_path)
 
 
 # -- a whole apply ---------------------------------------------------------------------------
@@ -105,23 +90,22 @@ def test_a_saved_plan_is_refused_after_an_out_of_band_change(
 
 def test_applying_the_example_converges(desired: DesiredState) -> None:
     state, credentials = seeded("acme")
-    log = ListLog()
-    first, report = asyncio.run(plan_and_apply(asgi(state), credentials, desired, log))
+    first, report, log = asyncio.run(plan_and_apply(asgi(state), credentials, desired))
     assert report.ok, (report.failed, report.not_attempted)
     assert sorted(report.done) == sorted(c.address for c in first.changes)
-    assert report.operations_sent == first.operation_count == len(log.entries)
+    assert report.operations_sent == first.operation_count == len(log)
     assert report.recovered == 0
-    again, _ = asyncio.run(plan_in(state, credentials, desired))
+    again = asyncio.run(plan_in(state, credentials, desired))
     assert again.changes == () and again.errors == ()
     assert mismatches(state, credentials, desired) == []
 
 
 def test_a_bootstrap_from_the_catalogue_converges(desired: DesiredState) -> None:
     state, credentials = seeded("acme-catalogue")
-    first, report = asyncio.run(plan_and_apply(asgi(state), credentials, desired))
+    first, report, _ = asyncio.run(plan_and_apply(asgi(state), credentials, desired))
     assert report.ok, (report.failed, report.not_attempted)
     assert first.summary["create"] >= 50
-    again, _ = asyncio.run(plan_in(state, credentials, desired))
+    again = asyncio.run(plan_in(state, credentials, desired))
     assert again.changes == () and again.errors == ()
     assert mismatches(state, credentials, desired) == []
 
@@ -159,7 +143,7 @@ def test_the_read_back_sees_what_differs(desired: DesiredState) -> None:
 
 def test_the_read_back_sees_an_object_made_twice(desired: DesiredState) -> None:
     state, credentials = seeded("acme")
-    _, report = asyncio.run(plan_and_apply(asgi(state), credentials, desired))
+    _, report, _ = asyncio.run(plan_and_apply(asgi(state), credentials, desired))
     assert report.ok and mismatches(state, credentials, desired) == []
     with admin_client(state, credentials) as api:
         again = {
@@ -206,12 +190,11 @@ def test_creates_whose_answer_was_lost_are_found_again_not_repeated(
 ) -> None:
     state, credentials = seeded("acme")
     losing = LosingTransport(asgi(state), {p: 1 for p in CREATE_PATHS.values()}, before=False)
-    log = ListLog()
-    plan, report = asyncio.run(plan_and_apply(losing, credentials, desired, log))
+    plan, report, log = asyncio.run(plan_and_apply(losing, credentials, desired))
     assert sorted(losing.lost) == sorted(CREATE_PATHS.values())
     assert report.ok, (report.failed, report.not_attempted)
     assert report.recovered == len(CREATE_PATHS)
-    assert sum(1 for e in log.entries if e["outcome"] == "recovered") == len(CREATE_PATHS)
+    assert sum(1 for e in log if e["outcome"] == "recovered") == len(CREATE_PATHS)
     for kind, (method, path) in CREATE_PATHS.items():
         # exactly one create reached the sandbox for each object: none was repeated
         assert len(requests_to(state, method, path)) == len(_planned_creates(plan, kind)), kind
@@ -222,14 +205,14 @@ def test_creates_whose_answer_was_lost_are_found_again_not_repeated(
     assert _count(state, "categories", "name", "Office Supplies") == 1
     employees = [r["fields"]["email"] for r in state.store.rows("ws_employees")]
     assert employees.count("george.lin@globex-logistics.com") == 1
-    again, _ = asyncio.run(plan_in(state, credentials, desired))
+    again = asyncio.run(plan_in(state, credentials, desired))
     assert again.changes == ()  # the recovered ids were used: fields and assignments set
 
 
 def test_creates_lost_before_they_arrived_are_sent_again(desired: DesiredState) -> None:
     state, credentials = seeded("acme")
     losing = LosingTransport(asgi(state), {p: 1 for p in CREATE_PATHS.values()}, before=True)
-    plan, report = asyncio.run(plan_and_apply(losing, credentials, desired))
+    plan, report, _ = asyncio.run(plan_and_apply(losing, credentials, desired))
     assert sorted(losing.lost) == sorted(CREATE_PATHS.values())
     assert report.ok, (report.failed, report.not_attempted)
     assert report.recovered == 0
@@ -237,7 +220,7 @@ def test_creates_lost_before_they_arrived_are_sent_again(desired: DesiredState) 
         assert len(requests_to(state, method, path)) == len(_planned_creates(plan, kind)), kind
     for username in _planned_creates(plan, "users"):
         assert _count(state, "users", "username", username) == 1
-    again, _ = asyncio.run(plan_in(state, credentials, desired))
+    again = asyncio.run(plan_in(state, credentials, desired))
     assert again.changes == ()
 
 
@@ -249,7 +232,7 @@ def test_a_company_create_whose_answer_was_lost_is_retried_without_a_duplicate(
     state, credentials = seeded("acme")
     company = ("POST", "/helpdesk/api/Company")
     losing = LosingTransport(asgi(state), {company: 1}, before=False)
-    _, report = asyncio.run(plan_and_apply(losing, credentials, desired))
+    _, report, _ = asyncio.run(plan_and_apply(losing, credentials, desired))
     assert losing.lost == [company]
     assert report.ok and report.recovered == 0
     assert len(requests_to(state, *company)) == 2

@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.changes import Plan
-from reconciler.render import format_json, format_markdown, format_text, plan_from_json
+from reconciler.planfile import plan_from_json
+from reconciler.render import format_json, format_markdown, format_text
 
 CASES = Path(__file__).parent / "cases"
 CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "plan.json").is_file())

@@ -10,8 +10,6 @@ def test_exports_are_complete_and_real() -> None:
         "format_json",
         "format_markdown",
         "format_text",
-        "plan_from_dict",
-        "plan_from_json",
     ]
     assert all(callable(getattr(render, name)) for name in render.__all__)
     public = {n for n in vars(render) if not n.startswith("_") and callable(getattr(render, n))}

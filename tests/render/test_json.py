@@ -10,7 +10,8 @@ from hypothesis import given, settings
 
 from reconciler.changes import Action, Change, FieldChange, Operation, Plan, Ref, error, warning
 from reconciler.errors import ProblemsError
-from reconciler.render import format_json, plan_from_dict, plan_from_json
+from reconciler.planfile import plan_from_dict, plan_from_json
+from reconciler.render import format_json
 from tests.render.strategies import plans
 
 ACME = 'companies["Acme Corp"]'

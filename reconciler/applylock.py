@@ -1,0 +1,147 @@
+"""One apply at a time per service (DESIGN §5): an OS file lock (`filelock`) per service
+URL, taken before the first read of an apply and held until it ends. The operating system
+releases it when the process dies, so a crash never leaves a stale lock behind.
+
+The lock is keyed by the service's URL, not by the working directory: two checkouts
+applying to one helpdesk exclude each other. Lock files live in a per-user cache
+directory (`RECONCILER_LOCK_DIR` overrides it); beside each, a small JSON file says who
+holds it (host, pid, start time), for the message a second apply prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import tempfile
+import time
+from collections.abc import Iterable
+from contextlib import ExitStack
+from pathlib import Path
+from types import TracebackType
+
+import filelock
+
+from reconciler.errors import ReconcilerError
+
+LOCK_DIR_VARIABLE = "RECONCILER_LOCK_DIR"
+
+
+class ApplyLocked(ReconcilerError):
+    """Another apply holds the lock of a service this one would write to."""
+
+
+def lock_directory() -> Path:
+    """`RECONCILER_LOCK_DIR`, else the platform's per-user cache directory, else a
+    per-user directory in the temporary directory (a home that cannot be written)."""
+    configured = os.environ.get(LOCK_DIR_VARIABLE)
+    if configured:
+        return Path(configured)
+    import platformdirs
+
+    candidates = [
+        Path(platformdirs.user_cache_dir("reconciler", appauthor=False)) / "locks",
+        Path(tempfile.gettempdir()) / f"reconciler-locks-{_user()}",
+    ]
+    for candidate in candidates:
+        try:
+            candidate.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError:
+            continue
+        if os.access(candidate, os.W_OK):
+            return candidate
+    raise ApplyLocked(
+        f"no directory for the apply lock can be written: set {LOCK_DIR_VARIABLE} to one"
+    )
+
+
+def lock_key(url: str) -> str:
+    """The same service, however its URL is spelled (case of the host, trailing slash)."""
+    import httpx
+
+    try:
+        parsed = httpx.URL(url.strip())
+        normal = str(parsed.copy_with(path=parsed.path.rstrip("/")))
+    except (httpx.InvalidURL, TypeError, ValueError):
+        normal = url.strip()  # refused with a clear message when the client is built
+    return hashlib.sha256(normal.encode()).hexdigest()[:24]
+
+
+class ApplyLock:
+    """`with ApplyLock(urls, timeout=...)`: every service's lock, taken in a fixed order
+    (so two applies naming the same services never wait on each other in a circle), or
+    `ApplyLocked` naming the holder once `timeout` seconds have passed (0: at once)."""
+
+    def __init__(
+        self, urls: Iterable[str], *, timeout: float = 0, directory: Path | None = None
+    ) -> None:
+        self.urls = sorted(set(urls), key=lock_key)
+        self.timeout = timeout
+        self.directory = directory
+        self._stack = ExitStack()
+
+    def __enter__(self) -> ApplyLock:
+        directory = self.directory or lock_directory()
+        directory.mkdir(parents=True, exist_ok=True)
+        try:
+            for url in self.urls:
+                self._take(directory, url)
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def _take(self, directory: Path, url: str) -> None:
+        path = directory / f"apply-{lock_key(url)}.lock"
+        lock = filelock.FileLock(path, timeout=self.timeout, thread_local=False)
+        try:
+            lock.acquire(timeout=self.timeout, poll_interval=0.2)
+        except filelock.Timeout:
+            raise ApplyLocked(_held_message(_holder_path(path), self.timeout)) from None
+        self._stack.callback(lock.release)
+        holder = _holder_path(path)
+        _write_holder(holder, url)
+        self._stack.callback(holder.unlink, missing_ok=True)
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._stack.close()
+
+
+def _holder_path(lock_path: Path) -> Path:
+    return lock_path.with_suffix(".holder.json")
+
+
+def _write_holder(path: Path, url: str) -> None:
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    record = {"host": socket.gethostname(), "pid": os.getpid(), "started": started, "url": url}
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(record), encoding="utf-8")
+    partial.replace(path)
+
+
+def _held_message(holder: Path, timeout: float) -> str:
+    waited = f" after waiting {timeout:g} s" if timeout > 0 else ""
+    try:
+        record = json.loads(holder.read_text(encoding="utf-8"))
+        who = (
+            f"process {int(record['pid'])} on {str(record['host'])[:100]}, "
+            f"started {str(record['started'])[:40]}"
+        )
+        service = f" for {str(record['url'])[:200]}"
+    except (OSError, ValueError, KeyError, TypeError):
+        who, service = "another process (it has not said who yet)", ""
+    return (
+        f"another apply is running{service}: {who}; refused{waited}. Wait for it to end "
+        "(or give --lock-timeout SECONDS to wait), then apply again: it plans afresh"
+    )
+
+
+def _user() -> str:
+    getuid = getattr(os, "getuid", None)
+    return str(getuid()) if getuid is not None else os.environ.get("USERNAME", "user")

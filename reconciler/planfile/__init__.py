@@ -1,0 +1,229 @@
+"""The saved plan file (`plan --out`, `apply --plan`), written, read and validated in this
+package and nowhere else (like Terraform's `internal/plans/planfile`); `shape.py` holds the
+reader of the plan's JSON itself.
+
+A saved plan is a reviewed intent, not a script. The file is the plan's JSON (DESIGN §4,
+`Plan.to_dict()`) plus `made_from`: a digest of the manifests after variables, the flags
+that shaped the plan (`--prune`, `--target`, `--exclude`, var files) and the live digest.
+`apply --plan` plans again with those flags and executes the fresh plan only when its
+changes and operations equal the saved ones (`differences`): nothing read from the file
+is ever sent, so an edited file can only be refused.
+
+Reading validates the whole shape and names every problem by its JSON path
+(`plan.json: changes[3].action: ...`), never half-reading a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reconciler.changes import Plan
+from reconciler.errors import PlanFileError
+from reconciler.manifest import DesiredState
+from reconciler.masking import mask
+from reconciler.planfile.shape import PlanReader, type_name
+from reconciler.render.values import clean, shorten
+
+MADE_FROM = "made_from"
+_MADE_FROM_FIELDS = {"manifests_digest", "prune", "targets", "excludes", "var_files"}
+MAX_DIFFERENCES = 20  # lines of difference shown when a saved plan is refused
+
+
+def manifests_digest(desired: DesiredState) -> str:
+    """sha256 of the merged manifests after variables: what the plan was made from."""
+    blob = desired.manifest.model_dump_json(exclude_none=False)
+    return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class PlanInputs:
+    """What shaped a plan besides the live state; `apply --plan` takes these flags from
+    the file. Selectors and var files are kept as they were written on the command line."""
+
+    manifests_digest: str
+    prune: bool = False
+    targets: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    var_files: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "manifests_digest": self.manifests_digest,
+            "prune": self.prune,
+            "targets": list(self.targets),
+            "excludes": list(self.excludes),
+            "var_files": list(self.var_files),
+        }
+
+    def flags(self) -> str:
+        """The flags as a command line would give them, for messages."""
+        words = ["--prune"] if self.prune else []
+        words += [f"--target {t}" for t in self.targets]
+        words += [f"--exclude {e}" for e in self.excludes]
+        words += [f"--var-file {v}" for v in self.var_files]
+        return " ".join(words) or "(none)"
+
+
+@dataclass(frozen=True)
+class SavedPlan:
+    """A plan file read back: the plan (for display), what it was made from, and its
+    changes exactly as written, which the fresh plan must equal to be executed."""
+
+    plan: Plan
+    inputs: PlanInputs
+    changes: list[Any]
+
+
+def format_plan_file(plan: Plan, inputs: PlanInputs) -> str:
+    data = plan.to_dict()
+    data[MADE_FROM] = {**inputs.to_dict(), "live_digest": plan.live_digest}
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def write_plan_file(path: Path, plan: Plan, inputs: PlanInputs) -> None:
+    """Written whole or not at all: a half-written plan file must never be left behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")
+    # A credential pasted into a value is masked, as in every output (the fresh plan
+    # will then differ from the file: such a plan is refused rather than leaked).
+    partial.write_text(mask(format_plan_file(plan, inputs)), encoding="utf-8")
+    partial.replace(path)
+
+
+def read_plan_file(path: Path) -> SavedPlan:
+    try:
+        content = path.read_bytes()
+    except OSError as exc:
+        raise PlanFileError([f"{path}: cannot be read: {exc.strerror}"]) from exc
+    return saved_plan_from_json(content, source=str(path))
+
+
+def saved_plan_from_json(text: str | bytes, *, source: str = "plan") -> SavedPlan:
+    data = _load_json(text, source)
+    reader = PlanReader(source, extra={MADE_FROM})
+    plan = reader.plan(data)
+    inputs = _read_inputs(reader, data.get(MADE_FROM) if isinstance(data, dict) else None)
+    if isinstance(data, dict) and MADE_FROM not in data and not reader.problems:
+        reader.problems.append(
+            f"{source}: {MADE_FROM}: missing: this file was not saved by `plan --out` of this "
+            "version; plan again with --out"
+        )
+    if reader.problems:
+        raise PlanFileError(reader.problems)
+    if inputs.manifests_digest and plan.live_digest != _live_digest(data):
+        raise PlanFileError([f"{source}: {MADE_FROM}.live_digest: differs from live_digest"])
+    return SavedPlan(plan, inputs, list(data["changes"]))
+
+
+def plan_from_json(text: str | bytes, *, source: str = "plan") -> Plan:
+    """The plan in a plan JSON (`plan --format json` or a saved file); `source` (the file
+    name) starts every problem."""
+    return plan_from_dict(_load_json(text, source), source=source)
+
+
+def plan_from_dict(data: Any, *, source: str = "plan") -> Plan:
+    """The `Plan` whose `to_dict()` is `data`; raises `PlanFileError` listing every
+    problem (`source: changes[3].action: ...`) when `data` is not a plan of this format."""
+    reader = PlanReader(source, extra={MADE_FROM})
+    plan = reader.plan(data)
+    if reader.problems:
+        raise PlanFileError(reader.problems)
+    return plan
+
+
+def differences(saved: SavedPlan, fresh: Plan) -> list[str]:
+    """How the freshly derived changes differ from the saved ones (empty: identical), as
+    lines naming the address and the JSON path of each difference."""
+    now = _as_json([c.to_dict() for c in fresh.changes])
+    then = saved.changes
+    lines: list[str] = []
+    then_by = {_address(c): c for c in then}
+    now_by = {_address(c): c for c in now}
+    for address in then_by.keys() - now_by.keys():
+        lines.append(f"{address}: in the saved plan, not in a plan made now")
+    for address in now_by.keys() - then_by.keys():
+        lines.append(f"{address}: in a plan made now, not in the saved plan")
+    for address in then_by.keys() & now_by.keys():
+        for path in _paths_differing(then_by[address], now_by[address], ""):
+            lines.append(f"{address}: {path}: differs from a plan made now")
+    if not lines and then != now:
+        lines.append("the changes are the same, in another order or repeated")
+    lines.sort()
+    if len(lines) > MAX_DIFFERENCES:
+        lines[MAX_DIFFERENCES:] = [f"... and {len(lines) - MAX_DIFFERENCES} more"]
+    return lines
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _load_json(text: str | bytes, source: str) -> Any:
+    try:
+        return json.loads(text)
+    except UnicodeDecodeError as exc:
+        raise PlanFileError([f"{source}: not UTF-8 text: {exc.reason}"]) from exc
+    except json.JSONDecodeError as exc:
+        raise PlanFileError([f"{source}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}"]) from exc
+
+
+def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
+    if data is None:
+        return PlanInputs("")
+    fields = reader.object(data, MADE_FROM, required=_MADE_FROM_FIELDS | {"live_digest"})
+
+    def texts(name: str) -> tuple[str, ...]:
+        return tuple(reader.items(fields.get(name, []), f"{MADE_FROM}.{name}", reader.string))
+
+    digest = reader.text(fields, "manifests_digest", MADE_FROM)
+    if "manifests_digest" in fields and not digest.startswith("sha256:"):
+        reader.problem(f"{MADE_FROM}.manifests_digest", "expected a sha256: digest")
+    reader.text(fields, "live_digest", MADE_FROM)
+    return PlanInputs(
+        manifests_digest=digest,
+        prune=reader.flag(fields, "prune", MADE_FROM, default=False),
+        targets=texts("targets"),
+        excludes=texts("excludes"),
+        var_files=texts("var_files"),
+    )
+
+
+def _live_digest(data: dict[str, Any]) -> Any:
+    return data[MADE_FROM].get("live_digest")
+
+
+def _as_json(value: Any) -> Any:
+    """`value` as it reads back from a file: tuples become lists, keys strings."""
+    return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
+
+
+def _address(change: Any) -> str:
+    text = change.get("address") if isinstance(change, dict) else None
+    return _printable(text) if isinstance(text, str) else f"(a change that is {type_name(change)})"
+
+
+def _printable(text: str) -> str:
+    return clean(shorten(text, 120))
+
+
+def _paths_differing(then: Any, now: Any, path: str) -> list[str]:
+    if isinstance(then, dict) and isinstance(now, dict):
+        found: list[str] = []
+        for key in sorted(then.keys() | now.keys()):
+            inner = f"{path}.{key}" if path else str(key)
+            if key not in then or key not in now:
+                found.append(_printable(inner))
+            else:
+                found += _paths_differing(then[key], now[key], inner)
+        return found
+    if isinstance(then, list) and isinstance(now, list) and len(then) == len(now):
+        found = []
+        for index, (a, b) in enumerate(zip(then, now, strict=True)):
+            found += _paths_differing(a, b, f"{path}[{index}]")
+        return found
+    if then == now and type(then) is type(now):
+        return []
+    return [_printable(path or "(the whole change)")]

@@ -1,0 +1,290 @@
+"""`ApplySession`: one apply, with its rules inside the library (as octoDNS's `Manager.sync`
+keeps them), so that every caller gets them, not only the CLI:
+
+1. the lock of every service it may write to is taken first (`applylock.py`), and held
+   until the session ends: two applies to one helpdesk never interleave;
+2. the live state is read and the plan made afresh, with the brake's verdict on it;
+   a saved plan (`planfile.py`) is executed only when the fresh one equals it;
+3. a plan with errors is refused; the safety brake holds unless `force`;
+4. `confirm(plan)` is asked; only then is anything written;
+5. the apply log gets a start record, one record per operation, and an end record.
+
+The caller passes a `confirm` callback and an `ApplyProgress` (the CLI's draws a spinner,
+the plan and a bar; the default shows nothing). Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx
+
+from reconciler.apply import ApplyReport, Executor
+from reconciler.applylock import ApplyLock
+from reconciler.applylog import ApplyLog, default_path
+from reconciler.changes import Change, Plan
+from reconciler.connection import Connection
+from reconciler.errors import PlanHasErrors, ReconcilerError, StalePlanError
+from reconciler.manifest import DesiredState
+from reconciler.plan import Selector, plan
+from reconciler.planfile import SavedPlan, differences, manifests_digest
+from reconciler.resources import LOCATORS, RESOURCES
+from reconciler.workflow import (
+    MAX_CONCURRENCY,
+    Clients,
+    check_services,
+    judged,
+    open_clients,
+    read_state,
+)
+
+
+class BrakeHolds(ReconcilerError):
+    """The safety brake holds (settings.safety): nothing applied without `force`."""
+
+
+class ApplyDeclined(ReconcilerError):
+    """The confirmation was declined: nothing applied."""
+
+
+@dataclass(frozen=True)
+class ApplyOptions:
+    """What shapes the plan an apply executes, and whether the brake may be overridden."""
+
+    prune: bool = False
+    targets: tuple[Selector, ...] = ()
+    excludes: tuple[Selector, ...] = ()
+    force: bool = False
+
+
+class ApplyProgress(Protocol):
+    """What an apply reports as it goes (the CLI's `console.ApplyReporter` draws it)."""
+
+    def read(self, kind: str) -> None:
+        """The live state of `kind` has been read."""
+
+    def planned(self, plan: Plan) -> None:
+        """The plan about to be checked and confirmed (with the brake's verdict)."""
+
+    def started(self, plan: Plan) -> None:
+        """The first write is about to be sent."""
+
+    def operation_done(self) -> None:
+        """One more operation has been sent and answered."""
+
+    def finished(self, report: ApplyReport) -> None:
+        """The run has ended (`report.ok` or not)."""
+
+
+class SilentProgress:
+    """An `ApplyProgress` that shows nothing: the default for callers from Python."""
+
+    def read(self, kind: str) -> None:
+        pass
+
+    def planned(self, plan: Plan) -> None:
+        pass
+
+    def started(self, plan: Plan) -> None:
+        pass
+
+    def operation_done(self) -> None:
+        pass
+
+    def finished(self, report: ApplyReport) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class ApplyOutcome:
+    plan: Plan
+    report: ApplyReport | None  # None: nothing to apply
+    log_path: Path | None
+
+
+Confirm = Callable[[Plan], bool]
+
+
+class ApplySession:
+    """`async with ApplySession(desired, connection) as session:
+    outcome = await session.apply(confirm=...)`."""
+
+    def __init__(
+        self,
+        desired: DesiredState,
+        connection: Connection,
+        *,
+        options: ApplyOptions = ApplyOptions(),
+        log_path: Path | None = None,
+        lock_timeout: float = 0,
+        lock_directory: Path | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        max_concurrency: int = MAX_CONCURRENCY,
+    ) -> None:
+        self.desired = desired
+        self.connection = connection
+        self.options = options
+        self.log_path = log_path
+        self.transport = transport
+        self.max_concurrency = max_concurrency
+        self._lock = ApplyLock(_service_urls(connection), timeout=lock_timeout,
+                               directory=lock_directory)  # fmt: skip
+        self._stack = AsyncExitStack()
+        self.clients = Clients(None, None)
+
+    async def __aenter__(self) -> ApplySession:
+        check_services(self.desired, self.connection, self.options.excludes)
+        try:
+            self._stack.enter_context(self._lock)  # before anything is read
+            self.clients = await self._stack.enter_async_context(
+                open_clients(
+                    self.connection,
+                    read_only=False,
+                    transport=self.transport,
+                    max_concurrency=self.max_concurrency,
+                )
+            )
+        except BaseException:
+            await self._stack.aclose()
+            raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._stack.aclose()
+
+    async def apply(
+        self,
+        *,
+        confirm: Confirm,
+        progress: ApplyProgress | None = None,
+        saved: SavedPlan | None = None,
+    ) -> ApplyOutcome:
+        """Plan afresh (or check `saved` against a fresh plan), enforce the rules, ask,
+        execute. Raises `StalePlanError`, `PlanHasErrors`, `BrakeHolds`, `ApplyDeclined`
+        before anything is written."""
+        progress = progress or SilentProgress()
+        if saved is not None:
+            self._check_saved_inputs(saved)
+        to_apply = await self.plan(on_read=progress.read)
+        if saved is not None:
+            _check_saved_changes(saved, to_apply)
+        progress.planned(to_apply)
+        if to_apply.errors:
+            raise PlanHasErrors("the plan has errors: fix them, then apply again")
+        if not to_apply.changes:
+            return ApplyOutcome(to_apply, None, None)
+        if to_apply.brake is not None and to_apply.brake.holds and not self.options.force:
+            raise BrakeHolds(
+                "the safety brake holds (settings.safety):\n  "
+                + "\n  ".join(to_apply.brake.held)
+                + "\nReview the plan, then add --force to apply it anyway."
+            )
+        if not confirm(to_apply):
+            raise ApplyDeclined("nothing applied")
+        log_path = self.log_path or default_path()
+        progress.started(to_apply)
+        report = await self._execute(to_apply, log_path, progress)
+        progress.finished(report)
+        return ApplyOutcome(to_apply, report, log_path)
+
+    async def plan(self, *, on_read: Callable[[str], None] | None = None) -> Plan:
+        """The plan this session would execute, made now, with the brake's verdict."""
+        options = self.options
+        live = await read_state(self.desired, self.clients, prune=options.prune, on_read=on_read)
+        result = plan(
+            self.desired,
+            live,
+            resources=RESOURCES,
+            prune=options.prune,
+            targets=options.targets,
+            excludes=options.excludes,
+        )
+        return judged(result, live, self.desired)
+
+    def _check_saved_inputs(self, saved: SavedPlan) -> None:
+        inputs, options = saved.inputs, self.options
+        if (
+            inputs.prune != options.prune
+            or _selectors(inputs.targets) != options.targets
+            or _selectors(inputs.excludes) != options.excludes
+        ):
+            raise StalePlanError(
+                f"this session's flags differ from those the plan was made with "
+                f"({inputs.flags()}): apply it with the same flags"
+            )
+        if inputs.manifests_digest != manifests_digest(self.desired):
+            raise StalePlanError(
+                "the manifests (after variables) differ from those the plan was made from. "
+                "Nothing was applied: run `reconciler plan` again (with --out), review it, "
+                "and apply the new plan"
+            )
+
+    async def _execute(
+        self, to_apply: Plan, log_path: Path, progress: ApplyProgress
+    ) -> ApplyReport:
+        clients = self.clients
+
+        async def locate(change: Change) -> Any:
+            finder = LOCATORS.get(change.kind)
+            if finder is None:
+                return None
+            return await finder(change, clients.helpdesk, clients.workspace, self.desired)
+
+        with ApplyLog(log_path) as log:
+            log.event("start", summary=to_apply.summary, live_digest=to_apply.live_digest)
+            report: ApplyReport | None = None
+            try:
+                executor = Executor(
+                    to_apply,
+                    helpdesk=clients.helpdesk,
+                    workspace=clients.workspace,
+                    locate=locate,
+                    log=log,
+                    on_operation=progress.operation_done,
+                )
+                report = await executor.run()
+            finally:
+                log.event("end", **_end_record(report))
+        return report
+
+
+def _check_saved_changes(saved: SavedPlan, fresh: Plan) -> None:
+    """A saved plan is a reviewed intent: executed only when a plan made now is exactly
+    it, and then it is the fresh plan's operations that are sent, never the file's."""
+    found = differences(saved, fresh)
+    if found:
+        raise StalePlanError(
+            "the saved plan is not what a plan made now would do (the live state or the "
+            "plan file changed since it was made):\n  "
+            + "\n  ".join(found)
+            + "\nNothing was applied: run `reconciler plan` again (with --out), review it, "
+            "and apply the new plan."
+        )
+
+
+def _selectors(texts: Sequence[str]) -> tuple[Selector, ...]:
+    return tuple(Selector.parse(t) for t in texts)
+
+
+def _service_urls(connection: Connection) -> list[str]:
+    return [
+        service.url
+        for service in (connection.helpdesk, connection.workspace)
+        if service is not None
+    ]
+
+
+def _end_record(report: ApplyReport | None) -> dict[str, Any]:
+    if report is None:  # interrupted or crashed: the per-operation records say how far
+        return {"result": "interrupted"}
+    return {
+        "result": "ok" if report.ok else "stopped",
+        "done": len(report.done),
+        "failed": len(report.failed),
+        "not_attempted": len(report.not_attempted) + len(report.partial),
+        "operations": report.operations_sent,
+    }
