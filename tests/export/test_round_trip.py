@@ -17,7 +17,8 @@ from reconciler.export import KIND_FILES, SCHEMA_FILE, Selection
 from reconciler.manifest import load_manifest_text, load_manifests
 from reconciler.manifest.kinds import ENTRY_MODELS
 from reconciler.manifest.models import Kind
-from reconciler.workflow import ApplySession, read_and_plan
+from reconciler.session import ApplySession
+from reconciler.workflow import read_and_plan
 from tests.export.sandbox import (
     ACME_RULES,
     ROOT,
@@ -202,10 +203,16 @@ def test_the_applied_example_round_trips(tmp_path: Path) -> None:
     desired = load_manifests([ROOT / "examples" / "acme"], env={})
 
     async def apply() -> None:
-        async with ApplySession(desired, connection(credentials), transport=transport(state)) as s:
-            planned, _ = await s.plan()
-            assert planned.changes and not planned.errors
-            assert (await s.execute(planned)).ok
+        async with ApplySession(
+            desired,
+            connection(credentials),
+            transport=transport(state),
+            log_path=tmp_path / "apply.jsonl",
+            lock_directory=tmp_path,
+        ) as s:
+            outcome = await s.apply(confirm=lambda planned: True)
+            assert outcome.plan.changes and not outcome.plan.errors
+            assert outcome.report is not None and outcome.report.ok
 
     asyncio.run(apply())
     trip = round_trip(state, credentials, tmp_path)
