@@ -64,7 +64,6 @@ def plan(
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
-    from reconciler.masking import mask
     from reconciler.plan import Selector
     from reconciler.render import format_json, format_markdown, format_text
     from reconciler.workflow import read_and_plan
