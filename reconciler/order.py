@@ -10,18 +10,10 @@ from collections.abc import Iterable, Sequence
 from graphlib import CycleError, TopologicalSorter
 
 from reconciler.changes import Change
+from reconciler.manifest.kinds import KIND_NAMES
 
-KIND_ORDER = (
-    "custom_fields",
-    "companies",
-    "departments",
-    "categories",
-    "users",
-    "tech_permissions",
-    "assets",
-    "automation_rules",
-    "workspace.employees",
-)
+# The kinds' natural order: that of the table of kinds.
+KIND_ORDER: tuple[str, ...] = KIND_NAMES
 
 
 def _rank(change: Change) -> tuple[int, str]:

@@ -24,7 +24,8 @@ from reconciler.changes import (
 from reconciler.errors import UsageError
 from reconciler.live import LiveState
 from reconciler.manifest import DesiredState
-from reconciler.order import KIND_ORDER, CycleError, order_changes, with_dependencies
+from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
+from reconciler.order import CycleError, order_changes, with_dependencies
 from reconciler.resources.base import PlanContext, Resource, norm_key
 
 __all__ = [
@@ -40,7 +41,7 @@ __all__ = [
     "prune_kinds",
 ]
 
-MANAGED_KINDS = tuple(k for k in KIND_ORDER if k != "custom_fields")
+MANAGED_KINDS = KIND_NAMES
 
 
 @dataclass(frozen=True)
@@ -93,11 +94,12 @@ def plan(
         changes += result.changes
         diagnostics += result.diagnostics
     for kind in live.skipped:
-        if kind != "custom_fields":
+        if kind in MANAGED_KINDS:  # not the custom field catalogue
+            service = service_of(kind)
             diagnostics.append(
                 warning(
-                    f"{kind} skipped: the {_service(kind)} service is not configured",
-                    remedy=_remedy(kind),
+                    f"{kind} skipped: the {service} service is not configured",
+                    remedy=_REMEDIES[service],
                 )
             )
     try:
@@ -120,11 +122,7 @@ def plan(
     )
 
 
-def _service(kind: str) -> str:
-    return "workspace" if kind.startswith("workspace.") else "helpdesk"
-
-
-def _remedy(kind: str) -> str:
-    if _service(kind) == "workspace":
-        return "set WORKSPACE_URL and WORKSPACE_API_KEY"
-    return "set HELPDESK_URL and HELPDESK_TOKEN (or HELPDESK_USERNAME and HELPDESK_PASSWORD)"
+_REMEDIES = {
+    WORKSPACE: "set WORKSPACE_URL and WORKSPACE_API_KEY",
+    HELPDESK: "set HELPDESK_URL and HELPDESK_TOKEN (or HELPDESK_USERNAME and HELPDESK_PASSWORD)",
+}

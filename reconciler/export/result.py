@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from reconciler.export.selection import EMPLOYEES, KIND_FILES, RULES, SETTINGS_FILE, service_of
+from reconciler.export.selection import EMPLOYEES, KIND_FILES, RULES, SETTINGS_FILE
 from reconciler.export.yamlout import commented_entries, dump, dump_header, entries_node, node
+from reconciler.manifest.kinds import service_of
 
 Entry = dict[str, Any]
 _PLACEHOLDER = re.compile(r"^(#\s+)enabled: null$", re.MULTILINE)

@@ -15,8 +15,9 @@ from reconciler.export.assets import assets
 from reconciler.export.entries import Converter, Entry
 from reconciler.export.people import employees, users
 from reconciler.export.result import ExportResult
-from reconciler.export.selection import RULES, Selection, service_of
+from reconciler.export.selection import RULES, Selection
 from reconciler.export.snapshot import LiveSnapshot, SnapshotReader
+from reconciler.manifest.kinds import service_of
 from reconciler.workflow import open_clients
 
 _CONVERT: dict[str, Callable[[Converter], list[Entry]]] = {

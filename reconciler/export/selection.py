@@ -12,29 +12,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from reconciler.errors import UsageError
-from reconciler.manifest.kinds import normalise_key
+from reconciler.manifest.kinds import KINDS, normalise_key
 from reconciler.manifest.models import Kind
 from reconciler.plan import Selector
 
-RULES = "automation_rules"
-EMPLOYEES = "workspace.employees"
+RULES = Kind.automation_rules.value
+EMPLOYEES = Kind.employees.value
 # The kinds in the order they are read, converted and written; one file each.
-KIND_FILES: dict[str, str] = {
-    "companies": "companies.yaml",
-    "departments": "departments.yaml",
-    "categories": "categories.yaml",
-    "tech_permissions": "tech_permissions.yaml",
-    "users": "users.yaml",
-    "assets": "assets.yaml",
-    RULES: "automation_rules.yaml",
-    EMPLOYEES: "workspace.yaml",
-}
+KIND_FILES: dict[str, str] = {row.name: row.export_file for row in KINDS}
 SETTINGS_FILE = "settings.yaml"
 EXPORT_KINDS = tuple(KIND_FILES)
-
-
-def service_of(kind: str) -> str:
-    return "workspace" if kind == EMPLOYEES else "helpdesk"
 
 
 def split_list(values: Iterable[str]) -> list[str]:
@@ -115,7 +102,7 @@ class Selection:
         return cls(tuple(chosen), wanted, left_out, tuple(ids), explicit_kinds=bool(named))
 
     def key(self, kind: str, value: object) -> str | None:
-        return normalise_key(Kind(kind), value, self.employee_key)
+        return normalise_key(kind, value, self.employee_key)
 
     def wants(self, kind: str, key: object) -> bool:
         """Whether the object of `kind` with this key is exported (its kind is chosen)."""

@@ -1,8 +1,22 @@
-"""What the loader knows about each kind: its entry model, its key field, and how keys
-compare (DESIGN §1)."""
+"""The table of kinds: one row per managed kind, from which every list of kinds is derived
+(the loader's models and key fields, the planner's order, the resources read, the service
+each kind needs, the files export writes). See docs/architecture.md.
+
+The kinds' names and their order are the members of `Kind` (models.py: the JSON Schema's
+enum, which type checking needs spelled out); this table gives each member the rest of
+its row, and refuses at import to be out of step with it. It lives beside the models it
+names, below everything that reads it (the loader, the resources, the planner, export).
+
+Keys compare in one of three forms (`KeyForm`): names without regard to case and runs of
+white space (`norm_key`: also how every other name is compared, such as a user's
+company), rule ids as integers, and workspace employees by the configured field (e-mail
+addresses without regard to case).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel
@@ -19,62 +33,182 @@ from reconciler.manifest.models import (
     User,
 )
 
-ENTRY_MODELS: dict[Kind, type[BaseModel]] = {
-    Kind.companies: Company,
-    Kind.departments: Department,
-    Kind.categories: Category,
-    Kind.users: User,
-    Kind.tech_permissions: TechPermission,
-    Kind.assets: Asset,
-    Kind.automation_rules: AutomationRule,
-    Kind.employees: Employee,
-}
+HELPDESK = "helpdesk"
+WORKSPACE = "workspace"
 
-# The key field of each kind; employees' is `settings.employee_key`.
-KEY_FIELDS: dict[Kind, str] = {
-    Kind.companies: "name",
-    Kind.departments: "name",
-    Kind.categories: "name",
-    Kind.users: "username",
-    Kind.tech_permissions: "category",
-    Kind.assets: "serial_number",
-    Kind.automation_rules: "id",
-}
 
-# Keys compared without regard to case (and to runs of white space), like the planner's
-# `norm_key`. Serial numbers too: `sn-0001` in a manifest and `SN-0001` live are one asset,
-# and telling them apart would create a duplicate (and, under prune, disable the original).
-_NAMED = frozenset(
-    {
-        Kind.companies,
-        Kind.departments,
-        Kind.categories,
-        Kind.users,
-        Kind.tech_permissions,
-        Kind.assets,
-    }
+class KeyForm(StrEnum):
+    NAME = "name"  # case- and spacing-insensitive (`norm_key`)
+    ID = "id"  # an integer id
+    FIELD = "field"  # `settings.employee_key`: e-mail keys without regard to case
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """One row: what is known about a kind before anything is read."""
+
+    kind: Kind
+    service: str  # HELPDESK or WORKSPACE
+    key_field: str | None  # None: `settings.employee_key`
+    key_form: KeyForm
+    model: type[BaseModel]  # the manifest entry's model
+    resource: str  # "module:Class" of its resource, under reconciler/resources/
+    export_file: str  # the file `export` writes it to
+
+    @property
+    def name(self) -> str:
+        return self.kind.value
+
+    def key_field_for(self, employee_key: str = "email") -> str:
+        return self.key_field or employee_key
+
+    def normalise(self, value: Any, employee_key: str = "email") -> str | None:
+        """The form in which two keys of this kind are the same key; None for a value
+        that cannot be a key (validation reports why)."""
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            return None
+        text = str(value).strip()
+        if not text:
+            return None
+        if self.key_form is KeyForm.NAME:
+            return norm_key(text)
+        if self.key_form is KeyForm.ID:
+            try:
+                return str(int(text))
+            except ValueError:
+                return None
+        if "email" in employee_key.casefold():
+            return text.casefold()  # e-mail addresses are compared without regard to case
+        return text
+
+
+# Serial numbers compare as names too: `sn-0001` in a manifest and `SN-0001` live are one
+# asset, and telling them apart would create a duplicate (and, under prune, disable the
+# original).
+_R = "reconciler.resources."
+KINDS: tuple[KindSpec, ...] = (
+    KindSpec(
+        kind=Kind.companies,
+        service=HELPDESK,
+        key_field="name",
+        key_form=KeyForm.NAME,
+        model=Company,
+        resource=_R + "companies:CompaniesResource",
+        export_file="companies.yaml",
+    ),
+    KindSpec(
+        kind=Kind.departments,
+        service=HELPDESK,
+        key_field="name",
+        key_form=KeyForm.NAME,
+        model=Department,
+        resource=_R + "departments:DepartmentsResource",
+        export_file="departments.yaml",
+    ),
+    KindSpec(
+        kind=Kind.categories,
+        service=HELPDESK,
+        key_field="name",
+        key_form=KeyForm.NAME,
+        model=Category,
+        resource=_R + "categories:CategoriesResource",
+        export_file="categories.yaml",
+    ),
+    KindSpec(
+        kind=Kind.users,
+        service=HELPDESK,
+        key_field="username",
+        key_form=KeyForm.NAME,
+        model=User,
+        resource=_R + "users:UsersResource",
+        export_file="users.yaml",
+    ),
+    KindSpec(
+        kind=Kind.tech_permissions,
+        service=HELPDESK,
+        key_field="category",
+        key_form=KeyForm.NAME,
+        model=TechPermission,
+        resource=_R + "tech_permissions:TechPermissionsResource",
+        export_file="tech_permissions.yaml",
+    ),
+    KindSpec(
+        kind=Kind.assets,
+        service=HELPDESK,
+        key_field="serial_number",
+        key_form=KeyForm.NAME,
+        model=Asset,
+        resource=_R + "assets:AssetsResource",
+        export_file="assets.yaml",
+    ),
+    KindSpec(
+        kind=Kind.automation_rules,
+        service=HELPDESK,
+        key_field="id",
+        key_form=KeyForm.ID,
+        model=AutomationRule,
+        resource=_R + "automation_rules:AutomationRulesResource",
+        export_file="automation_rules.yaml",
+    ),
+    KindSpec(
+        kind=Kind.employees,
+        service=WORKSPACE,
+        key_field=None,
+        key_form=KeyForm.FIELD,
+        model=Employee,
+        resource=_R + "employees:EmployeesResource",
+        export_file="workspace.yaml",
+    ),
 )
 
+if [row.kind for row in KINDS] != list(Kind):  # pragma: no cover - a programming error
+    raise RuntimeError("manifest/kinds.py: KINDS must have one row per Kind, in its order")
 
-def key_field(kind: Kind, employee_key: str) -> str:
-    return employee_key if kind is Kind.employees else KEY_FIELDS[kind]
+BY_NAME: dict[str, KindSpec] = {row.name: row for row in KINDS}
+KIND_NAMES: tuple[str, ...] = tuple(BY_NAME)
 
 
-def normalise_key(kind: Kind, value: Any, employee_key: str = "email") -> str | None:
-    """The form in which two keys of `kind` are the same key; None for a value that cannot
-    be a key (validation reports why)."""
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        return None
-    text = str(value).strip()
-    if not text:
-        return None
-    if kind in _NAMED:
-        return " ".join(text.split()).casefold()
-    if kind is Kind.automation_rules:
-        try:
-            return str(int(text))
-        except ValueError:
-            return None
-    if kind is Kind.employees and "email" in employee_key.casefold():
-        return text.casefold()  # e-mail addresses are compared without regard to case
-    return text
+def spec(kind: str) -> KindSpec:
+    """The row of `kind`; KeyError for a name that is not a managed kind."""
+    return BY_NAME[kind]
+
+
+def service_of(kind: str) -> str:
+    return BY_NAME[kind].service
+
+
+def norm_key(text: str) -> str:
+    """Names compare case-insensitively and ignore surrounding white space and runs of it."""
+    return " ".join(text.split()).casefold()
+
+
+def normalise_key(kind: str, value: Any, employee_key: str = "email") -> str | None:
+    return BY_NAME[kind].normalise(value, employee_key)
+
+
+# The loader's views of the table.
+ENTRY_MODELS: dict[Kind, type[BaseModel]] = {row.kind: row.model for row in KINDS}
+# The key field of each kind; employees' is `settings.employee_key`.
+KEY_FIELDS: dict[Kind, str] = {row.kind: row.key_field for row in KINDS if row.key_field}
+
+
+def key_field(kind: str, employee_key: str) -> str:
+    return BY_NAME[kind].key_field_for(employee_key)
+
+
+__all__ = [
+    "BY_NAME",
+    "ENTRY_MODELS",
+    "HELPDESK",
+    "KEY_FIELDS",
+    "KINDS",
+    "KIND_NAMES",
+    "WORKSPACE",
+    "KeyForm",
+    "KindSpec",
+    "key_field",
+    "norm_key",
+    "normalise_key",
+    "service_of",
+    "spec",
+]

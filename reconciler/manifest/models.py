@@ -22,6 +22,8 @@ def _none_as_empty(value: Any) -> Any:
     return [] if value is None else value
 
 
+# The name column of the table of kinds (`manifest/kinds.py`), which gives each member the
+# rest of its row. (The docstring below is the schema's description.)
 class Kind(StrEnum):
     """The managed kinds, in the order they are shown and applied."""
 

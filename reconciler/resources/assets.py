@@ -41,6 +41,7 @@ from reconciler.changes import (
     warning,
 )
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import Asset, Kind
 from reconciler.resources.asset_records import (
     TEXTS,
@@ -70,7 +71,20 @@ REMOVAL_REASON = "not in the manifests: pruned by disabling it (EnableAsset rest
 
 class AssetsResource:
     kind = KIND
-    service = "helpdesk"
+    service = service_of(KIND)
+
+    async def locate(
+        self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
+    ) -> Any:
+        """The id of the asset a lost `POST /Asset` may have made (matched by serial number;
+        the API has no serial filter, so every page is read), or None."""
+        for raw in await helpdesk.assets(include_disabled=True):
+            asset = parse_asset(raw)
+            if asset.serial_number is not None and norm_key(asset.serial_number) == norm_key(
+                change.key
+            ):
+                return asset.id
+        return None
 
     def needs(self, desired: DesiredState) -> bool:
         # Only manifests that list assets manage them: `--prune` with none must not
@@ -428,15 +442,3 @@ def _unassign(asset_id: int, user_id: int, username: str) -> Operation:
 def _switch(asset_id: int | Ref, *, enable: bool) -> Operation:
     path = "/api/EnableAsset" if enable else "/api/DisableAsset"
     return Operation("helpdesk", "POST", path, {"assetId": asset_id})
-
-
-async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
-    """The id of the asset a lost `POST /Asset` may have made (matched by serial number;
-    the API has no serial filter, so every page is read), or None."""
-    for raw in await helpdesk.assets(include_disabled=True):
-        asset = parse_asset(raw)
-        if asset.serial_number is not None and norm_key(asset.serial_number) == norm_key(
-            change.key
-        ):
-            return asset.id
-    return None

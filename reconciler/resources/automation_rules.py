@@ -24,6 +24,7 @@ from reconciler.changes import Action, Change, FieldChange, Operation, address, 
 from reconciler.clients import RuleInfo, parse_rule
 from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import AutomationRule
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
 
@@ -48,7 +49,7 @@ class LiveRules:
 
 class AutomationRulesResource:
     kind = KIND
-    service = "helpdesk"
+    service = service_of(KIND)
 
     def needs(self, desired: DesiredState) -> bool:
         return bool(desired.manifest.automation_rules)

@@ -23,8 +23,11 @@ from typing import Any, Protocol, TypeVar
 
 from reconciler.changes import Change, Diagnostic, Ref, address
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import norm_key
 
 T = TypeVar("T")
+
+__all__ = ["KindPlan", "LiveData", "PlanContext", "Reader", "Resource", "norm_key"]
 
 
 class LiveData(Protocol):
@@ -69,11 +72,6 @@ class Resource(Protocol):
 class KindPlan:
     changes: list[Change] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def norm_key(text: str) -> str:
-    """Names compare case-insensitively and ignore surrounding white space."""
-    return " ".join(text.split()).casefold()
 
 
 @dataclass

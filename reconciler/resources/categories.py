@@ -42,6 +42,7 @@ from reconciler.changes import (
     warning,
 )
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import Category, Kind, Settings
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
 from reconciler.resources.custom_fields import closest
@@ -179,7 +180,21 @@ def where_text(categories: tuple[LiveCategory, ...]) -> str:
 
 class CategoriesResource:
     kind = KIND
-    service = "helpdesk"
+    service = service_of(KIND)
+
+    async def locate(
+        self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
+    ) -> Any:
+        """The id of the category a lost `AddCategory` may have made: the one of that name in
+        the section the change names, or None."""
+        wanted = next((f.after for f in change.fields if f.path == "section"), None)
+        for raw in await helpdesk.categories():
+            category = parse_category(raw)
+            if norm_key(category.name) != norm_key(change.key):
+                continue
+            if wanted is None or category.section_key == norm_key(str(wanted)):
+                return category.id
+        return None
 
     def needs(self, desired: DesiredState) -> bool:
         manifest = desired.manifest
@@ -369,16 +384,3 @@ def stale_section_ids(ctx: PlanContext, sections: Sections, clashes: set[str]) -
                     )
                 )
     return found
-
-
-async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
-    """The id of the category a lost `AddCategory` may have made: the one of that name in
-    the section the change names, or None."""
-    wanted = next((f.after for f in change.fields if f.path == "section"), None)
-    for raw in await helpdesk.categories():
-        category = parse_category(raw)
-        if norm_key(category.name) != norm_key(change.key):
-            continue
-        if wanted is None or category.section_key == norm_key(str(wanted)):
-            return category.id
-    return None

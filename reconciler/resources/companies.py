@@ -12,6 +12,7 @@ from typing import Any
 
 from reconciler.changes import Action, Change, FieldChange, Operation, Ref, address, warning
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import Company
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
 from reconciler.resources.custom_fields import USAGE, CustomFieldCatalogue, diff_values, unignored
@@ -75,7 +76,18 @@ def _text(value: str | None) -> str:
 
 class CompaniesResource:
     kind = KIND
-    service = "helpdesk"
+    service = service_of(KIND)
+
+    async def locate(
+        self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
+    ) -> Any:
+        """The id of the company a create may have made (`Company` is idempotent by name, so
+        this is rarely needed), or None."""
+        for raw in await helpdesk.companies():
+            company = parse_company(raw)
+            if norm_key(company.name) == norm_key(change.key):
+                return company.id
+        return None
 
     def needs(self, desired: DesiredState) -> bool:
         manifest = desired.manifest
@@ -222,13 +234,3 @@ class CompaniesResource:
             result.changes.append(
                 Change(KIND, company.name, Action.update, tuple(fields), tuple(operations))
             )
-
-
-async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
-    """The id of the company a create may have made (`Company` is idempotent by name, so
-    this is rarely needed), or None."""
-    for raw in await helpdesk.companies():
-        company = parse_company(raw)
-        if norm_key(company.name) == norm_key(change.key):
-            return company.id
-    return None

@@ -11,6 +11,7 @@ from typing import Any
 
 from reconciler.changes import Action, Change, FieldChange, address, error, warning
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import service_of
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
 
 KIND = "departments"
@@ -39,7 +40,7 @@ class LiveDepartments:
 
 class DepartmentsResource:
     kind = KIND
-    service = "helpdesk"
+    service = service_of(KIND)
 
     def needs(self, desired: DesiredState) -> bool:
         manifest = desired.manifest

@@ -30,8 +30,8 @@ from urllib.parse import quote
 
 from reconciler.changes import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import normalise_key
-from reconciler.manifest.models import Employee, Kind
+from reconciler.manifest.kinds import normalise_key, service_of
+from reconciler.manifest.models import Employee
 from reconciler.resources.base import KindPlan, PlanContext, Reader
 
 KIND = "workspace.employees"
@@ -59,7 +59,7 @@ class LiveEmployees:
 
 
 def employee_key(key_field: str, value: Any) -> str | None:
-    return normalise_key(Kind.employees, value, key_field)
+    return normalise_key(KIND, value, key_field)
 
 
 def comparable(name: str, value: Any) -> Any:
@@ -95,7 +95,18 @@ def employee_path(employee_id: Any) -> str:
 
 class EmployeesResource:
     kind = KIND
-    service = "workspace"
+    service = service_of(KIND)
+
+    async def locate(
+        self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
+    ) -> Any:
+        """The id of the employee a lost `POST /api/employees` may have made, or None."""
+        key_field = desired.settings.employee_key
+        wanted = employee_key(key_field, change.key)
+        for record in await workspace.employees():
+            if employee_key(key_field, record.get(key_field)) == wanted:
+                return record.get("id")
+        return None
 
     def needs(self, desired: DesiredState) -> bool:
         # Only manifests that list employees manage them: a prune with none listed must
@@ -218,13 +229,3 @@ class EmployeesResource:
                     remedy=f"give them a {live.key_field} in the workspace service",
                 )
             )
-
-
-async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
-    """The id of the employee a lost `POST /api/employees` may have made, or None."""
-    key_field = desired.settings.employee_key
-    wanted = employee_key(key_field, change.key)
-    for record in await workspace.employees():
-        if employee_key(key_field, record.get(key_field)) == wanted:
-            return record.get("id")
-    return None

@@ -42,6 +42,7 @@ from reconciler.changes import (
     warning,
 )
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import TechPermission
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
 from reconciler.resources.categories import (
@@ -117,7 +118,7 @@ class _Removed:
 
 class TechPermissionsResource:
     kind = KIND
-    service = "helpdesk"
+    service = service_of(KIND)
 
     def needs(self, desired: DesiredState) -> bool:
         return bool(desired.manifest.tech_permissions)

@@ -38,6 +38,7 @@ from typing import Any
 from reconciler.changes import Action, Change, FieldChange, Operation, Ref, address, error, warning
 from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import User
 from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
 from reconciler.resources.companies import LiveCompanies
@@ -87,7 +88,22 @@ def _user_id(caller: Any) -> int | None:
 
 class UsersResource:
     kind = KIND
-    service = "helpdesk"
+    service = service_of(KIND)
+
+    async def locate(
+        self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
+    ) -> Any:
+        """The id of the user a lost `CreateUser` may have made, or None (`UserByUsername`
+        answers 404 for an unknown username)."""
+        try:
+            found = await helpdesk.request(
+                "GET", "/UserByUsername", {"username": change.key}, write=False
+            )
+        except ApiError as err:
+            if err.status == 404:
+                return None
+            raise
+        return parse_user(found).id if isinstance(found, Mapping) else None
 
     def needs(self, desired: DesiredState) -> bool:
         manifest = desired.manifest
@@ -360,17 +376,3 @@ def _company_dependency(
             )
         )
     return ()
-
-
-async def locate(change: Change, helpdesk: Any, workspace: Any, desired: DesiredState) -> Any:
-    """The id of the user a lost `CreateUser` may have made, or None (`UserByUsername`
-    answers 404 for an unknown username)."""
-    try:
-        found = await helpdesk.request(
-            "GET", "/UserByUsername", {"username": change.key}, write=False
-        )
-    except ApiError as err:
-        if err.status == 404:
-            return None
-        raise
-    return parse_user(found).id if isinstance(found, Mapping) else None
