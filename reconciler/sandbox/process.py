@@ -26,6 +26,9 @@ class SandboxProcess:
         self.proc: subprocess.Popen[str] | None = None
 
     def start(self) -> SandboxProcess:
+        if self.proc is not None and self.proc.poll() is None:
+            # A second process would replace `proc`, and `stop` would never end the first.
+            raise RuntimeError("this sandbox is already running; stop it first")
         cmd = [
             sys.executable,
             "-m",

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 def test_new_user_walkthrough(serve: Serve, tmp_path: Path) -> None:
     db = tmp_path / "sandbox.db"
-    sandbox = serve(db, "--rate-limit", "0").start()
+    sandbox = serve(db, "--rate-limit", "0")
     with httpx.Client(base_url=sandbox.helpdesk_url + "/api", auth=sandbox.auth, timeout=10) as hd:
         # A company, twice: the same id.
         first = hd.post("/Company", data={"name": "Acme Corp"}).json()["id"]
@@ -56,7 +56,7 @@ def test_new_user_walkthrough(serve: Serve, tmp_path: Path) -> None:
 
     # State survives a restart.
     sandbox.stop()
-    again = serve(db).start()
+    again = serve(db)
     assert again.auth == sandbox.auth
     with httpx.Client(base_url=again.helpdesk_url + "/api", auth=again.auth, timeout=10) as hd:
         assert [c["Name"] for c in hd.get("/Companies").json()] == ["Acme Corp"]
@@ -68,7 +68,7 @@ def test_new_user_walkthrough(serve: Serve, tmp_path: Path) -> None:
 
 
 def test_rate_limit_and_ip_block_over_the_network(serve: Serve, tmp_path: Path) -> None:
-    sandbox = serve(tmp_path / "s.db", "--rate-limit", "20").start()
+    sandbox = serve(tmp_path / "s.db", "--rate-limit", "20")
     with httpx.Client(base_url=sandbox.helpdesk_url + "/api", auth=sandbox.auth, timeout=10) as hd:
         codes = [hd.get("/Priorities").status_code for _ in range(21)]
         assert codes == [200] * 20 + [429]
@@ -83,7 +83,7 @@ def test_rate_limit_and_ip_block_over_the_network(serve: Serve, tmp_path: Path) 
 
 
 def test_dropped_connection_is_a_transport_error(serve: Serve, tmp_path: Path) -> None:
-    sandbox = serve(tmp_path / "s.db", "--rate-limit", "0", "--faults", "drop=1").start()
+    sandbox = serve(tmp_path / "s.db", "--rate-limit", "0", "--faults", "drop=1")
     with httpx.Client(base_url=sandbox.helpdesk_url + "/api", auth=sandbox.auth, timeout=10) as hd:
         with pytest.raises(httpx.TransportError):
             hd.post("/Company", data={"name": "Acme"})

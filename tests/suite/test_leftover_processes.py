@@ -1,0 +1,67 @@
+"""The suite's own guard: a test that leaves a child process running fails, and the
+process is ended (tests/conftest.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psutil
+import pytest
+
+pytest_plugins = ["pytester"]
+
+CONFTEST = (Path(__file__).parents[1] / "conftest.py").read_text()
+
+LEAKY = """
+import subprocess, sys
+from pathlib import Path
+
+def test_leaves_a_child(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    (Path(__file__).parent / "leaked.pid").write_text(str(proc.pid))
+
+def test_cleans_up():
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    proc.terminate()
+    proc.wait()
+"""
+
+
+def test_a_test_that_leaves_a_child_running_fails_and_the_child_is_ended(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_leaky=LEAKY)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:xdist")
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(
+        ["*test_leaky.py::test_leaves_a_child left child processes running (killed now):*"]
+    )
+    pid = int((pytester.path / "leaked.pid").read_text())
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_a_process_that_outlives_its_parent_fails_the_run(pytester: pytest.Pytester) -> None:
+    """A grandchild re-parented to init is no longer pytest's child; the marker in its
+    environment still finds it at the end of the run."""
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(
+        test_orphan="""
+import subprocess, sys
+from pathlib import Path
+
+def test_orphan():
+    # The child starts a grandchild and ends at once: the grandchild is re-parented.
+    code = ("import subprocess, sys; "
+            "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'], "
+            "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+            "print(p.pid)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    (Path(__file__).parent / "orphan.pid").write_text(out.stdout.strip())
+"""
+    )
+    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:xdist")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*were still running at its end (killed now):*"])
+    pid = int((pytester.path / "orphan.pid").read_text())
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
