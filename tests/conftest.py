@@ -13,6 +13,7 @@ ended, on a machine other people share. So:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
@@ -47,10 +48,8 @@ def _describe(proc: psutil.Process) -> str:
 
 def _kill(processes: list[psutil.Process]) -> None:
     for proc in processes:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             proc.kill()
-        except psutil.NoSuchProcess:
-            pass
     psutil.wait_procs(processes, timeout=10)
 
 
