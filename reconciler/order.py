@@ -68,4 +68,31 @@ def with_dependencies(changes: Sequence[Change], selected: set[str]) -> list[Cha
     return [c for c in changes if c.address in keep]
 
 
-__all__ = ["KIND_ORDER", "CycleError", "dependencies", "order_changes", "with_dependencies"]
+def without_dependents(changes: Sequence[Change], excluded: set[str]) -> dict[str, str]:
+    """The changes that need an excluded one, directly or through another: address -> the
+    address it needs that is left out (the first, by address). Like Terraform's
+    -exclude: a change whose dependency is not applied could not be applied either."""
+    left_out = set(excluded)
+    needs: dict[str, str] = {}
+    found = True
+    while found:  # until no change needs one left out; the order may hold a cycle
+        found = False
+        for change in changes:
+            if change.address in left_out:
+                continue
+            missing = sorted(d for d in dependencies(change) if d in left_out)
+            if missing:
+                needs[change.address] = missing[0]
+                left_out.add(change.address)
+                found = True
+    return needs
+
+
+__all__ = [
+    "KIND_ORDER",
+    "CycleError",
+    "dependencies",
+    "order_changes",
+    "with_dependencies",
+    "without_dependents",
+]

@@ -25,7 +25,7 @@ from reconciler.errors import UsageError
 from reconciler.live import LiveState
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
-from reconciler.order import CycleError, order_changes, with_dependencies
+from reconciler.order import CycleError, order_changes, with_dependencies, without_dependents
 from reconciler.resources.base import PlanContext, Resource, norm_key
 
 __all__ = [
@@ -108,18 +108,38 @@ def plan(
         cycle = " -> ".join(exc.args[1]) if len(exc.args) > 1 else str(exc)
         diagnostics.append(error(f"the changes depend on each other in a cycle: {cycle}"))
         ordered = changes
-    targets, excludes = list(targets), list(excludes)
-    if targets:
-        chosen = {c.address for c in ordered if any(t.matches(c) for t in targets)}
-        ordered = with_dependencies(ordered, chosen)
-    if excludes:
-        ordered = [c for c in ordered if not any(e.matches(c) for e in excludes)]
+    ordered = _select(ordered, list(targets), list(excludes), diagnostics)
     return Plan(
         tuple(ordered),
         tuple(d for d in diagnostics if d.severity == "warning"),
         tuple(d for d in diagnostics if d.severity == "error"),
         live.digest(),
     )
+
+
+def _select(
+    changes: list[Change],
+    targets: list[Selector],
+    excludes: list[Selector],
+    diagnostics: list[Diagnostic],
+) -> list[Change]:
+    """The targets and what they need, less the excluded changes and what needs them
+    (each of those with a warning: it was asked for, or would have been planned)."""
+    if targets:
+        chosen = {c.address for c in changes if any(t.matches(c) for t in targets)}
+        changes = with_dependencies(changes, chosen)
+    if excludes:
+        excluded = {c.address for c in changes if any(e.matches(c) for e in excludes)}
+        needs = without_dependents(changes, excluded)
+        for change in changes:
+            needed = needs.get(change.address)
+            if needed is not None:
+                why = "--exclude leaves out" if needed in excluded else "is left out"
+                diagnostics.append(
+                    warning(f"left out: it needs {needed}, which {why}", change.address)
+                )
+        changes = [c for c in changes if c.address not in excluded and c.address not in needs]
+    return changes
 
 
 _REMEDIES = {

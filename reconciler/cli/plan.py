@@ -48,7 +48,7 @@ from reconciler.console import Progress, colour
     "excludes",
     multiple=True,
     metavar="KIND[/KEY]",
-    help="Leave these objects out; repeatable.",
+    help="Leave these objects (and what needs them) out; repeatable.",
 )
 @var_files
 @connection_options

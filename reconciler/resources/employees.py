@@ -23,7 +23,7 @@ Decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 from urllib.parse import quote
@@ -157,6 +157,7 @@ class EmployeesResource:
             else:
                 ctx.will_create(KIND, shown_key)
                 self._create(entry, shown_key, ignored, result)
+        _after_new_managers(result)
         if ctx.prunes(KIND):
             self._prune(live, listed, result)
         return result
@@ -229,3 +230,19 @@ class EmployeesResource:
                     remedy=f"give them a {live.key_field} in the workspace service",
                 )
             )
+
+
+def _after_new_managers(result: KindPlan) -> None:
+    """An employee whose `managerEmail` names an employee this plan creates is written
+    after that one: a directory may refuse a manager it does not know yet. Two new
+    employees managing each other are therefore a cycle, which the plan reports."""
+    created = {
+        comparable("email", change.operations[0].params.get("email")): change.address
+        for change in result.changes
+        if change.action is Action.create
+    }
+    for index, change in enumerate(result.changes):
+        manager = comparable("managerEmail", change.operations[0].params.get("managerEmail"))
+        needed = created.get(manager) if isinstance(manager, str) else None
+        if needed is not None and needed != change.address:
+            result.changes[index] = replace(change, depends_on=(*change.depends_on, needed))
