@@ -43,3 +43,8 @@ class ClientBase:
     @property
     def calls_by_path(self) -> Counter[str]:
         return self._sender.calls_by_path
+
+    @property
+    def rate_limited_seconds(self) -> float:
+        """Seconds the calls so far waited for the client-side rate limiter."""
+        return self._sender.rate_limited

@@ -59,6 +59,9 @@ class Sender:
         self._gate = ThrottleGate()
         self.calls = 0
         self.calls_by_path: Counter[str] = Counter()
+        # Seconds the calls waited for the client-side rate limiter (added up over tasks
+        # that waited at once): why a plan took longer than its calls did.
+        self.rate_limited = 0.0
 
     async def send(
         self,
@@ -141,7 +144,10 @@ class Sender:
             # The rate slot is taken inside the semaphore, right before sending, so that
             # the limiter's clock and the server's agree on when the call happened.
             if self._limiter is not None:
-                await self._limiter.acquire(bucket)
+                waited = await self._limiter.acquire(bucket)
+                if waited:
+                    self.rate_limited += waited
+                    log.info("%s: waited %.1f s for the rate limit (%s)", label, waited, bucket)
             self.calls += 1
             self.calls_by_path[label] += 1
             response = await self.http.send(request)

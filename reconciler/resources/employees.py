@@ -227,7 +227,7 @@ class EmployeesResource:
                 warning(
                     f"{live.unkeyed} live employee(s) have no {live.key_field!r}: they cannot "
                     "be matched to manifest entries, so prune never deletes them",
-                    remedy=f"give them a {live.key_field} in the workspace service",
+                    remedy=f"set {live.key_field!r} on them in the workspace service",
                 )
             )
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy
-from reconciler.clients.ratelimit import SlidingWindow
+from reconciler.clients.ratelimit import RateLimiter, SlidingWindow
 from reconciler.sandbox import SandboxConfig
 from tests.clients.conftest import (
     FakeClock,
@@ -160,3 +160,57 @@ async def test_concurrency_is_bounded() -> None:
         await asyncio.gather(*(client.companies() for _ in range(30)))
         assert client.calls == 31
     assert most == 3
+
+
+async def test_acquire_returns_the_seconds_it_waited(clock: FakeClock) -> None:
+    sleeper = Sleeper(clock)
+    window = SlidingWindow(2, 10.0, clock, sleeper)
+    assert [await window.acquire() for _ in range(2)] == [0.0, 0.0]
+    clock.advance(3.0)
+    # Full: the oldest start (t=1000) leaves the window at 1010, 7 s from now.
+    assert await window.acquire() == 7.0
+    assert await window.acquire() == 0.0  # that wait freed both slots taken at 1000
+    assert await window.acquire() == 10.0
+    assert sleeper.waits == [7.0, 10.0]
+
+
+async def test_a_start_exactly_one_window_old_has_left_it(clock: FakeClock) -> None:
+    sleeper = Sleeper(clock)
+    window = SlidingWindow(1, 10.0, clock, sleeper)
+    await window.acquire()
+    clock.advance(10.0)
+    assert await window.acquire() == 0.0
+    clock.advance(9.5)
+    assert await window.acquire() == 0.5
+
+
+async def test_the_limiter_returns_the_wait_of_the_bucket_widened_by_the_margin(
+    clock: FakeClock,
+) -> None:
+    sleeper = Sleeper(clock)
+    limiter = RateLimiter(
+        RateLimits(general=1, search=2, window=50.0, margin=0.1, clock=clock, sleep=sleeper)
+    )
+    assert await limiter.acquire("general") == 0.0
+    assert await limiter.acquire("anything else") == pytest.approx(55.0)
+    assert [await limiter.acquire("search") for _ in range(3)] == [0.0, 0.0, pytest.approx(55.0)]
+
+
+async def test_the_client_adds_up_the_seconds_it_waited_for_the_rate_limit(
+    clock: FakeClock,
+) -> None:
+    state = make_state(SandboxConfig(rate_limit=0, search_rate_limit=0), clock)
+    limiter_sleeps = Sleeper(clock)
+    limits = RateLimits(
+        general=2, search=0, window=60.0, margin=0.0, clock=clock, sleep=limiter_sleeps
+    )
+    async with helpdesk_client(state, limits=limits) as client:
+        assert client.rate_limited_seconds == 0.0
+        await client.companies()  # with the Authorization: two calls, no wait
+        assert client.rate_limited_seconds == 0.0
+        clock.advance(15.0)
+        await client.companies()
+        await client.companies()
+        await client.companies()
+        assert limiter_sleeps.waits == [45.0, 60.0]  # 1015 -> 1060, then 1060 -> 1120
+        assert client.rate_limited_seconds == pytest.approx(105.0)
