@@ -41,12 +41,12 @@ def test_without_dependencies_the_kinds_natural_order_then_the_key_decides() -> 
         change("users", "b"),
         change("users", "A"),
         change("companies", "z"),
-        change("custom_fields", "f"),
+        change("departments", "f"),
         change("unheard_of", "a"),
     ]
     assert addresses(order_changes(changes)) == [
-        'custom_fields["f"]',
         'companies["z"]',
+        'departments["f"]',
         'users["A"]',
         'users["b"]',
         'workspace.employees["a"]',
