@@ -1,7 +1,9 @@
 """YAML text to `Node`s that know where they start, with every problem reported at its place.
 
-Positions come from ruamel.yaml's node tree: a document is composed, never constructed as
-a whole, and only scalars go through the safe constructor, so no tag can build an object.
+Positions come from a node tree composed by libyaml (`yamlcompose`, at C speed) or, when
+libyaml is missing or the text needs it, by ruamel.yaml: a document is composed, never
+constructed as a whole, and only scalars go through the safe constructor, so no tag can
+build an object.
 The composer is taught to remember where each alias is used, because an alias is where an
 alias bomb ("billion laughs") and a recursive alias must be reported. An aliased node is
 converted once and shared (nothing changes a `Node`), and each node knows how many nodes
@@ -10,7 +12,7 @@ its value expands to, so a bomb is refused after counting, never after expanding
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +22,13 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.reader import ReaderError
+
+from reconciler.manifest.yamlcompose import (
+    DECLINED,
+    AliasUse,
+    compose_documents,
+    libyaml_available,
+)
 
 # Nodes a document may materialise through aliases; real manifests use a few hundred.
 ALIAS_NODE_LIMIT = 100_000
@@ -79,15 +88,6 @@ class Node:
         return self.keys is None and self.value is None
 
 
-@dataclass(eq=False, slots=True)
-class _AliasUse:
-    """What the composer returns for `*name`: the anchored node and where it is used."""
-
-    node: Any
-    line: int
-    column: int
-
-
 class _LocatingComposer(Composer):
     def __init__(self, loader: Any = None) -> None:
         super().__init__(loader=loader)
@@ -97,7 +97,7 @@ class _LocatingComposer(Composer):
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.parser.check_event(AliasEvent):
             mark = self.parser.peek_event().start_mark
-            return _AliasUse(super().compose_node(parent, index), mark.line + 1, mark.column + 1)
+            return AliasUse(super().compose_node(parent, index), mark.line + 1, mark.column + 1)
         return super().compose_node(parent, index)
 
 
@@ -105,15 +105,40 @@ class _Abandon(Exception):
     """Ends the conversion of a document that cannot be loaded safely."""
 
 
-def parse_documents(text: str, report: Report, substitute: Substitute) -> list[Node]:
+def parse_documents(
+    text: str, report: Report, substitute: Substitute, *, libyaml: bool = True
+) -> list[Node]:
     """The non-empty documents of `text`. Problems go to `report`; a document with a syntax
-    error ends the file (the parser cannot resynchronise), earlier documents are kept."""
+    error ends the file (the parser cannot resynchronise), earlier documents are kept.
+    libyaml composes the text when it can (`yamlcompose`), ruamel.yaml's pure-Python
+    parser when it cannot or `libyaml` is False; the results are the same."""
     yaml = YAML(typ="safe", pure=True)
     yaml.Composer = _LocatingComposer
     yaml.max_depth = MAX_DEPTH
+    if libyaml and libyaml_available():
+        found: list[tuple[int, int, str]] = []
+        try:
+            documents = _convert_all(
+                compose_documents(text, MAX_DEPTH),
+                yaml,
+                lambda line, column, message: found.append((line, column, message)),
+                substitute,
+            )
+        except DECLINED:
+            pass  # what was found so far is dropped: ruamel.yaml reads the text again
+        else:
+            for problem in found:
+                report(*problem)
+            return documents
+    return _convert_all(_compose_all(yaml, text, report), yaml, report, substitute)
+
+
+def _convert_all(
+    roots: Iterable[Any], yaml: YAML, report: Report, substitute: Substitute
+) -> list[Node]:
     documents: list[Node] = []
-    for root in _compose_all(yaml, text, report):
-        converter = _Converter(yaml.constructor.construct_object, report, substitute)
+    for root in roots:
+        converter = _Converter(_scalar_constructor(yaml), report, substitute)
         try:
             node = converter.convert(root, 1)
         except _Abandon:
@@ -121,6 +146,21 @@ def parse_documents(text: str, report: Report, substitute: Substitute) -> list[N
         if not node.is_empty:
             documents.append(node)
     return documents
+
+
+def _scalar_constructor(yaml: YAML) -> Callable[[Any], Any]:
+    constructor = yaml.constructor
+
+    def construct(item: Any) -> Any:
+        try:
+            return constructor.construct_object(item, deep=True)
+        finally:
+            # ruamel remembers every node it built, for aliases; `_Converter` shares
+            # aliased values itself, and forgetting them keeps memory flat.
+            constructor.constructed_objects.pop(item, None)
+            constructor.recursive_objects.pop(item, None)
+
+    return construct
 
 
 def _compose_all(yaml: YAML, text: str, report: Report) -> Iterator[Any]:
@@ -169,33 +209,38 @@ class _Converter:
         self._construct = construct
         self._report = report
         self._substitute = sub
-        self._done: dict[int, Node] = {}
+        # Anchored items only (an alias can reach nothing else), each kept alive by its
+        # entry so that its id is never reused by another item.
+        self._done: dict[int, tuple[Any, Node]] = {}
         self._open: set[int] = set()
         self._through_aliases = 0
 
     def convert(self, item: Any, depth: int) -> Node:
-        if isinstance(item, _AliasUse):
+        if isinstance(item, AliasUse):
             return self._alias(item, depth)
-        if id(item) in self._done:
-            return self._done[id(item)]
+        anchored = getattr(item, "anchor", None) is not None
+        if anchored:
+            if id(item) in self._done:
+                return self._done[id(item)][1]
+            self._open.add(id(item))
         here = Node(None, item.start_mark.line + 1, item.start_mark.column + 1)
-        self._open.add(id(item))
-        tag = str(getattr(item.tag, "value", item.tag))
+        tag = _tag(item)
         if isinstance(item, MappingNode):
             self._check_tag(here, tag, _MAP)
             self._mapping(item, here, depth)
         elif isinstance(item, SequenceNode):
             self._check_tag(here, tag, _SEQ)
-            here.value = [self.convert(child, depth + 1) for child in item.value]
+            here.value = [self.convert(child, depth + 1) for child in _released(item.value)]
             self._measure(here, here.value)
         else:
             here.raw = str(item.value)
             here.value = self._scalar(item, here, tag)
-        self._open.discard(id(item))
-        self._done[id(item)] = here
+        if anchored:
+            self._open.discard(id(item))
+            self._done[id(item)] = (item, here)
         return here
 
-    def _alias(self, use: _AliasUse, depth: int) -> Node:
+    def _alias(self, use: AliasUse, depth: int) -> Node:
         if id(use.node) in self._open:
             self._report(use.line, use.column, "a recursive alias cannot be loaded")
             return Node(None, use.line, use.column)
@@ -225,7 +270,7 @@ class _Converter:
             value: Any = str(item.value)
         else:
             try:
-                value = self._construct(item, deep=True)
+                value = self._construct(item)
             except ValueError:
                 if tag == _TIMESTAMP:
                     # Looks like a date but is none (2025-02-30): text, for the field to judge.
@@ -248,8 +293,8 @@ class _Converter:
     def _mapping(self, item: Any, out: Node, depth: int) -> None:
         out.value, out.keys = {}, {}
         merges: list[Node] = []
-        for key_item, value_item in item.value:
-            if str(getattr(key_item.tag, "value", key_item.tag)) == _MERGE:
+        for key_item, value_item in _released(item.value):
+            if not isinstance(key_item, AliasUse) and _tag(key_item) == _MERGE:
                 merges.append(self.convert(value_item, depth + 1))
                 continue
             key = self._key(key_item)
@@ -286,7 +331,7 @@ class _Converter:
         self._measure(out, out.value.values())
 
     def _key(self, key_item: Any) -> Node | None:
-        if isinstance(key_item, _AliasUse):  # `*name: value`
+        if isinstance(key_item, AliasUse):  # `*name: value`
             line, column, key_item = key_item.line, key_item.column, key_item.node
         else:
             line, column = key_item.start_mark.line + 1, key_item.start_mark.column + 1
@@ -297,9 +342,32 @@ class _Converter:
 
     @staticmethod
     def _measure(node: Node, children: Any) -> None:
-        sizes = [(child.size, child.depth) for child in children]
-        node.size = 1 + sum(size for size, _ in sizes)
-        node.depth = 1 + max((depth for _, depth in sizes), default=0)
+        size, depth = 1, 0
+        for child in children:
+            size += child.size
+            depth = max(depth, child.depth)
+        node.size, node.depth = size, depth + 1
+
+
+def _tag(item: Any) -> str:
+    tag = item.ctag  # a string from libyaml's composer, a ruamel `Tag` from ruamel's
+    return tag if type(tag) is str else str(getattr(item.tag, "value", item.tag))
+
+
+def _released(items: Iterable[Any]) -> Iterable[Any]:
+    """Each of `items`, dropped from a list as it is taken: the composed tree is freed
+    while the `Node` tree grows, so the two are never both whole in memory. (An anchored
+    item is converted once and kept by `_Converter`, so nothing needs it again.) libyaml's
+    composer gives an iterator that composes each item as it is taken."""
+    if not isinstance(items, list):
+        return items
+    return _releasing(items)
+
+
+def _releasing(items: list[Any]) -> Iterator[Any]:
+    for index, item in enumerate(items):
+        items[index] = None
+        yield item
 
 
 def _short(tag: str) -> str:
