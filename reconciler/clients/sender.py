@@ -6,8 +6,9 @@ classifies the answer:
 
     401/403          AuthenticationError at once, never retried (three failures block the IP)
     3xx              ApiError: redirects are not followed, the credentials would go along
-    429              wait `Retry-After` (or `throttle_wait`) and send again; not a failure
-                     until the waits exceed `max_throttle_wait`
+    429              wait `Retry-After` (or, without one, until the rate window can have
+                     freed: retry.py) and send again; not a failure until the waits
+                     exceed `max_throttle_wait`
     5xx, no answer   reads and idempotent writes: back off and retry up to `max_attempts`,
                      then TransportFailure (reads) or ApiError (writes);
                      a non-idempotent write: OutcomeUnknown at once (it may have happened)
@@ -21,14 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import httpx
 
 from reconciler.clients.parsing import error_message
-from reconciler.clients.ratelimit import RateLimiter, ThrottleGate
+from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
 from reconciler.clients.retry import RetryPolicy
 from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, TransportFailure
 
@@ -62,6 +63,9 @@ class Sender:
         # Seconds the calls waited for the client-side rate limiter (added up over tasks
         # that waited at once): why a plan took longer than its calls did.
         self.rate_limited = 0.0
+        # When this client's calls of the last rate window started, per bucket: a 429
+        # without Retry-After is waited out from the first of them.
+        self._starts: dict[str, deque[float]] = {GENERAL: deque(), SEARCH: deque()}
 
     async def send(
         self,
@@ -80,6 +84,7 @@ class Sender:
         path shown in errors and logs (`/api/Users`, never a query string or a secret)."""
         failures = 0
         throttled = 0.0
+        probes = 0
         policy = self.retry
         while True:
             request = self.http.build_request(
@@ -105,7 +110,8 @@ class Sender:
             if status in AUTH_FAILURES:
                 raise AuthenticationError(status, method, label, error_message(response))
             if status == 429:
-                wait = policy.throttle(response)
+                probes += 1
+                wait = policy.throttle(response, window_age=self._window_age(bucket), probe=probes)
                 if throttled + wait > policy.max_throttle_wait:
                     raise ApiError(
                         429,
@@ -150,9 +156,22 @@ class Sender:
                     log.info("%s: waited %.1f s for the rate limit (%s)", label, waited, bucket)
             self.calls += 1
             self.calls_by_path[label] += 1
+            self._window_age(bucket, started=True)
             response = await self.http.send(request)
         log.debug("%s %s -> %s", request.method, label, response.status_code)
         return response
+
+    def _window_age(self, bucket: str, *, started: bool = False) -> float:
+        """Seconds since this client's first call in the last rate window started;
+        `started` records a call starting now."""
+        starts = self._starts[SEARCH if bucket == SEARCH else GENERAL]
+        now = self.retry.clock()
+        window = self.retry.rate_window * (1.0 + self.retry.rate_margin)
+        while starts and starts[0] <= now - window:
+            starts.popleft()
+        if started:
+            starts.append(now)
+        return now - starts[0] if starts else 0.0
 
     async def _back_off(self, method: str, label: str, what: str, failures: int) -> None:
         wait = self.retry.backoff(failures)

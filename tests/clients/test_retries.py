@@ -304,9 +304,45 @@ def test_retry_after_forms() -> None:
     assert retry_after(answer(format_datetime(now + timedelta(seconds=90))), now=now) == 90.0
     for unusable in (None, "", "soon", "inf", "nan"):
         assert retry_after(answer(unusable)) is None
-    policy = RetryPolicy(throttle_wait=120)
-    assert policy.throttle(answer(None)) == 120.0
-    assert policy.throttle(answer("0")) == 1.0  # a floor, so repeated zeros still add up
+    policy = RetryPolicy(rate_window=60, rate_margin=0.0)
+    assert policy.throttle(answer("7"), window_age=50) == 7.0  # told: obeyed
+    assert policy.throttle(answer("0"), window_age=0) == 1.0  # a floor: zeros still add up
+    # Not told: until a minute after the client's first call in the window...
+    assert policy.throttle(answer(None), window_age=0) == 60.0
+    assert policy.throttle(answer(None), window_age=45) == 15.0
+    # ...but when that minute is over, probing, in growing steps of at most 15 s.
+    assert [policy.throttle(answer(None), window_age=60, probe=n) for n in range(1, 7)] == [
+        1.0,
+        2.0,
+        4.0,
+        8.0,
+        15.0,
+        15.0,
+    ]
+
+
+async def test_429_without_retry_after_waits_for_the_window_of_the_first_call() -> None:
+    clock = FakeClock()
+    sleeper = Sleeper(clock)
+    limited = httpx.Response(429, text="API rate limit exceeded")
+    transport, _ = scripted(httpx.Response(200, json=[]), limited, limited, limited)
+
+    async def companies_later(client: HelpdeskClient) -> None:
+        clock.advance(20)
+        await client.companies()
+
+    async with HelpdeskClient(
+        "http://h",
+        BasicAuth("admin", "pw"),
+        transport=transport,
+        limits=RateLimits(general=0, search=0),
+        retry=RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0),
+    ) as client:
+        await client.companies()  # at 0 s
+        await companies_later(client)  # 429 at 20 s, and again after each wait
+    # 40 s until a minute after the first call (at 0 s); the 429 at 60 s is measured from
+    # the call at 20 s (20 s more), the one at 80 s from the call at 60 s (40 s more).
+    assert sleeper.waits == [40.0, 20.0, 40.0]
 
 
 def test_backoff_grows_exponentially_with_jitter_and_a_cap() -> None:
