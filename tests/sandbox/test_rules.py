@@ -129,9 +129,11 @@ def test_disable_and_enable_rule(api: Api, method: str) -> None:
     assert stored(api, "rules", rid)["enabled"] is False
     assert stored(api, "rules", other)["enabled"] is True
     assert parse(api.get(f"Rule/{rid}")).findtext("Enabled") == "false"
-    # Idempotent.
+    # Idempotent: a repeated switch answers OK and writes nothing.
+    writes = api.state.store.writes
     assert call(f"DisableRule/{rid}").status_code == 200
     assert stored(api, "rules", rid)["enabled"] is False
+    assert api.state.store.writes == writes
 
     resp = call(f"EnableRule/{rid}")
     assert resp.status_code == 200 and resp.text == "OK"

@@ -71,13 +71,20 @@ async def get_rule(ctx: Ctx) -> Any:
     return Response(xml.encode("utf-8"), media_type="application/xml")
 
 
+def _switch(ctx: Ctx, enabled: bool) -> Any:
+    """Idempotent: switching a rule to the state it is in answers `OK` and writes nothing
+    (clients that cannot read the state send the switch on every run)."""
+    rule = _rule(ctx)
+    if rule["enabled"] is not enabled:
+        ctx.store.update("rules", rule["id"], enabled=enabled)
+    return OK
+
+
 @endpoint("EnableRule", methods=_METHODS, permission=Permission.ADMIN)
 async def enable_rule(ctx: Ctx) -> Any:
-    ctx.store.update("rules", _rule(ctx)["id"], enabled=True)
-    return OK
+    return _switch(ctx, True)
 
 
 @endpoint("DisableRule", methods=_METHODS, permission=Permission.ADMIN)
 async def disable_rule(ctx: Ctx) -> Any:
-    ctx.store.update("rules", _rule(ctx)["id"], enabled=False)
-    return OK
+    return _switch(ctx, False)
