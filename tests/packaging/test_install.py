@@ -137,3 +137,10 @@ def test_the_sandbox_without_its_extra_is_one_line_naming_it(
         "not installed): pip install 'helpdesk-reconciler[sandbox]'\n"
     )
     assert not (tmp_path / ".reconciler").exists()  # nothing started, nothing written
+
+
+def test_the_changelog_has_a_section_for_this_version() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    headings = [h for h in changelog.splitlines() if h.startswith("## ")]
+    # Newest first: this version, released (a date) or not yet.
+    assert headings[0].startswith(f"## {reconciler.__version__} - "), headings[:1]
