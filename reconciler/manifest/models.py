@@ -14,6 +14,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
+from reconciler.manifest.values import Count32, Email, Hostname, Id32, Percent, StrictBool
+
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
@@ -44,7 +46,7 @@ class _Strict(BaseModel):
 class OptionId(_Strict):
     """A dropdown value given by option id, for fields whose option names the API hides."""
 
-    option_id: int = Field(gt=0, description="The dropdown option's id.", examples=[7])
+    option_id: Id32 = Field(description="The dropdown option's id.", examples=[7])
 
 
 # A custom field value: text, a date, a checkbox, a dropdown option (by name or id), or
@@ -61,17 +63,15 @@ _CUSTOM_FIELDS = (
 class Safety(_Strict):
     """Brakes on `apply`: refuse a plan that changes too much of a kind (override: --force)."""
 
-    max_change_percent: float = Field(
-        30, ge=0, le=100, description="Refuse when removals+updates exceed this share of a kind."
+    max_change_percent: Percent = Field(
+        30, description="Refuse when removals+updates exceed this share of a kind."
     )
-    min_existing: int = Field(
+    min_existing: Count32 = Field(
         10,
-        ge=0,
         description="The percent brake applies only to kinds with at least this many objects.",
     )
-    max_irreversible: int = Field(
+    max_irreversible: Count32 = Field(
         1,
-        ge=0,
         description=(
             "Refuse more irreversible deletions (workspace employees) than this in one run; "
             "more than half of a kind is refused whatever its size."
@@ -80,7 +80,8 @@ class Safety(_Strict):
 
 
 class Settings(_Strict):
-    """Settings of the whole run; at most one `settings` across all manifest files."""
+    """Settings of the whole run; at most one `settings` across all manifest files (null
+    or empty: the defaults)."""
 
     prune: list[Kind] = Field(
         default_factory=list,
@@ -94,13 +95,13 @@ class Settings(_Strict):
         examples=[{"assets": ["comments"]}],
     )
     safety: Safety = Field(default_factory=Safety)
-    custom_field_options: dict[NonEmpty, dict[NonEmpty, Annotated[int, Field(gt=0)]]] = Field(
+    custom_field_options: dict[NonEmpty, dict[NonEmpty, Id32]] = Field(
         default_factory=dict,
         description="Dropdown option ids by field name and option name, for fields whose "
         "options the API does not list.",
         examples=[{"Contract tier": {"Gold": 7, "Silver": 8}}],
     )
-    section_ids: dict[NonEmpty, Annotated[int, Field(gt=0)]] = Field(
+    section_ids: dict[NonEmpty, Id32] = Field(
         default_factory=dict,
         description="Category section ids by section name, for sections no category is in "
         "yet: the API shows a section only through the categories in it and cannot create "
@@ -116,7 +117,7 @@ class Company(_Strict):
     """A company (`companies`), matched by name."""
 
     name: NonEmpty = Field(description="Key, case-insensitive.", examples=["Acme Corp"])
-    email_domains: list[NonEmpty] | None = Field(
+    email_domains: list[Hostname] | None = Field(
         None,
         description="E-mail domains of the company's users; compared as a set.",
         examples=[["acme.com", "acme.co.uk"]],
@@ -149,7 +150,7 @@ class User(_Strict):
     """A helpdesk user (`users`), matched by username. Passwords never appear here."""
 
     username: NonEmpty = Field(description="Key, case-insensitive.", examples=["alice"])
-    email: NonEmpty | None = Field(None, description="Required to create the user.")
+    email: Email | None = Field(None, description="Required to create the user.")
     first_name: str | None = None
     last_name: str | None = None
     phone: str | None = None
@@ -157,9 +158,9 @@ class User(_Strict):
     notes: str | None = None
     company: NonEmpty | None = Field(None, description="The company's name.")
     department: NonEmpty | None = Field(None, description="The department's name.")
-    is_admin: bool | None = None
-    disabled: bool | None = Field(None, description="A disabled user cannot log in.")
-    send_welcome_email: bool = Field(
+    is_admin: StrictBool | None = None
+    disabled: StrictBool | None = Field(None, description="A disabled user cannot log in.")
+    send_welcome_email: StrictBool = Field(
         False, description="Only on creation: send the welcome e-mail."
     )
     custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
@@ -175,21 +176,21 @@ class Asset(_Strict):
     supplier: NonEmpty | None = Field(None, description="Required to create the asset.")
     location: str | None = None
     comments: str | None = None
-    quantity: int | None = Field(None, ge=1)
+    quantity: Id32 | None = None
     company: NonEmpty | None = Field(None, description="The company's name.")
     assigned_users: list[NonEmpty] | None = Field(
         None, description="Usernames; authoritative when given."
     )
-    enabled: bool | None = Field(None, description="false disables the asset.")
+    enabled: StrictBool | None = Field(None, description="false disables the asset.")
     custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
 
 
 class AutomationRule(_Strict):
     """An automation rule's state (`automation_rules`): only enabled or disabled."""
 
-    id: int = Field(gt=0, description="Key: rules are addressed by id (the API cannot list them).")
+    id: Id32 = Field(description="Key: rules are addressed by id (the API cannot list them).")
     name: NonEmpty | None = Field(None, description="When given, it must match the live rule.")
-    enabled: bool
+    enabled: StrictBool
 
 
 class Employee(BaseModel):
@@ -229,8 +230,9 @@ class Workspace(_Strict):
 class Manifest(_Strict):
     """A reconciler manifest: one file (or one YAML document), or all of them merged.
 
-    Any value may hold `${NAME}`, replaced from the variables or the environment when the
-    manifests are loaded (`$${` writes a literal `${`)."""
+    Any text may hold `${NAME}`, replaced from the variables or the environment when the
+    manifests are loaded (`$${` writes a literal `${`); a value written entirely as
+    `${NAME}` may also stand for a boolean, a number or a kind (see `Variable`)."""
 
     settings: Settings | None = Field(None, description="At most once across all files.")
     companies: Companies = Field(default_factory=list, description="Key: name.")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from reconciler.manifest.schema import json_schema
+from reconciler.manifest.values import HOSTNAME_PATTERN, VARIABLE_PATTERN
 
 Schema = Mapping[str, Any]
 
@@ -35,8 +36,12 @@ a test compares it with the generator's output.
 - Unknown fields are errors everywhere except in workspace employees.
 - A field omitted from an entry is not managed: `plan` leaves it as it is live. "Required"
   means the entry is invalid without it.
-- `${NAME}` in any value is replaced when the manifests are loaded (`$${` writes a
-  literal `${`).
+- `${NAME}` in any text is replaced when the manifests are loaded (`$${` writes a
+  literal `${`). A value written entirely as `${NAME}` may also stand for a boolean, a
+  number or a kind: where the type says [Variable](#variable). The value the variable
+  gives is read as strictly as a written one (`true`/`false` for a boolean).
+- Credentials (`HELPDESK_TOKEN`, `HELPDESK_PASSWORD`, `WORKSPACE_API_KEY` and any named in
+  `RECONCILER_SECRET_VARIABLES`) cannot be referred to: manifest values are shown in plans.
 - Editors complete and check these fields when a file starts with
   `# yaml-language-server: $schema=<path to schemas/manifest.schema.json>`."""
 
@@ -85,6 +90,8 @@ def _definition_section(definition: Schema) -> list[str]:
             lines.append("")
         other = "Any other field" if definition.get("properties") else "Any field"
         lines.append(f"{other} is allowed and passed through as written.")
+    while lines and lines[-1] == "":
+        lines.pop()
     return lines
 
 
@@ -148,6 +155,8 @@ def type_text(prop: Schema) -> str:
         return " ".join([str(kind), *_bounds(prop)])
     if isinstance(kind, str):
         return kind
+    if isinstance(kind, list):  # ["array", "null"]: each type in words
+        return " or ".join(type_text({**prop, "type": one}) for one in kind)
     return "any value"
 
 
@@ -170,6 +179,12 @@ def _object_text(prop: Schema) -> str:
 def _string_text(prop: Schema) -> str:
     if prop.get("format") == "date":
         return "date (YYYY-MM-DD)"
+    if prop.get("format") == "email":
+        return "e-mail address"
+    if prop.get("pattern") == HOSTNAME_PATTERN:
+        return "domain name"
+    if prop.get("pattern") == VARIABLE_PATTERN:
+        return "`${NAME}`"
     if prop.get("minLength") == 1:
         return "string (non-empty)"
     if "minLength" in prop:

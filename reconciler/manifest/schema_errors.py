@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from reconciler.manifest.models import Manifest
+from reconciler.manifest.values import mark_variables
 from reconciler.manifest.yamltree import Node, Report
 
 Part = str | int
@@ -47,7 +48,7 @@ def validate_document(root: Node, report: Report) -> Manifest | None:
         )
         return None
     try:
-        return Manifest.model_validate(root.plain())
+        return Manifest.model_validate(mark_variables(root))
     except ValidationError as exc:
         for line, column, message in explain(root, exc.errors(include_url=False)):
             report(line, column, message)

@@ -128,7 +128,8 @@ def tenants(draw: st.DrawFn) -> Tenant:
         role = draw(st.sampled_from(["user", "technician", "admin"]))
         user = records.user(
             username,
-            f"{username}@{draw(st.sampled_from(['acme.com', 'example.org']))}",
+            # Not the username: `ia.@` is no e-mail address, and manifests require one.
+            f"user{index}@{draw(st.sampled_from(['acme.com', 'example.org']))}",
             role=role,
             first_name=draw(texts),
             last_name=draw(texts),

@@ -12,6 +12,8 @@ directory and a sparse file over the size cap, made in the test's directory."""
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -35,9 +37,38 @@ class Row:
     env: dict[str, str] = field(default_factory=dict)
     commands: tuple[str, ...] = BOTH
     paths: tuple[str, ...] = ("m.yaml",)
+    schema: bool = False  # the JSON Schema rejects the manifest too (check-jsonschema)
 
 
 ROWS = [
+    # strict values, as the schema says (issue 10 item 3)
+    Row("is_admin: \"yes\"", 'users: [{username: a, is_admin: "yes"}]', 1, "m.yaml:1:33: users[0].is_admin: expected true or false, found 'yes'", schema=True),
+    Row("is_admin: on", "users: [{username: a, is_admin: on}]", 1, "m.yaml:1:33: users[0].is_admin: expected true or false, found 'on'", schema=True),
+    Row("disabled: 1", "users: [{username: a, disabled: 1}]", 1, "m.yaml:1:33: users[0].disabled: expected true or false, found 1", schema=True),
+    Row("asset enabled: yes", "assets: [{serial_number: S, enabled: yes}]", 1, "assets[0].enabled: expected true or false, found 'yes'", schema=True),
+    Row("rule enabled: \"false\"", 'automation_rules: [{id: 1, enabled: "false"}]', 1, "automation_rules[0].enabled: expected true or false, found 'false'", schema=True),
+    Row("send_welcome_email: 0", "users: [{username: a, send_welcome_email: 0}]", 1, "users[0].send_welcome_email: expected true or false, found 0", schema=True),
+    Row("boolean variable that is no boolean", "users: [{username: a, is_admin: '${ADMIN}'}]", 1, "users[0].is_admin: expected true or false, found 'yes' (from a variable)", env={"ADMIN": "yes"}),
+    Row("e-mail without a domain", "users: [{username: a, email: 'alice@'}]", 1, "m.yaml:1:30: users[0].email: 'alice@' is not an e-mail address", schema=True),
+    Row("e-mail with a space", "users: [{username: a, email: 'al ice@acme.com'}]", 1, "users[0].email: 'al ice@acme.com' is not an e-mail address", schema=True),
+    Row("two e-mails in one", "users: [{username: a, email: 'a@acme.com;b@acme.com'}]", 1, "users[0].email: 'a@acme.com;b@acme.com' is not an e-mail address", schema=True),
+    Row("e-mail from a variable", "users: [{username: a, email: '${MAIL}'}]", 1, "users[0].email: 'nobody' is not an e-mail address", env={"MAIL": "nobody"}),
+    Row("rule id over 32 bits", "automation_rules: [{id: 2147483648, enabled: true}]", 1, "automation_rules[0].id: 2147483648 is out of range: from 1 to 2147483647", schema=True),
+    Row("rule id zero", "automation_rules: [{id: 0, enabled: true}]", 1, "automation_rules[0].id: 0 is out of range", schema=True),
+    Row("rule id as text", "automation_rules: [{id: '101', enabled: true}]", 1, "automation_rules[0].id: expected a whole number, found '101'", schema=True),
+    Row("quantity over 32 bits", "assets: [{serial_number: S, quantity: 99999999999}]", 1, "assets[0].quantity: 99999999999 is out of range: from 1 to 2147483647", schema=True),
+    Row("quantity true", "assets: [{serial_number: S, quantity: true}]", 1, "assets[0].quantity: expected a whole number, found true", schema=True),
+    Row("quantity from a variable over 32 bits", "assets: [{serial_number: S, quantity: '${Q}'}]", 1, "assets[0].quantity: 4294967296 is out of range", env={"Q": "4294967296"}),
+    Row("option id over 32 bits", "users: [{username: a, custom_fields: {Tier: {option_id: 2147483648}}}]", 1, "users[0].custom_fields.Tier.option_id: 2147483648 is out of range", schema=True),
+    Row("section id over 32 bits", "settings: {section_ids: {IT: 2147483648}}", 1, "settings.section_ids.IT: 2147483648 is out of range", schema=True),
+    Row("dropdown option id over 32 bits", "settings: {custom_field_options: {Tier: {Gold: 3000000000}}}", 1, "settings.custom_field_options.Tier.Gold: 3000000000 is out of range", schema=True),
+    Row("min_existing over 32 bits", "settings: {safety: {min_existing: 2147483648}}", 1, "settings.safety.min_existing: 2147483648 is out of range", schema=True),
+    Row("max_change_percent true", "settings: {safety: {max_change_percent: true}}", 1, "settings.safety.max_change_percent: expected a number, found true", schema=True),
+    Row("max_change_percent over 100", "settings: {safety: {max_change_percent: 101}}", 1, "settings.safety.max_change_percent: 101 is out of range: from 0 to 100", schema=True),
+    Row("';' in email_domains", "companies: [{name: A, email_domains: ['acme.com;acme.org']}]", 1, "companies[0].email_domains[0]: 'acme.com;acme.org' is not a domain name (it holds ';')", schema=True),
+    Row("space in email_domains", "companies: [{name: A, email_domains: ['acme .com']}]", 1, "companies[0].email_domains[0]: 'acme .com' is not a domain name (it holds white space)", schema=True),
+    Row("e-mail address in email_domains", "companies: [{name: A, email_domains: ['@acme.com']}]", 1, "companies[0].email_domains[0]: '@acme.com' is not a domain name", schema=True),
+    Row("misspelt user field", "users: [{username: a, emial: a@acme.com}]", 1, "m.yaml:1:23: users[0]: unknown field 'emial'; did you mean 'email'?", schema=True),
     # files and options (issue 10 item 4)
     Row("manifest is a FIFO", OK, 1, "{fifo}:1:1: cannot read the file: it is a FIFO", paths=("{fifo}",)),
     Row("FIFO in the manifest directory", OK, 1, "cannot read the file: it is a FIFO", paths=(".",)),
@@ -114,3 +145,71 @@ def test_bad_input_exits_1_with_one_line(row: Row, case_dir: Path) -> None:
 
 def test_the_rows_have_unique_ids() -> None:
     assert len({row.id for row in ROWS}) == len(ROWS)
+
+
+SCHEMA = Path(__file__).parents[2] / "schemas" / "manifest.schema.json"
+CHECK_JSONSCHEMA = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent))
+needs_check_jsonschema = pytest.mark.skipif(
+    CHECK_JSONSCHEMA is None, reason="check-jsonschema is not installed (the dev extra has it)"
+)
+
+
+def _check_jsonschema(*files: Path) -> subprocess.CompletedProcess[str]:
+    assert CHECK_JSONSCHEMA is not None
+    return subprocess.run(
+        [CHECK_JSONSCHEMA, "--schemafile", str(SCHEMA), *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+
+
+@needs_check_jsonschema
+def test_the_schema_rejects_what_validate_rejects(tmp_path: Path) -> None:
+    """check-jsonschema (offline, the committed schema) fails every row marked `schema`,
+    at the path `validate` names (or, inside a union, at the union's)."""
+    rows = [row for row in ROWS if row.schema]
+    files = []
+    for index, row in enumerate(rows):
+        files.append(tmp_path / f"case{index}.yaml")
+        files[-1].write_text(row.manifest, encoding="utf-8")
+    result = _check_jsonschema(*files)
+    assert result.returncode == 1, result.stdout
+    for path, row in zip(files, rows, strict=True):
+        field_path = re.sub(r"^m\.yaml:\d+:\d+: ", "", row.fragment).split(": ")[0]
+        reported = [line for line in result.stdout.splitlines() if f"{path.name}::$." in line]
+        # The same path, or (a value of a union: custom fields) the union's path.
+        paths = [line.split("::$.", 1)[1].split(": ")[0] for line in reported]
+        assert any(field_path.startswith(path) for path in paths), (row.id, reported)
+
+
+@needs_check_jsonschema
+def test_check_jsonschema_names_a_misspelt_user_field_first(tmp_path: Path) -> None:
+    manifest = tmp_path / "users.yaml"
+    manifest.write_text(
+        "users:\n  - username: alice\n    email: alice@acme.com\n"
+        "  - username: bob\n    emial: bob@acme.com\n",
+        encoding="utf-8",
+    )
+    result = _check_jsonschema(manifest)
+    assert result.returncode == 1
+    errors = [line.strip() for line in result.stdout.splitlines() if "::$" in line]
+    assert errors[0] == (
+        f"{manifest}::$.users[1]: Additional properties are not allowed ('emial' was unexpected)"
+    )
+
+
+@needs_check_jsonschema
+def test_the_schema_accepts_the_examples_and_variables(tmp_path: Path) -> None:
+    variables = tmp_path / "variables.yaml"
+    variables.write_text(
+        "users: [{username: a, email: '${MAIL}', is_admin: '${ADMIN}'}]\n"
+        "automation_rules: [{id: '${RULE}', enabled: '${ON}'}]\n"
+        "settings: {prune: ['${KIND}'], safety: {min_existing: '${MIN}'}}\n"
+        "companies:\n",
+        encoding="utf-8",
+    )
+    examples = sorted((SCHEMA.parents[1] / "examples" / "acme").glob("*.yaml"))
+    result = _check_jsonschema(variables, *examples)
+    assert result.returncode == 0, result.stdout

@@ -39,8 +39,11 @@ def test_required_fields_defaults_and_examples_come_from_the_schema() -> None:
     text = reference_markdown()
     assert "| `username` | string (non-empty) | yes |  | Key, case-insensitive. Example: " in text
     assert '| `employee_key` | string (non-empty) | no | `"email"` |' in text
-    assert "| `max_change_percent` | number ≥ 0, ≤ 100 | no | `30` |" in text
-    assert "| `id` | integer > 0 | yes |" in text
+    assert (
+        "| `max_change_percent` | number ≥ 0, ≤ 100 or [Variable](#variable) | no | `30` |" in text
+    )
+    assert "| `id` | integer ≥ 1, ≤ 2147483647 or [Variable](#variable) | yes |" in text
+    assert "| `email_domains` | list of (domain name or [Variable](#variable)) or null |" in text
     assert "One of: `companies`, `departments`," in text
     assert "Any field is allowed and passed through as written." in text  # employees
 
@@ -55,7 +58,8 @@ def test_each_definition_says_where_it_is_used() -> None:
         "assets[].custom_fields.<name>",
     ]
     assert uses["Employee"] == ["workspace.employees[]"]
-    assert list(uses)[:3] == ["Settings", "Kind", "Safety"]  # the order a reader meets them
+    # the order a reader meets them
+    assert list(uses)[:4] == ["Settings", "Kind", "Variable", "Safety"]
 
 
 def test_types_in_words() -> None:

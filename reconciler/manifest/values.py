@@ -1,0 +1,225 @@
+"""Strict value types of the manifest models, each with the JSON Schema that says the same.
+
+pydantic's lax mode would read `is_admin: "yes"`, `on` or `1` as true, and `quantity: "5"`
+as 5. A manifest is a file people review, so a value means what it says:
+- a boolean is `true` or `false`;
+- a whole number is a number (not `true`, not `"5"`) within the 32 bits the API stores;
+- an e-mail address is one (checked by email-validator, offline: no DNS lookup);
+- an e-mail domain is a host name (`;` is the API's separator: it would never converge).
+
+`${NAME}` stands for text, and a value given entirely as `${NAME}` may also stand for a
+boolean or a number: `enabled: ${RULES_ON}` with RULES_ON=true. The value the variable
+gives is then read as strictly as a written one. The loader marks such values as
+`FromVariable` (see `mark_variables`), which is how a variable's `"5"` is told from a
+written `"5"`; the JSON Schema allows the `${NAME}` form wherever one is allowed here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any
+
+from email_validator import EmailNotValidError, validate_email
+from pydantic import BeforeValidator, WithJsonSchema
+from pydantic_core import PydanticCustomError
+
+from reconciler.manifest.yamltree import Node
+
+INT32_MAX = 2**31 - 1
+VARIABLE_PATTERN = r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$"
+# Labels of letters, digits and inner hyphens, joined by dots (no lookahead: JSON Schema
+# tools differ in regex features); the 253-character limit is checked in code.
+HOSTNAME_PATTERN = (
+    r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
+)
+_VARIABLE = re.compile(VARIABLE_PATTERN)
+_HOSTNAME = re.compile(HOSTNAME_PATTERN)
+_INTEGER = re.compile(r"^[+-]?[0-9]+$")
+_NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+# YAML 1.1 words some expect to be booleans; YAML 1.2 (and this tool) reads them as text.
+_YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
+
+VARIABLE_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "pattern": VARIABLE_PATTERN,
+    "description": "${NAME}: the value of a variable (--var-file or the environment).",
+}
+
+
+class FromVariable(str):
+    """A string value written entirely as `${NAME}`, after substitution."""
+
+
+class Unresolved(str):
+    """A `${NAME}` left as written: the variable is not set, which the loader has reported
+    already. Validators let it pass, so that it is reported once."""
+
+
+def mark_variables(node: Node) -> Any:
+    """The node as plain data for pydantic (as `Node.plain()`), with every string that was
+    written as `${NAME}` alone marked as `FromVariable`."""
+    if isinstance(node.value, dict):
+        return {key: mark_variables(child) for key, child in node.value.items()}
+    if isinstance(node.value, list):
+        return [mark_variables(child) for child in node.value]
+    value = node.value
+    if isinstance(value, str) and node.raw is not None and _VARIABLE.match(node.raw):
+        return Unresolved(value) if node.raw == value else FromVariable(value)
+    return value
+
+
+def _found(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, FromVariable):
+        return f"'{value}' (from a variable)"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, int | float):
+        return str(value)
+    return f"a {type(value).__name__}"
+
+
+def _strict_bool(value: Any) -> Any:
+    if isinstance(value, Unresolved):
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, FromVariable) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    hint = ""
+    if isinstance(value, str) and value.lower() in _YAML11_BOOLEANS:
+        hint = " (YAML 1.2 reads it as text)"
+    raise PydanticCustomError(
+        "strict_bool",
+        "expected true or false, found {found}{hint}",
+        {"found": _found(value), "hint": hint},
+    )
+
+
+def _whole_number(minimum: int, maximum: int) -> Any:
+    def check(value: Any) -> Any:
+        number = value
+        if isinstance(value, Unresolved):
+            return minimum
+        if isinstance(value, FromVariable) and _INTEGER.match(value.strip()):
+            number = int(value)
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise PydanticCustomError(
+                "strict_int", "expected a whole number, found {found}", {"found": _found(value)}
+            )
+        if not minimum <= number <= maximum:
+            raise PydanticCustomError(
+                "int_range",
+                "{number} is out of range: from {minimum} to {maximum} (the API stores it in "
+                "32 bits)",
+                {"number": number, "minimum": minimum, "maximum": maximum},
+            )
+        return number
+
+    return check
+
+
+def _whole_number_schema(minimum: int) -> dict[str, Any]:
+    integer = {"type": "integer", "minimum": minimum, "maximum": INT32_MAX}
+    return {"anyOf": [integer, VARIABLE_SCHEMA]}
+
+
+def _number(minimum: float, maximum: float) -> Any:
+    def check(value: Any) -> Any:
+        number = value
+        if isinstance(value, Unresolved):
+            return minimum
+        if isinstance(value, FromVariable) and _NUMBER.match(value.strip()):
+            number = float(value)
+        elif isinstance(value, bool) or not isinstance(value, int | float):
+            raise PydanticCustomError(
+                "strict_float", "expected a number, found {found}", {"found": _found(value)}
+            )
+        if not minimum <= number <= maximum:
+            raise PydanticCustomError(
+                "number_range",
+                "{number} is out of range: from {minimum} to {maximum}",
+                {"number": number, "minimum": minimum, "maximum": maximum},
+            )
+        return number
+
+    return check
+
+
+StrictBool = Annotated[
+    bool,
+    BeforeValidator(_strict_bool),
+    WithJsonSchema({"anyOf": [{"type": "boolean"}, VARIABLE_SCHEMA]}),
+]
+
+
+def _email(value: Any) -> Any:
+    if isinstance(value, Unresolved) or not isinstance(value, str):
+        return value  # a wrong type is pydantic's to report
+    value = value.strip()
+    try:
+        validate_email(value, check_deliverability=False, globally_deliverable=False)
+    except EmailNotValidError as exc:
+        if "special-use or reserved name" in str(exc):
+            return value  # well-formed; `corp.local` is common on self-hosted installs
+        raise PydanticCustomError(
+            "email",
+            "'{value}' is not an e-mail address: {reason}",
+            {"value": value, "reason": str(exc)},
+        ) from None
+    return value
+
+
+def _hostname(value: Any) -> Any:
+    if isinstance(value, Unresolved) or not isinstance(value, str):
+        return value
+    value = value.strip()
+    if len(value) > 253 or not _HOSTNAME.match(value):
+        why = (
+            "holds ';'" if ";" in value else "holds white space" if re.search(r"\s", value) else ""
+        )
+        raise PydanticCustomError(
+            "hostname",
+            "'{value}' is not a domain name{why}: letters, digits, '-' and '.' (an "
+            "internationalised domain in its xn-- form); one domain per list item",
+            {"value": value, "why": f" (it {why})" if why else ""},
+        )
+    return value
+
+
+Email = Annotated[
+    str,
+    BeforeValidator(_email),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                # The format alone is "holds an @" in most validators; the pattern adds
+                # what any address has: one @, text on both sides, no space, ';' or ','.
+                {"type": "string", "format": "email", "pattern": r"^[^@\s;,]+@[^@\s;,]+$"},
+                VARIABLE_SCHEMA,
+            ]
+        }
+    ),
+]
+Hostname = Annotated[
+    str,
+    BeforeValidator(_hostname),
+    WithJsonSchema({"anyOf": [{"type": "string", "pattern": HOSTNAME_PATTERN}, VARIABLE_SCHEMA]}),
+]
+
+# Ids the API stores as 32-bit integers (positive), and counts (zero allowed).
+Id32 = Annotated[
+    int, BeforeValidator(_whole_number(1, INT32_MAX)), WithJsonSchema(_whole_number_schema(1))
+]
+Count32 = Annotated[
+    int, BeforeValidator(_whole_number(0, INT32_MAX)), WithJsonSchema(_whole_number_schema(0))
+]
+Percent = Annotated[
+    float,
+    BeforeValidator(_number(0, 100)),
+    WithJsonSchema({"anyOf": [{"type": "number", "minimum": 0, "maximum": 100}, VARIABLE_SCHEMA]}),
+]
