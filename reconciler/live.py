@@ -1,6 +1,12 @@
-"""Reading the live state: every resource the manifests need, concurrently, each through
-its own `read` (the only I/O of planning). Kinds may wait for each other (users need the
-departments' names), so each read is a task and `get(kind)` awaits another's result."""
+"""Reading the live state: every resource a run needs, concurrently, each through its own
+reader (the only I/O of planning and of export). Kinds may wait for each other (users
+need the departments' names), so each read is a task and `get(kind)` awaits another's
+result.
+
+Two modes, per kind (see `resources/base.py`, `Reader`): what the manifests' entries need
+(plan), and everything of the kind (`FullRead`: export, unmanaged objects). The same
+readers serve both, so what export writes is what plan reads.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +14,33 @@ import asyncio
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypedDict, Unpack
 
 from reconciler.manifest import DesiredState
 from reconciler.resources.base import LiveData, Resource
 
 
 @dataclass(frozen=True)
+class FullRead:
+    """The kinds read in full: every object with its details, of the objects `wants`
+    selects (all, when None); `named` gives the keys of a kind that cannot be listed
+    (rule ids). `also` are kinds read only as the manifests need them (their lists)."""
+
+    kinds: frozenset[str] = frozenset()
+    wants: Callable[[str, Any], bool] | None = None
+    named: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    also: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class LiveState:
-    """The parsed live state of every kind read, and the kinds skipped because their
-    service is not configured."""
+    """The parsed live state of every kind read, the kinds skipped because their service
+    is not configured, and the kinds read in full."""
 
     kinds: Mapping[str, LiveData]
     skipped: tuple[str, ...] = ()
+    full: frozenset[str] = frozenset()
 
     def digest(self) -> str:
         """sha256 of what was read, in a stable form without volatile fields: a saved
@@ -30,50 +49,81 @@ class LiveState:
         blob = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
         return "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
 
+    def keys(self, kind: str) -> frozenset[str] | None:
+        """The normalised keys (`manifest.kinds.normalise_key`) of every live object of
+        `kind`, or None unless it was read in full (a plan's read may cover only the
+        objects its manifests name)."""
+        live = self.kinds.get(kind)
+        return live.keys() if live is not None and kind in self.full else None
+
+
+class ReadOptions(TypedDict, total=False):
+    """What `LiveReader`/`read_live` take beside the manifests and the resources."""
+
+    helpdesk: Any  # the clients; None when that service is not configured
+    workspace: Any
+    prune: frozenset[str]  # the kinds being pruned (`plan.prune_kinds`), which read more
+    on_read: Callable[[str], None] | None  # called as each kind is read
+    full: FullRead | None  # the kinds read in full, whose keys `LiveState.keys` gives
+
 
 class LiveReader:
     def __init__(
-        self,
-        desired: DesiredState,
-        resources: Sequence[Resource],
-        *,
-        helpdesk: Any = None,
-        workspace: Any = None,
-        prune: frozenset[str] = frozenset(),
-        on_read: Callable[[str], None] | None = None,
+        self, desired: DesiredState, resources: Sequence[Resource], **options: Unpack[ReadOptions]
     ) -> None:
         self._desired = desired
-        self.prune = prune
         self._resources = resources
-        self._helpdesk = helpdesk
-        self._workspace = workspace
-        self._on_read = on_read
+        self.prune = options.get("prune", frozenset())
+        self._clients = {"helpdesk": options.get("helpdesk"), "workspace": options.get("workspace")}
+        self._on_read = options.get("on_read")
+        self._scope = options.get("full") or FullRead()
         self._tasks: dict[str, asyncio.Task[LiveData]] = {}
 
     @property
     def helpdesk(self) -> Any:
-        return self._helpdesk
+        return self._clients["helpdesk"]
 
     @property
     def workspace(self) -> Any:
-        return self._workspace
+        return self._clients["workspace"]
 
     @property
     def desired(self) -> DesiredState:
         return self._desired
+
+    def full(self, kind: str) -> bool:
+        return kind in self._scope.kinds
+
+    def wants(self, kind: str, key: Any) -> bool:
+        return self._scope.wants is None or self._scope.wants(kind, key)
+
+    def named(self, kind: str) -> tuple[str, ...]:
+        return self._scope.named.get(kind, ())
 
     async def get(self, kind: str) -> Any:
         """Another kind's live state, or None when this run does not read it."""
         task = self._tasks.get(kind)
         return None if task is None else await task
 
+    def _wanted(self) -> set[str]:
+        """The kinds read for the full read: those, the kinds their reads use, `also`."""
+        uses = {r.kind: r.uses for r in self._resources}
+        wanted = set(self._scope.also)
+        pending = list(self._scope.kinds)
+        while pending:
+            kind = pending.pop()
+            if kind not in wanted:
+                wanted.add(kind)
+                pending.extend(uses.get(kind, ()))
+        return wanted
+
     async def read(self) -> LiveState:
         skipped: list[str] = []
+        wanted = self._wanted()
         for resource in self._resources:
-            if not resource.needs(self._desired):
+            if not (resource.kind in wanted or resource.needs(self._desired)):
                 continue
-            client = self._helpdesk if resource.service == "helpdesk" else self._workspace
-            if client is None:
+            if self._clients[resource.service] is None:
                 skipped.append(resource.kind)
                 continue
             self._tasks[resource.kind] = asyncio.create_task(self._read_one(resource))
@@ -84,7 +134,8 @@ class LiveReader:
                 task.cancel()
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
             raise
-        return LiveState(dict(zip(self._tasks, results, strict=True)), tuple(skipped))
+        kinds = dict(zip(self._tasks, results, strict=True))
+        return LiveState(kinds, tuple(skipped), self._scope.kinds & frozenset(kinds))
 
     async def _read_one(self, resource: Resource) -> LiveData:
         live = await resource.read(self)
@@ -94,16 +145,6 @@ class LiveReader:
 
 
 async def read_live(
-    desired: DesiredState,
-    resources: Sequence[Resource],
-    *,
-    helpdesk: Any = None,
-    workspace: Any = None,
-    prune: frozenset[str] = frozenset(),
-    on_read: Callable[[str], None] | None = None,
+    desired: DesiredState, resources: Sequence[Resource], **options: Unpack[ReadOptions]
 ) -> LiveState:
-    """`prune`: the kinds being pruned (`plan.prune_kinds`), which read more."""
-    reader = LiveReader(
-        desired, resources, helpdesk=helpdesk, workspace=workspace, prune=prune, on_read=on_read
-    )
-    return await reader.read()
+    return await LiveReader(desired, resources, **options).read()

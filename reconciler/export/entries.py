@@ -32,7 +32,7 @@ from reconciler.export.values import LearnedOptions, ValueExporter
 from reconciler.manifest.kinds import ENTRY_MODELS
 from reconciler.manifest.models import Kind
 from reconciler.resources.base import norm_key
-from reconciler.resources.custom_fields import USAGE
+from reconciler.resources.custom_field_records import USAGE
 
 Entry = dict[str, Any]
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from reconciler.export.entries import Converter, Entry, ordered, text
 from reconciler.export.selection import EMPLOYEES
-from reconciler.resources.employees import SERVER_FIELDS
+from reconciler.resources.employee_records import SERVER_FIELDS
 from reconciler.resources.user_records import LiveUser
 
 # User fields written as texts (the others: references, flags, custom fields).

@@ -16,7 +16,7 @@ from reconciler.export.entries import Converter, Entry
 from reconciler.export.people import employees, users
 from reconciler.export.result import ExportResult
 from reconciler.export.selection import RULES, Selection
-from reconciler.export.snapshot import LiveSnapshot, SnapshotReader
+from reconciler.export.snapshot import LiveSnapshot, read_snapshot
 from reconciler.manifest.kinds import service_of
 from reconciler.workflow import open_clients
 
@@ -114,8 +114,9 @@ async def export_live(
         if helpdesk_kinds and clients.helpdesk is not None:
             # Authentication is verified once, before anything else: a failure stops here.
             await clients.helpdesk.authenticate()
-        reader = SnapshotReader(selection, kinds, clients.helpdesk, clients.workspace, on_read)
-        snapshot = await reader.read()
+        snapshot = await read_snapshot(
+            selection, kinds, clients.helpdesk, clients.workspace, on_read
+        )
     return convert(
         snapshot,
         selection,

@@ -19,7 +19,7 @@ from reconciler.plan import Selector
 RULES = Kind.automation_rules.value
 EMPLOYEES = Kind.employees.value
 # The kinds in the order they are read, converted and written; one file each.
-KIND_FILES: dict[str, str] = {row.name: row.export_file for row in KINDS}
+KIND_FILES: dict[str, str] = {row.name: row.file_name for row in KINDS}
 SETTINGS_FILE = "settings.yaml"
 EXPORT_KINDS = tuple(KIND_FILES)
 

@@ -24,7 +24,7 @@ from datetime import date
 from typing import Any
 
 from reconciler.resources.base import norm_key
-from reconciler.resources.custom_fields import (
+from reconciler.resources.custom_field_records import (
     CHECKBOX,
     DATE,
     DROPDOWN,

@@ -52,12 +52,23 @@ class KindSpec:
     key_field: str | None  # None: `settings.employee_key`
     key_form: KeyForm
     model: type[BaseModel]  # the manifest entry's model
-    resource: str  # "module:Class" of its resource, under reconciler/resources/
-    export_file: str  # the file `export` writes it to
+    module: str = ""  # its modules: resources/<module>.py, with <module>_records.py
+    export_file: str = ""  # the file `export` writes it to
 
     @property
     def name(self) -> str:
         return self.kind.value
+
+    @property
+    def resource(self) -> str:
+        """`module:Class` of its resource: resources/companies.py, CompaniesResource."""
+        module = self.module or self.name
+        title = "".join(part.title() for part in module.split("_"))
+        return f"reconciler.resources.{module}:{title}Resource"
+
+    @property
+    def file_name(self) -> str:
+        return self.export_file or f"{self.name}.yaml"
 
     def key_field_for(self, employee_key: str = "email") -> str:
         return self.key_field or employee_key
@@ -82,84 +93,24 @@ class KindSpec:
         return text
 
 
-# Serial numbers compare as names too: `sn-0001` in a manifest and `SN-0001` live are one
-# asset, and telling them apart would create a duplicate (and, under prune, disable the
-# original).
-_R = "reconciler.resources."
+# One row per kind, in `Kind`'s order. Left out, the module is the kind's name and so is
+# the export file's (`.yaml`). Serial numbers compare as names: `sn-0001` in a manifest
+# and `SN-0001` live are one asset, and telling them apart would create a duplicate (and,
+# under prune, disable the original).
+# fmt: off
 KINDS: tuple[KindSpec, ...] = (
-    KindSpec(
-        kind=Kind.companies,
-        service=HELPDESK,
-        key_field="name",
-        key_form=KeyForm.NAME,
-        model=Company,
-        resource=_R + "companies:CompaniesResource",
-        export_file="companies.yaml",
-    ),
-    KindSpec(
-        kind=Kind.departments,
-        service=HELPDESK,
-        key_field="name",
-        key_form=KeyForm.NAME,
-        model=Department,
-        resource=_R + "departments:DepartmentsResource",
-        export_file="departments.yaml",
-    ),
-    KindSpec(
-        kind=Kind.categories,
-        service=HELPDESK,
-        key_field="name",
-        key_form=KeyForm.NAME,
-        model=Category,
-        resource=_R + "categories:CategoriesResource",
-        export_file="categories.yaml",
-    ),
-    KindSpec(
-        kind=Kind.users,
-        service=HELPDESK,
-        key_field="username",
-        key_form=KeyForm.NAME,
-        model=User,
-        resource=_R + "users:UsersResource",
-        export_file="users.yaml",
-    ),
-    KindSpec(
-        kind=Kind.tech_permissions,
-        service=HELPDESK,
-        key_field="category",
-        key_form=KeyForm.NAME,
-        model=TechPermission,
-        resource=_R + "tech_permissions:TechPermissionsResource",
-        export_file="tech_permissions.yaml",
-    ),
-    KindSpec(
-        kind=Kind.assets,
-        service=HELPDESK,
-        key_field="serial_number",
-        key_form=KeyForm.NAME,
-        model=Asset,
-        resource=_R + "assets:AssetsResource",
-        export_file="assets.yaml",
-    ),
-    KindSpec(
-        kind=Kind.automation_rules,
-        service=HELPDESK,
-        key_field="id",
-        key_form=KeyForm.ID,
-        model=AutomationRule,
-        resource=_R + "automation_rules:AutomationRulesResource",
-        export_file="automation_rules.yaml",
-    ),
-    KindSpec(
-        kind=Kind.employees,
-        service=WORKSPACE,
-        key_field=None,
-        key_form=KeyForm.FIELD,
-        model=Employee,
-        resource=_R + "employees:EmployeesResource",
-        export_file="workspace.yaml",
-    ),
+    #        kind                   service    key field        key form       model
+    KindSpec(Kind.companies,        HELPDESK,  "name",          KeyForm.NAME,  Company),
+    KindSpec(Kind.departments,      HELPDESK,  "name",          KeyForm.NAME,  Department),
+    KindSpec(Kind.categories,       HELPDESK,  "name",          KeyForm.NAME,  Category),
+    KindSpec(Kind.users,            HELPDESK,  "username",      KeyForm.NAME,  User),
+    KindSpec(Kind.tech_permissions, HELPDESK,  "category",      KeyForm.NAME,  TechPermission),
+    KindSpec(Kind.assets,           HELPDESK,  "serial_number", KeyForm.NAME,  Asset),
+    KindSpec(Kind.automation_rules, HELPDESK,  "id",            KeyForm.ID,    AutomationRule),
+    KindSpec(Kind.employees,        WORKSPACE, None,            KeyForm.FIELD, Employee,
+             module="employees", export_file="workspace.yaml"),
 )
+# fmt: on
 
 if [row.kind for row in KINDS] != list(Kind):  # pragma: no cover - a programming error
     raise RuntimeError("manifest/kinds.py: KINDS must have one row per Kind, in its order")

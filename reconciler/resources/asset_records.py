@@ -1,14 +1,17 @@
 """The assets' live state: `Assets` items parsed into `LiveAsset`s (tolerating the shapes
 of different versions: assigned users as objects, ids or names; a `Disabled` flag or
-none), indexed by serial number. Pure; `assets.py` plans with it, `export` reads it."""
+none), indexed by serial number, and their reader. `assets.py` plans with it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
-from reconciler.resources.base import norm_key
+from reconciler.manifest.models import Kind
+from reconciler.resources.base import Reader, norm_key
+
+KIND = "assets"
 
 # Manifest field -> parameter of `Asset`/`UpdateAsset`, for the plain text fields.
 TEXTS = {
@@ -76,6 +79,9 @@ class LiveAssets:
     def digest_data(self) -> Any:
         assets = [a for _, group in sorted(self.by_key.items()) for a in group]
         return [a.digest_data() for a in [*assets, *self.unkeyed]]
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(self.by_key)
 
     def get(self, serial_number: str) -> tuple[LiveAsset, ...]:
         return self.by_key.get(norm_key(serial_number), ())
@@ -157,3 +163,40 @@ def index_assets(assets: Iterable[LiveAsset]) -> LiveAssets:
             key = norm_key(asset.serial_number)
             by_key[key] = (*by_key.get(key, ()), asset)
     return LiveAssets(by_key, tuple(unkeyed))
+
+
+def state_needed(reader: Reader) -> Callable[[LiveAsset], bool]:
+    """Whether a read needs to know if a live asset is enabled: in a full read, always;
+    else when its entry manages `enabled`, or no entry lists it and assets are pruned."""
+    desired = reader.desired
+    listed = {norm_key(a.serial_number) for a in desired.manifest.assets}
+    ignored = set(desired.settings.ignore_fields.get(Kind(KIND), []))
+    managed = {
+        norm_key(a.serial_number)
+        for a in desired.manifest.assets
+        if "enabled" in a.model_fields_set - ignored
+    }
+    pruning = KIND in reader.prune  # `settings.prune` and `--prune`
+    full = reader.full(KIND)
+
+    def needed(asset: LiveAsset) -> bool:
+        if full:
+            return True
+        if asset.serial_number is None:
+            return False  # never matched, never disabled
+        key = norm_key(asset.serial_number)
+        return key in managed or (pruning and key not in listed)
+
+    return needed
+
+
+async def read_assets(reader: Reader) -> LiveAssets:
+    """Every asset, disabled ones included. When the listing does not say which are
+    enabled and that is needed, those a listing without the disabled ones still holds."""
+    assets = [parse_asset(raw) for raw in await reader.helpdesk.assets(include_disabled=True)]
+    needed = state_needed(reader)
+    if any(a.enabled is None and needed(a) for a in assets):
+        enabled = await reader.helpdesk.assets(include_disabled=False)
+        ids = {parse_asset(raw).id for raw in enabled}
+        assets = [a if a.enabled is not None else replace(a, enabled=a.id in ids) for a in assets]
+    return index_assets(assets)

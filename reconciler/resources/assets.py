@@ -26,8 +26,6 @@ Decisions:
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from reconciler.changes import (
@@ -41,37 +39,31 @@ from reconciler.changes import (
     warning,
 )
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import service_of
-from reconciler.manifest.models import Asset, Kind
+from reconciler.manifest.models import Asset
 from reconciler.resources.asset_records import (
+    KIND,
     TEXTS,
     AssignedUser,
     LiveAsset,
     LiveAssets,
     clean_text,
-    index_assets,
     parse_asset,
+    read_assets,
 )
-from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
-from reconciler.resources.companies import LiveCompanies
-from reconciler.resources.custom_fields import (
-    USAGE,
-    CustomFieldCatalogue,
-    closest,
-    diff_values,
-    unignored,
-)
-from reconciler.resources.users import LiveUsers
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.company_records import LiveCompanies
+from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue, unignored
+from reconciler.resources.custom_fields import closest, diff_values
+from reconciler.resources.user_records import LiveUsers
 
-KIND = "assets"
 REQUIRED = ("model_name", "manufacturer", "type", "supplier")
 NAMES = frozenset({"manufacturer", "type", "supplier"})  # the service matches these by name
 REMOVAL_REASON = "not in the manifests: pruned by disabling it (EnableAsset restores it)"
 
 
-class AssetsResource:
+class AssetsResource(KindResource):
     kind = KIND
-    service = service_of(KIND)
+    uses = ("custom_fields",)
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
@@ -92,17 +84,7 @@ class AssetsResource:
         return bool(desired.manifest.assets)
 
     async def read(self, reader: Reader) -> LiveAssets:
-        assets = [parse_asset(raw) for raw in await reader.helpdesk.assets(include_disabled=True)]
-        needed = _state_needed(reader)
-        if any(a.enabled is None and needed(a) for a in assets):
-            # The listing does not say which are enabled: those a listing without the
-            # disabled ones still holds.
-            enabled = await reader.helpdesk.assets(include_disabled=False)
-            ids = {parse_asset(raw).id for raw in enabled}
-            assets = [
-                a if a.enabled is not None else replace(a, enabled=a.id in ids) for a in assets
-            ]
-        return index_assets(assets)
+        return await read_assets(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         planner = _Planner(ctx, ctx.live_of(KIND, LiveAssets) or LiveAssets({}))
@@ -112,28 +94,6 @@ class AssetsResource:
         if ctx.prunes(KIND):
             planner.prune()
         return planner.result
-
-
-def _state_needed(reader: Reader) -> Callable[[LiveAsset], bool]:
-    """Whether plan needs to know if a live asset is enabled: its entry manages
-    `enabled`, or no entry lists it and assets are pruned."""
-    desired = reader.desired
-    listed = {norm_key(a.serial_number) for a in desired.manifest.assets}
-    ignored = set(desired.settings.ignore_fields.get(Kind.assets, []))
-    managed = {
-        norm_key(a.serial_number)
-        for a in desired.manifest.assets
-        if "enabled" in a.model_fields_set - ignored
-    }
-    pruning = KIND in reader.prune  # `settings.prune` and `--prune`
-
-    def needed(asset: LiveAsset) -> bool:
-        if asset.serial_number is None:
-            return False  # never matched, never disabled
-        key = norm_key(asset.serial_number)
-        return key in managed or (pruning and key not in listed)
-
-    return needed
 
 
 class _Planner:
@@ -181,38 +141,28 @@ class _Planner:
             self.create(entry)
 
     def company(self, entry: Asset, name: str) -> int | Ref | None:
-        found = self.companies.get(name)
-        if found is not None:
-            return found.id
-        ref = self.ctx.created_ref("companies", name)
-        if ref is None:
-            known = [
-                *self.company_names.values(),
-                *(c.name for c in self.ctx.desired.manifest.companies),
-            ]
+        found = self.ctx.resolve("companies", name)
+        if found is None:
             self.problem(
-                f"unknown company {name!r}" + closest(name, known),
+                f"unknown company {name!r}" + closest(name, self.ctx.known_names("companies")),
                 entry,
                 "add it under `companies` in the manifests, or fix the name",
             )
-        return ref
+        return found
 
     def user(self, entry: Asset, username: str) -> int | Ref | None:
-        found = self.user_ids.get(norm_key(username))
-        if found is not None:
-            return found
-        ref = self.ctx.created_ref("users", username)
-        if ref is None:
-            known = [
-                *self.usernames.values(),
-                *(u.username for u in self.ctx.desired.manifest.users),
-            ]
+        # The AssignedUsers items name users too, with their ids.
+        found: int | Ref | None = self.user_ids.get(norm_key(username))
+        if found is None:
+            found = self.ctx.resolve("users", username)
+        if found is None:
+            known = [*self.usernames.values(), *self.ctx.known_names("users")]
             self.problem(
                 f"unknown user {username!r}" + closest(username, known),
                 entry,
                 "add the user under `users` in the manifests, or fix the username",
             )
-        return ref
+        return found
 
     def custom_fields(
         self, entry: Asset, asset_id: int | Ref, live_items: Any

@@ -15,59 +15,24 @@ Decisions:
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
-
 from reconciler.changes import Action, Change, FieldChange, Operation, address, error, warning
-from reconciler.clients import RuleInfo, parse_rule
-from reconciler.errors import ApiError
+from reconciler.clients import RuleInfo
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import AutomationRule
-from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.rule_records import KIND, LiveRules, read_rules
 
-KIND = "automation_rules"
 UNKNOWN = "(unknown)"
 
 
-@dataclass(frozen=True)
-class LiveRules:
-    by_id: Mapping[int, RuleInfo | None]  # None: the service has no rule with that id
-
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return sum(1 for rule in self.by_id.values() if rule is not None)
-
-    def digest_data(self) -> Any:
-        return [
-            [rule_id, None if info is None else [info.name, info.enabled]]
-            for rule_id, info in sorted(self.by_id.items())
-        ]
-
-
-class AutomationRulesResource:
+class AutomationRulesResource(KindResource):
     kind = KIND
-    service = service_of(KIND)
 
     def needs(self, desired: DesiredState) -> bool:
         return bool(desired.manifest.automation_rules)
 
     async def read(self, reader: Reader) -> LiveRules:
-        ids = sorted({rule.id for rule in reader.desired.manifest.automation_rules})
-        found = await asyncio.gather(*(self._read_one(reader, rule_id) for rule_id in ids))
-        return LiveRules(dict(zip(ids, found, strict=True)))
-
-    @staticmethod
-    async def _read_one(reader: Reader, rule_id: int) -> RuleInfo | None:
-        try:
-            xml = await reader.helpdesk.rule_xml(rule_id)
-        except ApiError as exc:
-            if exc.status == 404:
-                return None
-            raise
-        return parse_rule(xml, rule_id=rule_id)
+        return await read_rules(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveRules) or LiveRules({})

@@ -1,18 +1,19 @@
-"""What every resource module provides, and the context they plan in.
+"""What every resource provides, and the context they read and plan in.
 
-A resource module (one per managed kind, plus the `custom_fields` catalogue) is an object
-with:
-- `kind`: its name (`companies`, `workspace.employees`, ...);
+Every managed kind has the same shape: a `*_records.py` module with its live state (the
+`Live*` types), the parsing of API answers into it and its reader (the only I/O), and a
+planning module with its resource: an object with
+- `kind`, `service`, and `uses` (the kinds its full read needs read too);
 - `needs(desired)`: whether a run with these manifests must read it;
-- `async read(reader)`: fetch and parse its live state (the only I/O it does), through
-  `reader.helpdesk`/`reader.workspace` and with access to other kinds' live state
-  (`await reader.get("departments")`), so that per-object reads happen only for the
-  objects whose manifest entries need them;
-- `diff(ctx)`: pure; compares desired and live and returns its changes and diagnostics.
+- `async read(reader)`: the kind's reader, in one of two modes (see `Reader`);
+- `diff(ctx)`: pure; compares desired and live and returns its changes and diagnostics;
+- `async locate(change, helpdesk, workspace, desired)` (kinds whose creates are not
+  idempotent): the id of an object a create whose answer was lost may have made.
 
 Live state of a kind is any object with `digest_data()` (JSON-able, stable, free of
-volatile fields such as LastSeen: the plan's `live_digest` is computed from it) and
-`__len__` (the number of live objects, for the safety brake).
+volatile fields such as LastSeen: the plan's `live_digest` is computed from it),
+`__len__` (the number of live objects, for the safety brake) and `keys()` (the normalised
+keys of the live objects read).
 """
 
 from __future__ import annotations
@@ -23,11 +24,19 @@ from typing import Any, Protocol, TypeVar
 
 from reconciler.changes import Change, Diagnostic, Ref, address
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import norm_key
+from reconciler.manifest.kinds import BY_NAME, norm_key, service_of
 
 T = TypeVar("T")
 
-__all__ = ["KindPlan", "LiveData", "PlanContext", "Reader", "Resource", "norm_key"]
+__all__ = [
+    "KindPlan",
+    "KindResource",
+    "LiveData",
+    "PlanContext",
+    "Reader",
+    "Resource",
+    "norm_key",
+]
 
 
 class LiveData(Protocol):
@@ -37,10 +46,19 @@ class LiveData(Protocol):
         """The number of live objects (what the safety brake counts)."""
         ...
 
+    def keys(self) -> frozenset[str]:
+        """The normalised keys of the live objects read (all of them after a full read)."""
+        ...
+
 
 class Reader(Protocol):
-    """What `read` gets: the clients (None when that service is not configured) and the
-    other kinds' live state."""
+    """What `read` gets: the clients (None when that service is not configured), the other
+    kinds' live state, and what to read. Two modes, per kind:
+    - what these entries need (`plan`): the list, and per-object details only for the
+      objects whose manifest entries (or `prune`) need them;
+    - everything of this kind (`full(kind)`: export, unmanaged objects): every object with
+      its details, those of the objects `wants(kind, key)` selects, and for a kind that
+      cannot be listed (rules) the keys `named(kind)` gives."""
 
     @property
     def helpdesk(self) -> Any: ...
@@ -54,18 +72,41 @@ class Reader(Protocol):
     # The kinds being pruned: their reads cover unlisted objects too.
     prune: frozenset[str]
 
+    def full(self, kind: str) -> bool: ...
+
+    def wants(self, kind: str, key: Any) -> bool: ...
+
+    def named(self, kind: str) -> tuple[str, ...]: ...
+
     async def get(self, kind: str) -> Any: ...
 
 
 class Resource(Protocol):
     kind: str
-    service: str  # "helpdesk" or "workspace"
+    uses: tuple[str, ...]  # the kinds a full read of this one awaits
+
+    @property
+    def service(self) -> str:
+        """ "helpdesk" or "workspace"."""
+        ...
 
     def needs(self, desired: DesiredState) -> bool: ...
 
     async def read(self, reader: Reader) -> LiveData: ...
 
     def diff(self, ctx: PlanContext) -> KindPlan: ...
+
+
+class KindResource:
+    """What the resources of managed kinds share: the service comes from the table of
+    kinds; a subclass sets `kind` and, when a full read of it needs other kinds, `uses`."""
+
+    kind: str
+    uses: tuple[str, ...] = ()
+
+    @property
+    def service(self) -> str:
+        return service_of(self.kind)
 
 
 @dataclass
@@ -105,6 +146,26 @@ class PlanContext:
     def created_ref(self, kind: str, key: str) -> Ref | None:
         found = self.creating.get((kind, norm_key(key)))
         return Ref(found) if found else None
+
+    def resolve(self, kind: str, name: str) -> int | Ref | None:
+        """What a reference to the `kind` named `name` stands for: the live object's id,
+        the `Ref` of the object this plan creates (its id, known after apply), or None
+        when it is neither (the caller says why that is wrong, see `known_names`)."""
+        live = self.live.get(kind)
+        found = live.id_of(name) if live is not None and hasattr(live, "id_of") else None
+        return found if found is not None else self.created_ref(kind, name)
+
+    def live_names(self, kind: str) -> list[str]:
+        """The names of the live objects of `kind` (for the "did you mean" of an unknown
+        reference)."""
+        live = self.live.get(kind)
+        return list(live.names()) if live is not None and hasattr(live, "names") else []
+
+    def known_names(self, kind: str) -> list[str]:
+        """The names a reference to `kind` may use: live, then in the manifests."""
+        key = BY_NAME[kind].key_field_for(self.desired.settings.employee_key)
+        written = [str(getattr(entry, key)) for entry in self.desired.entries(kind)]
+        return self.live_names(kind) + written
 
     def location(self, kind: str, key: str) -> str | None:
         return self.desired.location(kind, key)

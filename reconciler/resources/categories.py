@@ -42,91 +42,18 @@ from reconciler.changes import (
     warning,
 )
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import service_of
-from reconciler.manifest.models import Category, Kind, Settings
-from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
+from reconciler.manifest.models import Category, Settings
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.category_records import (
+    KIND,
+    CategoryMatch,
+    LiveCategories,
+    parse_category,
+    read_categories,
+    section_wishes,
+    where_text,
+)
 from reconciler.resources.custom_fields import closest
-
-KIND = "categories"
-
-
-@dataclass(frozen=True)
-class LiveCategory:
-    id: int
-    name: str
-    section_id: int | None
-    section: str | None
-
-    @property
-    def section_key(self) -> str | None:
-        return norm_key(self.section) if self.section else None
-
-    def where(self) -> str:
-        return f"in section {self.section!r}" if self.section else "in no section"
-
-    def digest_data(self) -> Any:
-        return [self.id, self.name, self.section_id, self.section]
-
-
-@dataclass(frozen=True)
-class CategoryMatch:
-    """The live category an entry names, or why there is none: `others` holds the live
-    categories of that name in other sections (a moved category), `ambiguous` says the
-    name exists in several sections and the entry does not say which."""
-
-    live: LiveCategory | None
-    others: tuple[LiveCategory, ...] = ()
-    ambiguous: bool = False
-
-
-@dataclass(frozen=True)
-class LiveCategories:
-    by_key: Mapping[str, tuple[LiveCategory, ...]]  # normalised name -> categories, by id
-
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return sum(len(group) for group in self.by_key.values())
-
-    @classmethod
-    def from_items(cls, items: list[LiveCategory]) -> LiveCategories:
-        grouped: dict[str, list[LiveCategory]] = {}
-        for item in sorted(items, key=lambda c: c.id):
-            grouped.setdefault(norm_key(item.name), []).append(item)
-        return cls({key: tuple(found) for key, found in grouped.items()})
-
-    def digest_data(self) -> Any:
-        return [c.digest_data() for c in self.all()]
-
-    def all(self) -> list[LiveCategory]:
-        return sorted((c for found in self.by_key.values() for c in found), key=lambda c: c.id)
-
-    def named(self, name: str) -> tuple[LiveCategory, ...]:
-        return self.by_key.get(norm_key(name), ())
-
-    def sections(self) -> dict[str, tuple[int, str]]:
-        """Normalised section name -> (id, name), from the categories that sit in one."""
-        found: dict[str, tuple[int, str]] = {}
-        for category in self.all():
-            if category.section_id is not None and category.section:
-                found.setdefault(
-                    norm_key(category.section), (category.section_id, category.section)
-                )
-        return found
-
-    def match(self, name: str, wishes: Mapping[str, str | None]) -> CategoryMatch:
-        """The live category named `name` in the section `wishes` asks for (see
-        `section_wishes`); any section when the manifests do not say."""
-        candidates = self.named(name)
-        key = norm_key(name)
-        if key in wishes:
-            wanted = wishes[key]
-            for candidate in candidates:
-                if candidate.section_key == wanted:
-                    return CategoryMatch(candidate)
-            return CategoryMatch(None, candidates)
-        if len(candidates) > 1:
-            return CategoryMatch(None, candidates, ambiguous=True)
-        return CategoryMatch(candidates[0] if candidates else None)
 
 
 @dataclass(frozen=True)
@@ -150,37 +77,8 @@ class Sections:
         return sorted(name for _, name in {**self.configured, **self.live}.values())
 
 
-def section_wishes(desired: DesiredState) -> dict[str, str | None]:
-    """Normalised category name -> normalised section name (None: no section), for the
-    entries that manage their section (given, and not in `ignore_fields`)."""
-    if "section" in desired.settings.ignore_fields.get(Kind.categories, []):
-        return {}
-    return {
-        norm_key(c.name): norm_key(c.section) if c.section else None
-        for c in desired.manifest.categories
-        if "section" in c.model_fields_set
-    }
-
-
-def parse_category(raw: Mapping[str, Any]) -> LiveCategory:
-    section_id = raw.get("SectionID", raw.get("SectionId"))
-    section = raw.get("Section")
-    return LiveCategory(
-        id=int(raw.get("CategoryID") or raw.get("CategoryId") or raw["ID"]),
-        name=str(raw.get("Name") or ""),
-        # Some answers carry 0 for "no section".
-        section_id=int(section_id) if section_id else None,
-        section=str(section) if section else None,
-    )
-
-
-def where_text(categories: tuple[LiveCategory, ...]) -> str:
-    return ", ".join(c.where() for c in categories)
-
-
-class CategoriesResource:
+class CategoriesResource(KindResource):
     kind = KIND
-    service = service_of(KIND)
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
@@ -202,8 +100,7 @@ class CategoriesResource:
         return bool(manifest.categories) or bool(manifest.tech_permissions)
 
     async def read(self, reader: Reader) -> LiveCategories:
-        raw = await reader.helpdesk.categories()
-        return LiveCategories.from_items([parse_category(item) for item in raw])
+        return await read_categories(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveCategories) or LiveCategories({})

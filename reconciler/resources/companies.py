@@ -5,78 +5,34 @@ do not list is reported when companies are pruned, never removed."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from reconciler.changes import Action, Change, FieldChange, Operation, Ref, address, warning
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import Company
-from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
-from reconciler.resources.custom_fields import USAGE, CustomFieldCatalogue, diff_values, unignored
-
-KIND = "companies"
-
-
-@dataclass(frozen=True)
-class LiveCompany:
-    id: int
-    name: str
-    email_domains: tuple[str, ...]
-    notes: str | None
-    custom_values: tuple[Mapping[str, Any], ...] | None = None  # None: not read
-
-    def digest_data(self) -> Any:
-        values = None
-        if self.custom_values is not None:
-            values = sorted((int(v["FieldID"]), v.get("Value")) for v in self.custom_values)
-        return [self.id, self.name, list(self.email_domains), self.notes, values]
-
-
-@dataclass(frozen=True)
-class LiveCompanies:
-    by_key: Mapping[str, LiveCompany]
-
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return len(self.by_key)
-
-    def digest_data(self) -> Any:
-        return [c.digest_data() for _, c in sorted(self.by_key.items())]
-
-    def get(self, name: str) -> LiveCompany | None:
-        return self.by_key.get(norm_key(name))
-
-
-def split_domains(raw: str | None) -> tuple[str, ...]:
-    """`EmailDomain` holds several domains separated by `;` (some write `,`)."""
-    if not raw:
-        return ()
-    return tuple(p.strip() for p in raw.replace(",", ";").split(";") if p.strip())
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.company_records import (
+    KIND,
+    LiveCompanies,
+    LiveCompany,
+    parse_company,
+    read_companies,
+)
+from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue, unignored
+from reconciler.resources.custom_fields import diff_values
 
 
 def same_domains(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -> bool:
     return {d.casefold() for d in a} == {d.casefold() for d in b}
 
 
-def parse_company(raw: Mapping[str, Any]) -> LiveCompany:
-    return LiveCompany(
-        id=int(raw.get("CompanyID") or raw.get("CompanyId") or raw["ID"]),
-        name=str(raw.get("Name") or ""),
-        email_domains=split_domains(raw.get("EmailDomain")),
-        notes=raw.get("Notes"),
-    )
-
-
 def _text(value: str | None) -> str:
     return (value or "").rstrip()
 
 
-class CompaniesResource:
+class CompaniesResource(KindResource):
     kind = KIND
-    service = service_of(KIND)
+    uses = ("custom_fields",)
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
@@ -94,24 +50,7 @@ class CompaniesResource:
         return bool(manifest.companies) or any(a.company for a in manifest.assets)
 
     async def read(self, reader: Reader) -> LiveCompanies:
-        companies = {}
-        for raw in await reader.helpdesk.companies():
-            company = parse_company(raw)
-            companies[norm_key(company.name)] = company
-        # Per-object reads only for companies whose manifest entries set custom fields.
-        wanted = [
-            companies[norm_key(c.name)]
-            for c in reader.desired.manifest.companies
-            if c.custom_fields and norm_key(c.name) in companies
-        ]
-        values = await asyncio.gather(
-            *(reader.helpdesk.company_custom_fields(c.id) for c in wanted)
-        )
-        for company, items in zip(wanted, values, strict=True):
-            companies[norm_key(company.name)] = LiveCompany(
-                company.id, company.name, company.email_domains, company.notes, tuple(items)
-            )
-        return LiveCompanies(companies)
+        return await read_companies(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveCompanies) or LiveCompanies({})

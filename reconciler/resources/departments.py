@@ -5,42 +5,14 @@ that no managed user carries is an error with the remedy."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
-
 from reconciler.changes import Action, Change, FieldChange, address, error, warning
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import service_of
-from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
-
-KIND = "departments"
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.department_records import KIND, LiveDepartments, read_departments
 
 
-@dataclass(frozen=True)
-class LiveDepartments:
-    by_key: Mapping[str, tuple[int, str]]  # normalised name -> (id, name)
-
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return len(self.by_key)
-
-    def digest_data(self) -> Any:
-        return sorted(self.by_key.values())
-
-    def name_of(self, department_id: int | None) -> str | None:
-        for ident, name in self.by_key.values():
-            if ident == department_id:
-                return name
-        return None
-
-    def get(self, name: str) -> tuple[int, str] | None:
-        return self.by_key.get(norm_key(name))
-
-
-class DepartmentsResource:
+class DepartmentsResource(KindResource):
     kind = KIND
-    service = service_of(KIND)
 
     def needs(self, desired: DesiredState) -> bool:
         manifest = desired.manifest
@@ -48,12 +20,7 @@ class DepartmentsResource:
         return bool(manifest.departments) or bool(manifest.users)
 
     async def read(self, reader: Reader) -> LiveDepartments:
-        by_key = {}
-        for raw in await reader.helpdesk.departments():
-            ident = int(raw.get("DepartmentID") or raw.get("DepartmentId") or raw["ID"])
-            name = str(raw.get("Name") or "")
-            by_key[norm_key(name)] = (ident, name)
-        return LiveDepartments(by_key)
+        return await read_departments(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveDepartments) or LiveDepartments({})

@@ -23,43 +23,24 @@ Decisions:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
 from typing import Any
 from urllib.parse import quote
 
 from reconciler.changes import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import normalise_key, service_of
 from reconciler.manifest.models import Employee
-from reconciler.resources.base import KindPlan, PlanContext, Reader
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader
+from reconciler.resources.employee_records import (
+    KIND,
+    SERVER_FIELDS,
+    LiveEmployees,
+    employee_key,
+    read_employees,
+)
 
-KIND = "workspace.employees"
-SERVER_FIELDS = frozenset({"id", "createdAt", "updatedAt"})
 DELETE_REASON = "not in the manifests: pruned by DELETE, which cannot be undone"
-
-
-@dataclass(frozen=True)
-class LiveEmployees:
-    key_field: str
-    by_key: Mapping[str, tuple[Mapping[str, Any], ...]]  # normalised key -> records
-    unkeyed: int = 0  # records without the key field
-
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return sum(len(group) for group in self.by_key.values()) + self.unkeyed
-
-    def digest_data(self) -> Any:
-        records = [r for _, group in sorted(self.by_key.items()) for r in group]
-        return [[[str(k), r[k]] for k in sorted(r, key=str)] for r in records] + [self.unkeyed]
-
-    def get(self, key: Any) -> tuple[Mapping[str, Any], ...]:
-        normalised = employee_key(self.key_field, key)
-        return self.by_key.get(normalised, ()) if normalised is not None else ()
-
-
-def employee_key(key_field: str, value: Any) -> str | None:
-    return normalise_key(KIND, value, key_field)
 
 
 def comparable(name: str, value: Any) -> Any:
@@ -93,9 +74,8 @@ def employee_path(employee_id: Any) -> str:
     return "/api/employees/" + quote(str(employee_id), safe="")
 
 
-class EmployeesResource:
+class EmployeesResource(KindResource):
     kind = KIND
-    service = service_of(KIND)
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
@@ -115,16 +95,7 @@ class EmployeesResource:
         return bool(workspace and workspace.employees)
 
     async def read(self, reader: Reader) -> LiveEmployees:
-        key_field = reader.desired.settings.employee_key
-        by_key: dict[str, tuple[Mapping[str, Any], ...]] = {}
-        unkeyed = 0
-        for record in await reader.workspace.employees():
-            key = employee_key(key_field, record.get(key_field))
-            if key is None:
-                unkeyed += 1
-            else:
-                by_key[key] = (*by_key.get(key, ()), record)
-        return LiveEmployees(key_field, by_key, unkeyed)
+        return await read_employees(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         key_field = ctx.desired.settings.employee_key

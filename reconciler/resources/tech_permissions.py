@@ -25,11 +25,6 @@ Decisions:
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
-
 from reconciler.changes import (
     Action,
     Change,
@@ -42,146 +37,92 @@ from reconciler.changes import (
     warning,
 )
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import TechPermission
-from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
-from reconciler.resources.categories import (
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.category_records import (
     CategoryMatch,
     LiveCategories,
     LiveCategory,
     section_wishes,
 )
 from reconciler.resources.custom_fields import closest
-from reconciler.resources.users import LiveUsers
+from reconciler.resources.tech_permission_records import (
+    KIND,
+    LiveTechPermissions,
+    Technician,
+    read_tech_permissions,
+)
+from reconciler.resources.user_records import LiveUsers
 
-KIND = "tech_permissions"
 ADD_PATH = "/api/AddCategoryTechPermission"
 REMOVE_PATH = "/api/RemoveCategoryTechPermission"
-
-
-@dataclass(frozen=True)
-class Technician:
-    id: int
-    username: str
-
-
-@dataclass(frozen=True)
-class LiveTechPermissions:
-    by_category: Mapping[int, tuple[Technician, ...]]  # only the categories read
-
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return sum(1 for technicians in self.by_category.values() if technicians)
-
-    def digest_data(self) -> Any:
-        return [
-            [category_id, sorted((t.id, t.username) for t in techs)]
-            for category_id, techs in sorted(self.by_category.items())
-        ]
-
-
-def parse_technician(raw: Mapping[str, Any]) -> Technician:
-    return Technician(
-        id=int(raw.get("UserID") or raw.get("UserId") or raw["ID"]),
-        username=str(raw.get("Username") or ""),
-    )
-
-
-def _prunes(reader: Reader) -> bool:
-    """Whether this run prunes tech permissions: only when the manifests list some."""
-    return KIND in reader.prune and bool(reader.desired.manifest.tech_permissions)
-
-
-def categories_to_read(categories: LiveCategories, desired: DesiredState, prune: bool) -> list[int]:
-    """Ids of the live categories whose technicians the plan needs (pure)."""
-    wishes = section_wishes(desired)
-    ids: list[int] = []
-    for entry in desired.manifest.tech_permissions:
-        found = categories.match(entry.category, wishes).live
-        if found is not None and found.id not in ids:
-            ids.append(found.id)
-    if prune:
-        ids += [c.id for c in categories.all() if c.id not in ids]
-    return ids
 
 
 def _sorted_names(names: list[str]) -> list[str]:
     return sorted(names, key=str.casefold)
 
 
-@dataclass
-class _Removed:
-    """Who the plan takes out of some category: for the technician-role warning."""
-
-    users: dict[int, str] = field(default_factory=dict)
-
-
-class TechPermissionsResource:
+class TechPermissionsResource(KindResource):
     kind = KIND
-    service = service_of(KIND)
+    uses = ("categories",)
 
     def needs(self, desired: DesiredState) -> bool:
         return bool(desired.manifest.tech_permissions)
 
     async def read(self, reader: Reader) -> LiveTechPermissions:
-        categories = await reader.get("categories") or LiveCategories({})
-        ids = categories_to_read(categories, reader.desired, _prunes(reader))
-        found = await asyncio.gather(*(reader.helpdesk.techs_for_category(i) for i in ids))
-        return LiveTechPermissions(
-            {
-                i: tuple(parse_technician(raw) for raw in items)
-                for i, items in zip(ids, found, strict=True)
-            }
-        )
+        return await read_tech_permissions(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
-        categories = ctx.live_of("categories", LiveCategories) or LiveCategories({})
-        users = ctx.live_of("users", LiveUsers) or LiveUsers({})
-        live = ctx.live_of(KIND, LiveTechPermissions) or LiveTechPermissions({})
-        wishes = section_wishes(ctx.desired)
-        result = KindPlan()
-        removed = _Removed()
+        planner = _Planner(ctx)
         entries = ctx.desired.manifest.tech_permissions
-        kept: set[str] = set()  # usernames some entry lists
-        matched: set[int] = set()
         for entry in entries:
-            kept.update(norm_key(name) for name in entry.technicians)
-            found = categories.match(entry.category, wishes)
-            if found.live is not None:
-                matched.add(found.live.id)
-                current = live.by_category.get(found.live.id, ())
-                self._entry(ctx, entry, found.live.id, current, users, removed, result)
-                continue
-            ref = ctx.created_ref("categories", entry.category)
-            if ref is None:
-                result.diagnostics.append(self._unknown_category(ctx, entry, categories, found))
-                continue
-            self._entry(ctx, entry, ref, (), users, removed, result)
+            planner.plan(entry)
         if ctx.prunes(KIND) and entries:
-            self._prune(categories, live, matched, removed, result)
-        self._warn_role_loss(ctx, removed, kept, users, result)
-        return result
+            planner.prune()
+        planner.warn_role_loss()
+        return planner.result
 
-    def _warn_role_loss(
-        self,
-        ctx: PlanContext,
-        removed: _Removed,
-        kept: set[str],
-        users: LiveUsers,
-        result: KindPlan,
-    ) -> None:
+
+class _Planner:
+    """Plans one run's tech permissions."""
+
+    def __init__(self, ctx: PlanContext) -> None:
+        self.ctx = ctx
+        self.categories = ctx.live_of("categories", LiveCategories) or LiveCategories({})
+        self.users = ctx.live_of("users", LiveUsers) or LiveUsers({})
+        self.live = ctx.live_of(KIND, LiveTechPermissions) or LiveTechPermissions({})
+        self.wishes = section_wishes(ctx.desired)
+        self.result = KindPlan()
+        self.removed: dict[int, str] = {}  # who leaves some category: for the role warning
+        self.kept: set[str] = set()  # usernames some entry lists
+        self.matched: set[int] = set()  # the live categories the entries name
+
+    def plan(self, entry: TechPermission) -> None:
+        self.kept.update(norm_key(name) for name in entry.technicians)
+        found = self.categories.match(entry.category, self.wishes)
+        if found.live is not None:
+            self.matched.add(found.live.id)
+            self.entry(entry, found.live.id, self.live.by_category.get(found.live.id, ()))
+            return
+        ref = self.ctx.created_ref("categories", entry.category)
+        if ref is None:
+            self.result.diagnostics.append(self.unknown_category(entry, found))
+        else:
+            self.entry(entry, ref, ())
+
+    def warn_role_loss(self) -> None:
         """Warn about users taken out of categories and listed under none, unless they are
         administrators or the plan disables them anyway."""
-        entries = {norm_key(u.username): u for u in ctx.desired.manifest.users}
-        prunes_users = ctx.prunes("users") and bool(entries)
-        for username in sorted(removed.users.values(), key=str.casefold):
+        entries = {norm_key(u.username): u for u in self.ctx.desired.manifest.users}
+        prunes_users = self.ctx.prunes("users") and bool(entries)
+        for username in sorted(self.removed.values(), key=str.casefold):
             key = norm_key(username)
-            user = users.get(username)
+            user = self.users.get(username)
             entry = entries.get(key)
             disabled = (entry is None and prunes_users) or (entry is not None and entry.disabled)
-            if key in kept or disabled or (user is not None and user.is_admin):
+            if key in self.kept or disabled or (user is not None and user.is_admin):
                 continue
-            result.diagnostics.append(
+            self.result.diagnostics.append(
                 warning(
                     "is removed from categories and listed under none of the managed ones: if "
                     "these were the last category permissions, the helpdesk may stop treating "
@@ -191,44 +132,42 @@ class TechPermissionsResource:
                 )
             )
 
-    def _entry(
-        self,
-        ctx: PlanContext,
-        entry: TechPermission,
-        category_id: int | Ref,
-        current: tuple[Technician, ...],
-        users: LiveUsers,
-        removed: _Removed,
-        result: KindPlan,
-    ) -> None:
-        addr = address(KIND, entry.category)
-        location = ctx.location(KIND, entry.category)
+    def wanted(
+        self, entry: TechPermission, current: tuple[Technician, ...]
+    ) -> dict[str, tuple[int | Ref, str]]:
+        """Normalised username -> (user id, or the `Ref` of its create; name), for the
+        technicians an entry lists (an unknown one is reported and left out)."""
         listed = {norm_key(t.username): t for t in current}
-        wanted: dict[str, tuple[int | Ref, str]] = {}  # normalised username -> (id, name)
+        wanted: dict[str, tuple[int | Ref, str]] = {}
         for index, username in enumerate(entry.technicians):
             key = norm_key(username)
             if key in wanted:
                 continue
-            user = users.get(username)
+            user = self.users.get(username)
             if user is not None:
                 wanted[key] = (user.id, user.username)
             elif key in listed:
                 wanted[key] = (listed[key].id, listed[key].username)
-            elif (ref := ctx.created_ref("users", username)) is not None:
+            elif isinstance(ref := self.ctx.resolve("users", username), Ref):
                 wanted[key] = (ref, username)
             else:
-                known = [u.username for u in users.by_key.values()]
-                known += [u.username for u in ctx.desired.manifest.users]
-                result.diagnostics.append(
+                known = self.ctx.known_names("users")
+                self.result.diagnostics.append(
                     error(
                         f"unknown technician {username!r}: no such user exists or is created "
                         "by this plan" + closest(username, known),
-                        addr,
+                        address(KIND, entry.category),
                         "add the user under `users` in the manifests, or fix the username",
-                        ctx.desired.location(KIND, entry.category, "technicians", index)
-                        or location,
+                        self.ctx.desired.location(KIND, entry.category, "technicians", index)
+                        or self.ctx.location(KIND, entry.category),
                     )
                 )
+        return wanted
+
+    def entry(
+        self, entry: TechPermission, category_id: int | Ref, current: tuple[Technician, ...]
+    ) -> None:
+        wanted = self.wanted(entry, current)
         current_ids = {t.id for t in current}
         wanted_ids = {ident for ident, _ in wanted.values() if isinstance(ident, int)}
         adds = [(i, n) for i, n in wanted.values() if isinstance(i, Ref) or i not in current_ids]
@@ -250,7 +189,7 @@ class TechPermissionsResource:
             )
             for ident, name in sorted(adds, key=lambda a: a[1].casefold())
         ]
-        operations += self._removals(drops, category_id, removed)
+        operations += self.removals(drops, category_id)
         fields = (
             FieldChange(
                 "technicians",
@@ -258,13 +197,11 @@ class TechPermissionsResource:
                 _sorted_names([name for _, name in wanted.values()]),
             ),
         )
-        result.changes.append(Change(KIND, entry.category, action, fields, tuple(operations)))
+        self.result.changes.append(Change(KIND, entry.category, action, fields, tuple(operations)))
 
-    def _removals(
-        self, drops: list[Technician], category_id: int | Ref, removed: _Removed
-    ) -> list[Operation]:
+    def removals(self, drops: list[Technician], category_id: int | Ref) -> list[Operation]:
         for tech in drops:
-            removed.users[tech.id] = tech.username
+            self.removed[tech.id] = tech.username
         return [
             Operation(
                 "helpdesk",
@@ -276,21 +213,17 @@ class TechPermissionsResource:
             for t in sorted(drops, key=lambda t: t.username.casefold())
         ]
 
-    def _prune(
-        self,
-        categories: LiveCategories,
-        live: LiveTechPermissions,
-        matched: set[int],
-        removed: _Removed,
-        result: KindPlan,
-    ) -> None:
+    def prune(self) -> None:
+        categories, live = self.categories, self.live
         unread = [
-            c.name for c in categories.all() if c.id not in matched and c.id not in live.by_category
+            c.name
+            for c in categories.all()
+            if c.id not in self.matched and c.id not in live.by_category
         ]
         if unread:
             # `read` covers them whenever this run prunes; should it not, say so rather than
             # prune nothing quietly.
-            result.diagnostics.append(
+            self.result.diagnostics.append(
                 error(
                     f"the technicians of {len(unread)} categories not in the manifests were "
                     f"not read, so their permissions cannot be pruned ({', '.join(unread)})",
@@ -300,28 +233,23 @@ class TechPermissionsResource:
             )
         for category in categories.all():
             techs = live.by_category.get(category.id, ())
-            if category.id in matched or not techs:
+            if category.id in self.matched or not techs:
                 continue
             fields = (FieldChange("technicians", _sorted_names([t.username for t in techs]), []),)
-            result.changes.append(
+            self.result.changes.append(
                 Change(
                     KIND,
                     _prune_key(category, categories),
                     Action.delete,
                     fields,
-                    tuple(self._removals(list(techs), category.id, removed)),
+                    tuple(self.removals(list(techs), category.id)),
                     reason="not in the manifests (pruned)",
                     removal=True,
                 )
             )
 
-    def _unknown_category(
-        self,
-        ctx: PlanContext,
-        entry: TechPermission,
-        categories: LiveCategories,
-        found: CategoryMatch,
-    ) -> Diagnostic:
+    def unknown_category(self, entry: TechPermission, found: CategoryMatch) -> Diagnostic:
+        ctx = self.ctx
         addr = address(KIND, entry.category)
         location = ctx.location(KIND, entry.category)
         if found.ambiguous:
@@ -346,7 +274,7 @@ class TechPermissionsResource:
                 None,
                 location,
             )
-        known = [c.name for c in categories.all()]
+        known = [c.name for c in self.categories.all()]
         return error(
             f"category {entry.category!r} does not exist and is not created by this plan"
             + closest(entry.category, known),

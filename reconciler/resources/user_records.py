@@ -1,17 +1,19 @@
-"""Users' live state and their pure comparison with the manifests, shared by `read` (which
-must know whose full record to fetch) and `diff` (which plans the `UpdateUser` calls), so
-that the two cannot disagree. See `users.py` for the decisions."""
+"""Users' live state, its reader, and the pure comparison with the manifests, shared by
+the reader (which must know whose full record to fetch) and `diff` (which plans the
+`UpdateUser` calls), so that the two cannot disagree. See `users.py` for the decisions."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reconciler.changes import FieldChange
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Kind, User
-from reconciler.resources.base import norm_key
+from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.custom_field_records import full_values_for, unignored
 
 KIND = "users"
 # Manifest fields that `UpdateUser` carries -> its parameter names, in display order.
@@ -50,6 +52,7 @@ class LiveUser:
     department: str | None = None
     is_admin: bool = False
     disabled: bool = False
+    department_id: int | None = None  # as listed, whether or not it could be named
     detail: Mapping[str, Any] | None = None  # the full User object; None: not read
     custom_values: tuple[Mapping[str, Any], ...] | None = None  # None: not read
 
@@ -66,6 +69,7 @@ class LiveUser:
 class LiveUsers:
     by_key: Mapping[str, LiveUser]  # normalised username -> user
     caller_id: int | None = None  # the account the reconciler runs as, when it was asked
+    items: tuple[LiveUser, ...] = ()  # every user listed, in the listing's order
 
     def __len__(self) -> int:
         """The number of live objects (what the safety brake counts)."""
@@ -75,8 +79,18 @@ class LiveUsers:
         users = [u.digest_data() for _, u in sorted(self.by_key.items())]
         return {"caller": self.caller_id, "users": users}
 
+    def keys(self) -> frozenset[str]:
+        return frozenset(self.by_key)
+
     def get(self, username: str) -> LiveUser | None:
         return self.by_key.get(norm_key(username))
+
+    def id_of(self, username: str) -> int | None:
+        found = self.get(username)
+        return None if found is None else found.id
+
+    def names(self) -> list[str]:
+        return [u.username for u in self.by_key.values()]
 
 
 def _flag(value: Any) -> bool:
@@ -109,6 +123,7 @@ def parse_user(raw: Mapping[str, Any], departments: Any = None) -> LiveUser:
         department=str(department) if department else None,
         is_admin=_flag(raw.get("IsAdmin")),
         disabled=_flag(raw.get("Disabled")),
+        department_id=int(department_id) if department_id else None,
     )
 
 
@@ -180,3 +195,68 @@ def create_record(user: User, given: set[str], user_id: Any) -> dict[str, Any]:
 
 def _param(value: Any) -> Any:
     return value if isinstance(value, bool) else _text(value)
+
+
+def prunes_users(reader: Reader) -> bool:
+    """Whether this run prunes users: only when the manifests list some (see users.py)."""
+    return KIND in reader.prune and bool(reader.desired.manifest.users)
+
+
+def custom_values_wanted(user: User, ignored: frozenset[str]) -> dict[str, Any]:
+    if not user.custom_fields or "custom_fields" in ignored:
+        return {}
+    return unignored(user.custom_fields, ignored)
+
+
+def _user_id(caller: Any) -> int | None:
+    if not isinstance(caller, Mapping):
+        return None
+    ident = caller.get("UserID") or caller.get("UserId")
+    return int(ident) if ident else None
+
+
+async def read_users(reader: Reader) -> LiveUsers:
+    """Every user of the `Users` list; the full User object of the users that get an
+    `UpdateUser` (see `record_changes`) or are pruned; custom field values of those whose
+    entries set some, and in a full read of every one selected (when user fields exist)."""
+    helpdesk = reader.helpdesk
+    desired = reader.desired
+    departments = await reader.get("departments")
+    items = [parse_user(raw, departments) for raw in await helpdesk.users()]
+    users = {norm_key(user.username): user for user in items}
+    pruning = prunes_users(reader)
+    caller_id = None
+    if pruning or any(u.disabled for u in desired.manifest.users):
+        # Free: the client made this call before any other and keeps the answer.
+        caller_id = _user_id(await helpdesk.authenticate())
+    ignored = ignored_fields(desired)
+    detail_for: list[LiveUser] = []
+    custom_for: list[LiveUser] = []
+    for entry in desired.manifest.users:
+        current = users.get(norm_key(entry.username))
+        if current is None:
+            continue
+        if record_changes(entry, current, ignored, caller_id):
+            detail_for.append(current)
+        if custom_values_wanted(entry, ignored):
+            custom_for.append(current)
+    if pruning:
+        live = LiveUsers(users, caller_id)
+        detail_for += [u for u in strays(live, desired) if u.id != caller_id]
+    custom_for += await full_values_for(reader, KIND, users.values(), custom_for, _username)
+    found = await asyncio.gather(
+        *(helpdesk.user(u.id) for u in detail_for),
+        *(helpdesk.user_custom_fields(u.id) for u in custom_for),
+    )
+    for user, detail in zip(detail_for, found[: len(detail_for)], strict=True):
+        key = norm_key(user.username)
+        users[key] = replace(users[key], detail=dict(detail))
+    for user, values in zip(custom_for, found[len(detail_for) :], strict=True):
+        key = norm_key(user.username)
+        users[key] = replace(users[key], custom_values=tuple(values))
+    by_id = {u.id: u for u in users.values()}
+    return LiveUsers(users, caller_id, tuple(by_id.get(u.id, u) for u in items))
+
+
+def _username(user: LiveUser) -> str:
+    return user.username

@@ -30,33 +30,26 @@ The live state and the pure comparison (`record_changes`, the complete records) 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from reconciler.changes import Action, Change, FieldChange, Operation, Ref, address, error, warning
 from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import service_of
 from reconciler.manifest.models import User
-from reconciler.resources.base import KindPlan, PlanContext, Reader, norm_key
-from reconciler.resources.companies import LiveCompanies
-from reconciler.resources.custom_fields import (
-    USAGE,
-    CustomFieldCatalogue,
-    closest,
-    diff_values,
-    unignored,
-)
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader
+from reconciler.resources.company_records import LiveCompanies
+from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue
+from reconciler.resources.custom_fields import closest, diff_values
 from reconciler.resources.user_records import (
     KIND,
     RECORD_FIELDS,
     LiveUser,
     LiveUsers,
     create_record,
-    ignored_fields,
+    custom_values_wanted,
     parse_user,
+    read_users,
     record_changes,
     strays,
     update_record,
@@ -68,27 +61,9 @@ UPDATE_PATH = "/api/UpdateUser"
 CREATE_FIELDS = ("first_name", "last_name", "phone", "location", "company", "department")
 
 
-def _prunes(reader: Reader) -> bool:
-    """Whether this run prunes users: only when the manifests list some (see above)."""
-    return KIND in reader.prune and bool(reader.desired.manifest.users)
-
-
-def _custom_values_wanted(user: User, ignored: frozenset[str]) -> dict[str, Any]:
-    if not user.custom_fields or "custom_fields" in ignored:
-        return {}
-    return unignored(user.custom_fields, ignored)
-
-
-def _user_id(caller: Any) -> int | None:
-    if not isinstance(caller, Mapping):
-        return None
-    ident = caller.get("UserID") or caller.get("UserId")
-    return int(ident) if ident else None
-
-
-class UsersResource:
+class UsersResource(KindResource):
     kind = KIND
-    service = service_of(KIND)
+    uses = ("departments", "custom_fields")
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
@@ -115,66 +90,35 @@ class UsersResource:
         )
 
     async def read(self, reader: Reader) -> LiveUsers:
-        helpdesk = reader.helpdesk
-        desired = reader.desired
-        departments = await reader.get("departments")
-        users = {}
-        for raw in await helpdesk.users():
-            user = parse_user(raw, departments)
-            users[norm_key(user.username)] = user
-        pruning = _prunes(reader)
-        caller_id = None
-        if pruning or any(u.disabled for u in desired.manifest.users):
-            # Free: the client made this call before any other and keeps the answer.
-            caller_id = _user_id(await helpdesk.authenticate())
-        ignored = ignored_fields(desired)
-        detail_for: list[LiveUser] = []
-        custom_for: list[LiveUser] = []
-        for entry in desired.manifest.users:
-            current = users.get(norm_key(entry.username))
-            if current is None:
-                continue
-            if record_changes(entry, current, ignored, caller_id):
-                detail_for.append(current)
-            if _custom_values_wanted(entry, ignored):
-                custom_for.append(current)
-        if pruning:
-            live = LiveUsers(users, caller_id)
-            detail_for += [u for u in strays(live, desired) if u.id != caller_id]
-        found = await asyncio.gather(
-            *(helpdesk.user(u.id) for u in detail_for),
-            *(helpdesk.user_custom_fields(u.id) for u in custom_for),
-        )
-        for user, detail in zip(detail_for, found[: len(detail_for)], strict=True):
-            key = norm_key(user.username)
-            users[key] = replace(users[key], detail=dict(detail))
-        for user, items in zip(custom_for, found[len(detail_for) :], strict=True):
-            key = norm_key(user.username)
-            users[key] = replace(users[key], custom_values=tuple(items))
-        return LiveUsers(users, caller_id)
+        return await read_users(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
-        live = ctx.live_of(KIND, LiveUsers) or LiveUsers({})
-        result = KindPlan()
+        planner = _Planner(ctx)
         for user in ctx.desired.manifest.users:
-            current = live.get(user.username)
+            current = planner.live.get(user.username)
             if current is None:
-                self._create(ctx, user, result)
+                planner.create(user)
             else:
-                self._update(ctx, user, current, live.caller_id, result)
+                planner.update(user, current)
         if ctx.prunes(KIND) and ctx.desired.manifest.users:
-            for stray in strays(live, ctx.desired):
-                self._disable(stray, live.caller_id, result)
-        return result
+            for stray in strays(planner.live, ctx.desired):
+                planner.disable(stray)
+        return planner.result
 
-    def _create(
-        self,
-        ctx: PlanContext,
-        user: User,
-        result: KindPlan,
-    ) -> None:
+
+class _Planner:
+    """Plans one run's users."""
+
+    def __init__(self, ctx: PlanContext) -> None:
+        self.ctx = ctx
+        self.live = ctx.live_of(KIND, LiveUsers) or LiveUsers({})
+        self.caller_id = self.live.caller_id
+        self.ignored = ctx.ignored(KIND)
+        self.result = KindPlan()
+
+    def create(self, user: User) -> None:
+        ctx, result = self.ctx, self.result
         addr = address(KIND, user.username)
-        location = ctx.location(KIND, user.username)
         if not user.email:
             result.diagnostics.append(
                 error(
@@ -182,14 +126,13 @@ class UsersResource:
                     "(CreateUser requires one)",
                     addr,
                     "add `email:` to the entry",
-                    location,
+                    ctx.location(KIND, user.username),
                 )
             )
             return
         ctx.will_create(KIND, user.username)
         ref = Ref(addr)
-        ignored = ctx.ignored(KIND)
-        given = user.model_fields_set - ignored
+        given = user.model_fields_set - self.ignored
         fields = [
             FieldChange("username", None, user.username),
             FieldChange("email", None, user.email),
@@ -204,23 +147,12 @@ class UsersResource:
                 params[RECORD_FIELDS[name]] = value
         params["sendWelcomeEmail"] = user.send_welcome_email
         operations = [
-            Operation("helpdesk", "POST", "/api/CreateUser", params, creates=addr, idempotent=False)
+            Operation(
+                "helpdesk", "POST", "/api/CreateUser", params, creates=addr, idempotent=False
+            ),
+            *_completion(user, given, ref),
         ]
-        # CreateUser takes no notes, role or state: a complete record follows for them.
-        extra = [
-            name
-            for name in ("is_admin", "disabled", "notes")
-            if name in given
-            and (getattr(user, name) is True or (name == "notes" and (user.notes or "").strip()))
-        ]
-        if extra:
-            record = create_record(user, given, ref)
-            operations.append(
-                Operation(
-                    "helpdesk", "POST", UPDATE_PATH, record, description="set " + ", ".join(extra)
-                )
-            )
-        _custom_values(ctx, user, None, ref, fields, operations, result)
+        self.custom_values(user, None, ref, fields, operations)
         result.changes.append(
             Change(
                 KIND,
@@ -228,23 +160,16 @@ class UsersResource:
                 Action.create,
                 tuple(fields),
                 tuple(operations),
-                depends_on=_company_dependency(
-                    ctx, user, user.company if "company" in given else None, result
+                depends_on=self.company_dependency(
+                    user, user.company if "company" in given else None
                 ),
             )
         )
 
-    def _update(
-        self,
-        ctx: PlanContext,
-        user: User,
-        current: LiveUser,
-        caller_id: int | None,
-        result: KindPlan,
-    ) -> None:
+    def update(self, user: User, current: LiveUser) -> None:
+        ctx, result, ignored, caller_id = self.ctx, self.result, self.ignored, self.caller_id
         addr = address(KIND, user.username)
         location = ctx.location(KIND, user.username)
-        ignored = ctx.ignored(KIND)
         disables_caller = current.id == caller_id and not current.disabled
         if disables_caller and user.disabled and "disabled" not in ignored:
             result.diagnostics.append(
@@ -259,9 +184,8 @@ class UsersResource:
         fields = record_changes(user, current, ignored, caller_id)
         operations: list[Operation] = []
         if fields:
-            operations.append(self._update_operation(current, fields, result))
-        live_values = current.custom_values or ()
-        _custom_values(ctx, user, live_values, current.id, fields, operations, result)
+            operations.append(self.update_operation(current, fields))
+        self.custom_values(user, current.custom_values or (), current.id, fields, operations)
         if not fields:
             return
         action = Action.update
@@ -275,14 +199,14 @@ class UsersResource:
                 action,
                 tuple(fields),
                 tuple(operations),
-                depends_on=_company_dependency(ctx, user, company, result),
+                depends_on=self.company_dependency(user, company),
             )
         )
 
-    def _disable(self, stray: LiveUser, caller_id: int | None, result: KindPlan) -> None:
+    def disable(self, stray: LiveUser) -> None:
         addr = address(KIND, stray.username)
-        if stray.id == caller_id:
-            result.diagnostics.append(
+        if stray.id == self.caller_id:
+            self.result.diagnostics.append(
                 warning(
                     "not in the manifests, but it is the account the reconciler runs as: "
                     "left enabled",
@@ -292,8 +216,8 @@ class UsersResource:
             )
             return
         fields = [FieldChange("disabled", False, True)]
-        operation = self._update_operation(stray, fields, result)
-        result.changes.append(
+        operation = self.update_operation(stray, fields)
+        self.result.changes.append(
             Change(
                 KIND,
                 stray.username,
@@ -305,15 +229,13 @@ class UsersResource:
             )
         )
 
-    def _update_operation(
-        self, current: LiveUser, fields: list[FieldChange], result: KindPlan
-    ) -> Operation:
+    def update_operation(self, current: LiveUser, fields: list[FieldChange]) -> Operation:
         """`UpdateUser` with the complete record: live, with the changes applied."""
         record = update_record(current, fields)
         if current.detail is None:
             # `read` fetches the full object for every user this plans an UpdateUser for;
             # without it the record would be incomplete, and old versions blank the rest.
-            result.diagnostics.append(
+            self.result.diagnostics.append(
                 error(
                     "the full user record was not read, so UpdateUser cannot send it complete",
                     address(KIND, current.username),
@@ -322,57 +244,68 @@ class UsersResource:
             )
         return Operation("helpdesk", "POST", UPDATE_PATH, record)
 
-
-def _custom_values(
-    ctx: PlanContext,
-    user: User,
-    live_items: tuple[Mapping[str, Any], ...] | None,
-    user_id: int | Ref,
-    fields: list[FieldChange],
-    operations: list[Operation],
-    result: KindPlan,
-) -> None:
-    """Adds the custom field value changes of one user (`live_items` None: a new user)."""
-    wanted = _custom_values_wanted(user, ctx.ignored(KIND))
-    if not wanted:
-        return
-    found, calls, problems = diff_values(
-        catalogue=ctx.live_of("custom_fields", CustomFieldCatalogue),
-        usage=USAGE[KIND],
-        desired=wanted,
-        live_items=live_items,
-        set_path="/api/SetCustomFieldForUser",
-        entity_id=user_id,
-        address=address(KIND, user.username),
-        location=ctx.location(KIND, user.username),
-    )
-    fields += found
-    operations += calls
-    result.diagnostics += problems
-
-
-def _company_dependency(
-    ctx: PlanContext, user: User, company: Any, result: KindPlan
-) -> tuple[str, ...]:
-    """A company the plan creates is created before the user that names it. One that is
-    neither live nor in the manifests would be created by CreateUser/UpdateUser as a bare
-    name (no domains, no notes): a warning, as it is most often a typo. That is known only
-    when the companies were read (the manifests manage companies)."""
-    if not company:
-        return ()
-    ref = ctx.created_ref("companies", str(company))
-    if ref is not None:
-        return (ref.address,)
-    companies = ctx.live_of("companies", LiveCompanies)
-    if companies is not None and companies.get(str(company)) is None:
-        known = [c.name for c in companies.by_key.values()]
-        result.diagnostics.append(
-            warning(
-                f"company {company!r} is neither live nor in the manifests: the helpdesk "
-                "creates it with no e-mail domains or notes" + closest(str(company), known),
-                address(KIND, user.username),
-                "add it under `companies`, or fix the name",
-                ctx.desired.location(KIND, user.username, "company"),
-            )
+    def custom_values(
+        self,
+        user: User,
+        live_items: tuple[Mapping[str, Any], ...] | None,
+        user_id: int | Ref,
+        fields: list[FieldChange],
+        operations: list[Operation],
+    ) -> None:
+        """Adds the custom field value changes of one user (`live_items` None: a new user)."""
+        ctx = self.ctx
+        wanted = custom_values_wanted(user, self.ignored)
+        if not wanted:
+            return
+        found, calls, problems = diff_values(
+            catalogue=ctx.live_of("custom_fields", CustomFieldCatalogue),
+            usage=USAGE[KIND],
+            desired=wanted,
+            live_items=live_items,
+            set_path="/api/SetCustomFieldForUser",
+            entity_id=user_id,
+            address=address(KIND, user.username),
+            location=ctx.location(KIND, user.username),
         )
-    return ()
+        fields += found
+        operations += calls
+        self.result.diagnostics += problems
+
+    def company_dependency(self, user: User, company: Any) -> tuple[str, ...]:
+        """A company the plan creates is created before the user that names it. One that is
+        neither live nor in the manifests would be created by CreateUser/UpdateUser as a bare
+        name (no domains, no notes): a warning, as it is most often a typo. That is known only
+        when the companies were read (the manifests manage companies)."""
+        if not company:
+            return ()
+        ctx = self.ctx
+        found = ctx.resolve("companies", str(company))
+        if isinstance(found, Ref):
+            return (found.address,)
+        if found is None and ctx.live_of("companies", LiveCompanies) is not None:
+            known = ctx.live_names("companies")
+            self.result.diagnostics.append(
+                warning(
+                    f"company {company!r} is neither live nor in the manifests: the helpdesk "
+                    "creates it with no e-mail domains or notes" + closest(str(company), known),
+                    address(KIND, user.username),
+                    "add it under `companies`, or fix the name",
+                    ctx.desired.location(KIND, user.username, "company"),
+                )
+            )
+        return ()
+
+
+def _completion(user: User, given: set[str], ref: Ref) -> list[Operation]:
+    """`CreateUser` takes no notes, role or state: a complete record follows for them."""
+    extra = [
+        name
+        for name in ("is_admin", "disabled", "notes")
+        if name in given
+        and (getattr(user, name) is True or (name == "notes" and (user.notes or "").strip()))
+    ]
+    if not extra:
+        return []
+    record = create_record(user, given, ref)
+    description = "set " + ", ".join(extra)
+    return [Operation("helpdesk", "POST", UPDATE_PATH, record, description=description)]

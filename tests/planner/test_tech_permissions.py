@@ -9,8 +9,9 @@ from typing import Any
 from reconciler.manifest import DesiredState, Manifest
 from reconciler.order import dependencies
 from reconciler.resources.base import PlanContext
-from reconciler.resources.categories import LiveCategories, LiveCategory, section_wishes
-from reconciler.resources.tech_permissions import LiveTechPermissions, TechPermissionsResource
+from reconciler.resources.category_records import LiveCategories, LiveCategory, section_wishes
+from reconciler.resources.tech_permission_records import LiveTechPermissions
+from reconciler.resources.tech_permissions import TechPermissionsResource
 from tests.planner.test_cases import run_case
 
 USER = {"Email": "x@acme.com", "IsAdmin": False, "Disabled": False}

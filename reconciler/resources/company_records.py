@@ -1,0 +1,90 @@
+"""Companies' live state: `Companies` items parsed into `LiveCompany`s, keyed by name
+(case-insensitive; of several with one name, the last listed), and their reader. See
+`companies.py` for the decisions."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.custom_field_records import full_values_for
+
+KIND = "companies"
+
+
+@dataclass(frozen=True)
+class LiveCompany:
+    id: int
+    name: str
+    email_domains: tuple[str, ...]
+    notes: str | None
+    custom_values: tuple[Mapping[str, Any], ...] | None = None  # None: not read
+
+    def digest_data(self) -> Any:
+        values = None
+        if self.custom_values is not None:
+            values = sorted((int(v["FieldID"]), v.get("Value")) for v in self.custom_values)
+        return [self.id, self.name, list(self.email_domains), self.notes, values]
+
+
+@dataclass(frozen=True)
+class LiveCompanies:
+    by_key: Mapping[str, LiveCompany]
+    items: tuple[LiveCompany, ...] = ()  # every company listed, in the listing's order
+
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return len(self.by_key)
+
+    def digest_data(self) -> Any:
+        return [c.digest_data() for _, c in sorted(self.by_key.items())]
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(self.by_key)
+
+    def get(self, name: str) -> LiveCompany | None:
+        return self.by_key.get(norm_key(name))
+
+    def id_of(self, name: str) -> int | None:
+        found = self.get(name)
+        return None if found is None else found.id
+
+    def names(self) -> list[str]:
+        return [c.name for c in self.by_key.values()]
+
+
+def split_domains(raw: str | None) -> tuple[str, ...]:
+    """`EmailDomain` holds several domains separated by `;` (some write `,`)."""
+    if not raw:
+        return ()
+    return tuple(p.strip() for p in raw.replace(",", ";").split(";") if p.strip())
+
+
+def parse_company(raw: Mapping[str, Any]) -> LiveCompany:
+    return LiveCompany(
+        id=int(raw.get("CompanyID") or raw.get("CompanyId") or raw["ID"]),
+        name=str(raw.get("Name") or ""),
+        email_domains=split_domains(raw.get("EmailDomain")),
+        notes=raw.get("Notes"),
+    )
+
+
+async def read_companies(reader: Reader) -> LiveCompanies:
+    """Every company; custom field values for those whose entries set some, and in a full
+    read for every one selected (when company fields exist)."""
+    items = [parse_company(raw) for raw in await reader.helpdesk.companies()]
+    companies = {norm_key(c.name): c for c in items}
+    wanted = [
+        companies[norm_key(c.name)]
+        for c in reader.desired.manifest.companies
+        if c.custom_fields and norm_key(c.name) in companies
+    ]
+    wanted += await full_values_for(reader, KIND, companies.values(), wanted, lambda c: c.name)
+    values = await asyncio.gather(*(reader.helpdesk.company_custom_fields(c.id) for c in wanted))
+    for company, found in zip(wanted, values, strict=True):
+        companies[norm_key(company.name)] = replace(company, custom_values=tuple(found))
+    by_id = {c.id: c for c in companies.values()}
+    return LiveCompanies(companies, tuple(by_id.get(c.id, c) for c in items))

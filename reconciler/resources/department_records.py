@@ -1,0 +1,57 @@
+"""Departments' live state: `Departments` items keyed by name (of several with one name,
+the last listed), and their reader. The `Users` list of some versions names a user's
+department only by id: `name_of` names it. See `departments.py` for the decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reconciler.resources.base import Reader, norm_key
+
+KIND = "departments"
+
+
+@dataclass(frozen=True)
+class LiveDepartments:
+    by_key: Mapping[str, tuple[int, str]]  # normalised name -> (id, name)
+
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return len(self.by_key)
+
+    def digest_data(self) -> Any:
+        return sorted(self.by_key.values())
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(self.by_key)
+
+    def name_of(self, department_id: int | None) -> str | None:
+        for ident, name in self.by_key.values():
+            if ident == department_id:
+                return name
+        return None
+
+    def get(self, name: str) -> tuple[int, str] | None:
+        return self.by_key.get(norm_key(name))
+
+    def id_of(self, name: str) -> int | None:
+        found = self.get(name)
+        return None if found is None else found[0]
+
+    def names(self) -> list[str]:
+        return [name for _, name in self.by_key.values()]
+
+
+def parse_department(raw: Mapping[str, Any]) -> tuple[int, str]:
+    ident = int(raw.get("DepartmentID") or raw.get("DepartmentId") or raw["ID"])
+    return ident, str(raw.get("Name") or "")
+
+
+async def read_departments(reader: Reader) -> LiveDepartments:
+    by_key = {}
+    for raw in await reader.helpdesk.departments():
+        ident, name = parse_department(raw)
+        by_key[norm_key(name)] = (ident, name)
+    return LiveDepartments(by_key)
