@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from reconciler.export.selection import Selection
+from reconciler.export.selection import RULES, Selection
 from reconciler.export.snapshot import LiveSnapshot
 from reconciler.export.values import LearnedOptions, ValueExporter
 from reconciler.manifest.kinds import ENTRY_MODELS
@@ -176,14 +176,14 @@ class Converter:
             entries.append(entry)
         return entries
 
-    def automation_rules(self) -> tuple[list[Entry], list[Entry]]:
+    def rules(self) -> tuple[list[Entry], list[Entry]]:
         """The rules whose state the service says, and those it does not (written as
         comments: `enabled` is required, and a guess would be a change on every plan)."""
         known, unknown = [], []
         for rule_id, info in sorted(self.snapshot.rules.items()):
-            if not self.selection.wants("automation_rules", str(rule_id)):
+            if not self.selection.wants(RULES, str(rule_id)):
                 continue
-            self.keys.setdefault("automation_rules", set()).add(str(rule_id))
+            self.keys.setdefault(RULES, set()).add(str(rule_id))
             entry: Entry = {"id": rule_id}
             if info.name:
                 entry["name"] = info.name
@@ -195,7 +195,7 @@ class Converter:
         if unknown:
             ids = ", ".join(str(e["id"]) for e in unknown)
             self.notes.append(
-                f"automation_rules: the service does not say whether rule(s) {ids} are "
+                f"{RULES}: the service does not say whether rule(s) {ids} are "
                 "enabled: they are written as comments; uncomment each and set `enabled` "
                 "to manage it"
             )

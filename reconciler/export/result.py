@@ -78,7 +78,7 @@ class ExportResult:
         text = dump(helpdesk, header) if helpdesk else dump_header(header)
         if self.unknown_rules:
             # Top-level keys may follow one another in separate dumps: the commented rules
-            # then sit right under `automation_rules`, where they belong.
+            # then sit right under the rules' key, where they belong.
             text = _open_rules(text) + self._unknown_rules()
         if EMPLOYEES in self.entries:
             text += dump(_document(EMPLOYEES, self.entries[EMPLOYEES]), ())
@@ -106,7 +106,7 @@ class ExportResult:
 
 
 def _open_rules(text: str) -> str:
-    """`automation_rules: []` as a bare key, so that uncommented rules are its items."""
+    """The rules' `[]` as a bare key, so that uncommented rules are its items."""
     return text.replace(f"\n{RULES}: []\n", f"\n{RULES}:\n", 1)
 
 

@@ -56,7 +56,7 @@ def convert(
     unknown_rules: list[Entry] = []
     for kind in snapshot.kinds:
         if kind == RULES:
-            entries[kind], unknown_rules = conv.automation_rules()
+            entries[kind], unknown_rules = conv.rules()
         else:
             entries[kind] = _CONVERT[kind](conv)
     notes = [*(warnings or []), *snapshot.notes, *conv.notes]

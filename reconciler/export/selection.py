@@ -1,6 +1,6 @@
 """What an export covers: the kinds (`--kinds`, else every kind whose service is
 configured), the objects (`--target KIND[/KEY]`, `--exclude KIND[/KEY]`) and the rule ids
-(`--rule-ids`, and the keys of `--target automation_rules/ID`: the API cannot list rules).
+(`--rule-ids`, and the ids of the rules `--target` names: the API cannot list rules).
 
 Keys are compared as the manifest loader compares them (`normalise_key`): names without
 regard to case and runs of white space, rule ids as integers, e-mail keys without case.
@@ -94,8 +94,7 @@ class Selection:
             chosen.remove(RULES)
         elif ids and RULES not in chosen:
             raise UsageError(
-                "--rule-ids names automation rules, but automation_rules is not among the "
-                "kinds exported"
+                f"--rule-ids names automation rules, but {RULES} is not among the kinds exported"
             )
         if not chosen:
             raise UsageError("nothing to export: the options leave out every kind")
