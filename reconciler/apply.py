@@ -24,10 +24,12 @@ from reconciler.order import KIND_ORDER, dependencies
 
 Locator = Callable[[Change], Awaitable[Any | None]]
 RECREATE_ATTEMPTS = 3
-# Changes in progress at once: as many as the clients send requests at once, so every
-# slot stays busy while a change waits for its answer, yet a run cut short leaves only
-# this many changes half done (not every user created and none given its custom fields).
-PARALLEL_CHANGES = 6
+# Changes in progress at once (`apply --parallelism`, 10 as Terraform's): as many as the
+# clients send requests at once, so every slot stays busy while a change waits for its
+# answer, yet a run cut short leaves only this many changes half done (not every user
+# created and none given its custom fields). A change has one operation in flight at a
+# time, so this bounds the operations in flight.
+PARALLEL_CHANGES = 10
 
 
 class OperationLog(Protocol):

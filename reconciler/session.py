@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from reconciler.apply import ApplyReport, Executor
+from reconciler.apply import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.applylock import ApplyLock
 from reconciler.applylog import ApplyLog, default_path
 from reconciler.changes import Change, Plan
@@ -34,7 +34,6 @@ from reconciler.plan import Selector, plan
 from reconciler.planfile import SavedPlan, differences, manifests_digest
 from reconciler.resources import LOCATORS, RESOURCES
 from reconciler.workflow import (
-    MAX_CONCURRENCY,
     Clients,
     check_services,
     judged,
@@ -123,14 +122,18 @@ class ApplySession:
         lock_timeout: float = 0,
         lock_directory: Path | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
-        max_concurrency: int = MAX_CONCURRENCY,
+        parallelism: int = PARALLEL_CHANGES,
     ) -> None:
+        # `parallelism` (`apply --parallelism`): operations in flight, and requests in
+        # flight per client while reading.
+        if parallelism < 1:
+            raise ValueError("parallelism must be at least 1")
         self.desired = desired
         self.connection = connection
         self.options = options
         self.log_path = log_path
         self.transport = transport
-        self.max_concurrency = max_concurrency
+        self.parallelism = parallelism
         self._lock = ApplyLock(_service_urls(connection), timeout=lock_timeout,
                                directory=lock_directory)  # fmt: skip
         self._stack = AsyncExitStack()
@@ -145,7 +148,7 @@ class ApplySession:
                     self.connection,
                     read_only=False,
                     transport=self.transport,
-                    max_concurrency=self.max_concurrency,
+                    max_concurrency=self.parallelism,
                 )
             )
         except BaseException:
@@ -245,6 +248,7 @@ class ApplySession:
                     locate=locate,
                     log=log,
                     on_operation=progress.operation_done,
+                    parallel_changes=self.parallelism,
                 )
                 report = await executor.run()
             finally:

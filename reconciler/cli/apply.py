@@ -98,6 +98,13 @@ def _flags_from_saved(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Where to write the JSON-lines record (default .reconciler/apply-TIME.jsonl).",
 )
+@click.option(
+    "--parallelism",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="Operations in flight at once (as Terraform's); 1 runs them one at a time.",
+)
 @var_files
 @connection_options
 def apply(
@@ -111,6 +118,7 @@ def apply(
     excludes: tuple[str, ...],
     lock_timeout: float,
     log_file: Path | None,
+    parallelism: int,
     **connection: Any,
 ) -> None:
     """Plan, show, confirm, and execute, in dependency order."""
@@ -136,7 +144,12 @@ def apply(
 
     async def run() -> Any:
         async with ApplySession(
-            desired, conn, options=options, log_path=log_path, lock_timeout=lock_timeout
+            desired,
+            conn,
+            options=options,
+            log_path=log_path,
+            lock_timeout=lock_timeout,
+            parallelism=parallelism,
         ) as session:
             with ApplyReporter(color=colour(sys.stdout)) as reporter:
                 return await session.apply(
