@@ -22,6 +22,7 @@ from reconciler.changes import (
     warning,
 )
 from reconciler.errors import UsageError
+from reconciler.gcpause import collector_paused
 from reconciler.live import LiveState
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
@@ -75,6 +76,7 @@ def prune_kinds(desired: DesiredState, prune: bool = False) -> frozenset[str]:
     return frozenset(kinds)
 
 
+@collector_paused()  # its passes, not the planning, grew with the heap (gcpause.py)
 def plan(
     desired: DesiredState,
     live: LiveState,
