@@ -7,6 +7,7 @@ file both use it. `plan.py` builds it; nothing here does I/O.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -191,6 +192,9 @@ class Plan:
     # Set by the workflow, which knows the live counts and the settings; None for a plan
     # nobody judged (the pure planner's own result, a plan read back from a file).
     brake: BrakeVerdict | None = None
+    # What a partial plan (`--changed-since`) covers: `scope.Scope.to_dict()`; None for a
+    # plan of every entry.
+    scope: Mapping[str, Any] | None = None
 
     @property
     def summary(self) -> dict[str, int]:
@@ -218,6 +222,8 @@ class Plan:
         }
         if self.brake is not None:
             out["brake"] = self.brake.to_dict()
+        if self.scope is not None:
+            out["scope"] = dict(self.scope)
         return out
 
 

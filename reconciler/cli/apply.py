@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from reconciler.cli.changed import announce, changed_since_option, narrowed
 from reconciler.cli.options import (
     connection_options,
     load_manifests,
@@ -105,6 +106,7 @@ def _flags_from_saved(
     show_default=True,
     help="Operations in flight at once (as Terraform's); 1 runs them one at a time.",
 )
+@changed_since_option
 @var_files
 @connection_options
 def apply(
@@ -119,17 +121,26 @@ def apply(
     lock_timeout: float,
     log_file: Path | None,
     parallelism: int,
+    since: str | None,
     **connection: Any,
 ) -> None:
     """Plan, show, confirm, and execute, in dependency order."""
     from reconciler.applylog import default_path
+    from reconciler.errors import UsageError
     from reconciler.plan import Selector
     from reconciler.planfile import read_plan_file
     from reconciler.session import ApplyOptions, ApplySession
 
     saved = None
     if plan_file is not None:
+        if since is not None:
+            raise UsageError("--changed-since belongs to `plan`: a saved plan is applied whole")
         saved = read_plan_file(plan_file)
+        if saved.plan.scope is not None and saved.plan.scope.get("partial"):
+            raise UsageError(
+                f"{plan_file} is a partial plan (--changed-since): apply the changes with "
+                "`apply --changed-since REF`, which plans them again, or save a full plan"
+            )
         prune, targets, excludes, var_files = _flags_from_saved(
             saved, prune, targets, excludes, var_files
         )
@@ -139,7 +150,10 @@ def apply(
         excludes=tuple(Selector.parse(e) for e in excludes),
         force=force,
     )
-    desired = load_manifests(paths, var_files).desired
+    desired, scope = narrowed(
+        load_manifests(paths, var_files).desired, paths, var_files, since, prune
+    )
+    announce(scope)
     log_path = log_file or default_path()
 
     async def run() -> Any:

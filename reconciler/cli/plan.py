@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
+from reconciler.cli.changed import announce, changed_since_option, narrowed
 from reconciler.cli.options import (
     connection_options,
     load_manifests,
@@ -50,6 +52,7 @@ from reconciler.console import Progress, colour
     metavar="KIND[/KEY]",
     help="Leave these objects (and what needs them) out; repeatable.",
 )
+@changed_since_option
 @var_files
 @connection_options
 def plan(
@@ -61,6 +64,7 @@ def plan(
     prune: bool,
     targets: tuple[str, ...],
     excludes: tuple[str, ...],
+    since: str | None,
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
@@ -71,10 +75,11 @@ def plan(
     selected = [Selector.parse(t) for t in targets]
     left_out = [Selector.parse(e) for e in excludes]
     validated = load_manifests(paths, var_files)
+    desired, scope = narrowed(validated.desired, paths, var_files, since, prune)
     with open_connection(**connection) as conn, Progress() as progress:
         outcome = asyncio.run(
             read_and_plan(
-                validated.desired,
+                desired,
                 conn,
                 prune=prune,
                 targets=selected,
@@ -83,6 +88,8 @@ def plan(
             )
         )
     result = outcome.plan
+    if scope is not None:
+        result = replace(result, scope=scope.to_dict())
     if out is not None:
         from reconciler.planfile import PlanInputs, manifests_digest, write_plan_file
 
@@ -93,10 +100,15 @@ def plan(
         write_plan_file(out, result, inputs)
         click.echo(f"Saved the plan to {out}.", err=True)
     if fmt == "json":
+        announce(scope)
         click.echo(format_json(result), nl=False)
     elif fmt == "markdown":
+        if scope is not None:  # at the top of the comment, where a reviewer starts
+            click.echo(f"> {scope.describe()}\n")
         click.echo(format_markdown(result), nl=False)
     else:
+        if scope is not None:
+            click.echo(f"{scope.describe()}\n")
         click.echo(format_text(result, color=colour(sys.stdout)), nl=False)
     if result.errors:
         sys.exit(1)

@@ -68,7 +68,7 @@ class PlanReader:
             # All required, even the derived summary and the lists that may be empty: a
             # file without its "errors" must not read as a plan that has none.
             required=_PLAN_FIELDS,
-            optional={"brake", *self.extra},
+            optional={"brake", "scope", *self.extra},
         )
         version = fields.get("format_version")
         if "format_version" in fields and (type(version) is not int or version != FORMAT_VERSION):
@@ -85,6 +85,8 @@ class PlanReader:
             errors=tuple(self.items(fields.get("errors", []), "errors", self.error)),
             live_digest=self.text(fields, "live_digest", ""),
             brake=self.brake(fields["brake"]) if "brake" in fields else None,
+            # What a partial plan covered (`--changed-since`): shown, never acted on.
+            scope=fields["scope"] if isinstance(fields.get("scope"), dict) else None,
         )
         # The summary is derived from the changes; one that disagrees means the file was
         # edited after review, and applying it would not do what the reviewer read. (Not
