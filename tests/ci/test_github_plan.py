@@ -25,6 +25,8 @@ GITHUB_COMMENT_LIMIT = 65_536
 HEAD_SHA = "9f1c2e3d4b5a69788796a5b4c3d2e1f0a9b8c7d6"
 CONTEXT = {
     "github.event.pull_request.head.sha": HEAD_SHA,
+    # Not in the test's checkout (no git history): the step plans everything.
+    "github.event.pull_request.base.sha": "0123456789abcdef0123456789abcdef01234567",
     "github.server_url": "https://github.com",
     "github.repository": "acme/helpdesk-config",
     "github.run_id": "4242",
@@ -117,6 +119,31 @@ def test_the_plan_step_writes_the_comment_github_would_post(
     # No credential reaches the comment or the log.
     for secret in (sandbox.env["HELPDESK_PASSWORD"], sandbox.env["HELPDESK_TOKEN"]):
         assert secret not in comment and secret not in planned.stderr + planned.stdout
+
+
+def test_with_the_base_commit_the_plan_covers_what_the_pull_request_changed(
+    repo: Path, start_sandbox: StartSandbox
+) -> None:
+    sandbox = start_sandbox()
+    git = ["git", "-c", "user.name=ci", "-c", "user.email=ci@example.com"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+        subprocess.run([*git, *command], cwd=repo, check=True, capture_output=True)
+    base = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    people = repo / "manifests" / "people.yaml"
+    text = people.read_text(encoding="utf-8")
+    people.write_text(text.replace("last_name: Smith", "last_name: Smyth", 1), encoding="utf-8")
+
+    values = {**secrets_of(sandbox), "github.event.pull_request.base.sha": base}
+    planned, comment_file = run_step("Plan", repo, values)
+    assert planned.returncode == 0, planned.stderr
+    comment = comment_file.read_text(encoding="utf-8")
+    assert comment.startswith(MARKER + "\n> Partial plan: ")
+    assert "the 1 added or changed since " + base in comment
+    assert 'users["alice"]' in comment and 'companies["Globex Logistics"]' not in comment
+    saved = json.loads((comment_file.parent / "plan.json").read_text(encoding="utf-8"))
+    assert saved["scope"]["partial"] is True and saved["scope"]["changed"] == 1
 
 
 def test_a_failing_plan_fails_the_step_and_the_comment_says_why(
