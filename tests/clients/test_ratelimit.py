@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy
-from reconciler.clients.ratelimit import RateLimiter, SlidingWindow
+from reconciler.clients.ratelimit import RateLimiter, SlidingWindow, ThrottleGate
 from reconciler.sandbox import SandboxConfig
 from tests.clients.conftest import (
     FakeClock,
@@ -214,3 +214,36 @@ async def test_the_client_adds_up_the_seconds_it_waited_for_the_rate_limit(
         await client.companies()
         assert limiter_sleeps.waits == [45.0, 60.0]  # 1015 -> 1060, then 1060 -> 1120
         assert client.rate_limited_seconds == pytest.approx(105.0)
+
+
+async def test_a_zero_limit_returns_no_wait(clock: FakeClock) -> None:
+    limiter = RateLimiter(RateLimits(general=0, search=0, clock=clock, sleep=Sleeper(clock)))
+    assert [await limiter.acquire(bucket) for bucket in ("general", "search")] == [0.0, 0.0]
+    assert limiter.limits.general == 0
+
+
+def test_invalid_rate_limits_say_what_is_wrong() -> None:
+    with pytest.raises(ValueError, match="rate limits must be 0 \\(off\\) or more"):
+        RateLimits(search=-1)
+    with pytest.raises(ValueError, match="window must be positive and the margin not negative"):
+        RateLimits(margin=-0.1)
+    RateLimits(general=0, search=0, margin=0.0)  # the edges are allowed
+
+
+async def test_the_throttle_gate_opens_when_the_last_closer_leaves() -> None:
+    gate = ThrottleGate()
+    await asyncio.wait_for(gate.wait_open(), 1)  # open from the start
+    passed: list[str] = []
+
+    async def sender() -> None:
+        await gate.wait_open()
+        passed.append("sent")
+
+    async with gate.closed():
+        async with gate.closed():
+            task = asyncio.create_task(sender())
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert passed == []  # one closer is still waiting out its 429
+    await asyncio.wait_for(task, 1)
+    assert passed == ["sent"]
