@@ -34,7 +34,8 @@ from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.store import Store
 from reconciler.scope import changed_since
-from reconciler.workflow import ApplySession, read_and_plan
+from reconciler.session import ApplyOptions, ApplySession
+from reconciler.workflow import read_and_plan
 
 DEPARTMENTS = ("IT", "Finance", "Sales", "Operations", "Legal")
 CENTRES = ("CC-100 IT", "CC-200 Finance", "CC-300 Sales", "CC-400 Operations")
@@ -76,14 +77,20 @@ def load(paths: list[Path]) -> DesiredState:
     return validate_manifests(paths, {}).desired
 
 
-async def bootstrap(desired: DesiredState, state: SandboxState) -> int:
+async def bootstrap(desired: DesiredState, state: SandboxState, scratch: Path) -> int:
     conn, transport = connection(state)
-    async with ApplySession(desired, conn, transport=transport) as session:
-        plan, _ = await session.plan()
-        report = await session.execute(plan)
-    if not report.ok or plan.errors:
-        raise SystemExit(f"the bootstrap failed: {report.failed or plan.errors}")
-    return plan.operation_count
+    async with ApplySession(
+        desired,
+        conn,
+        options=ApplyOptions(force=True),
+        log_path=scratch / "apply.jsonl",
+        lock_directory=scratch,
+        transport=transport,
+    ) as session:
+        outcome = await session.apply(confirm=lambda plan: True)
+    if outcome.report is None or not outcome.report.ok:
+        raise SystemExit(f"the bootstrap failed: {outcome.report}")
+    return outcome.plan.operation_count
 
 
 def plan_calls(desired: DesiredState, state: SandboxState) -> tuple[int, int, Counter[str]]:
@@ -113,7 +120,7 @@ def main() -> None:
 
         state = SandboxState(Store(None), SandboxConfig(rate_limit=0, search_rate_limit=0))
         initialise(state, seed_path("acme-catalogue"))
-        operations = asyncio.run(bootstrap(load(paths), state))
+        operations = asyncio.run(bootstrap(load(paths), state, root))
         print(
             f"tenant: {args.users} users with custom fields, {args.companies} companies, "
             f"applied ({operations} operations)"
