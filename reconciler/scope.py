@@ -199,7 +199,13 @@ def _files_at(since: str, paths: Sequence[Path], scratch: Path) -> list[Path]:
     (those that existed then)."""
     anchor = paths[0] if paths[0].is_dir() else paths[0].parent
     root = Path(_git(anchor.resolve(), "rev-parse", "--show-toplevel").decode().strip())
-    commit = _git(root, "rev-parse", "--verify", "--end-of-options", f"{since}^{{commit}}")
+    try:
+        commit = _git(root, "rev-parse", "--verify", "--end-of-options", f"{since}^{{commit}}")
+    except UsageError:
+        raise UsageError(
+            f"--changed-since {since}: not a commit of the repository at {root} "
+            "(in CI, fetch the history: a shallow clone lacks the base commit)"
+        ) from None
     commit_id = commit.decode().strip()
     found: list[Path] = []
     for given in paths:

@@ -141,7 +141,7 @@ def test_a_new_directory_is_all_new(repo: Path) -> None:
 
 def test_an_unknown_revision_is_a_usage_error(repo: Path) -> None:
     paths = [repo / "manifests"]
-    with pytest.raises(UsageError, match="--changed-since: git rev-parse"):
+    with pytest.raises(UsageError, match="--changed-since no-such-branch: not a commit"):
         changed_since("no-such-branch", paths, load(paths), load)
 
 
