@@ -21,6 +21,18 @@ from reconciler.cli.options import (
 from reconciler.console import Progress, colour
 
 
+def write_comment_parts(directory: Path, parts: list[str]) -> int:
+    """`1.md`, `2.md`, ...; numbered parts of an earlier, longer plan are removed, so the
+    directory always holds exactly this plan's comments."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.md"):
+        if stale.stem.isdigit() and int(stale.stem) > len(parts):
+            stale.unlink()
+    for number, text in enumerate(parts, start=1):
+        (directory / f"{number}.md").write_text(text, encoding="utf-8")
+    return len(parts)
+
+
 @click.command()
 @manifest_paths
 @click.option(
@@ -35,6 +47,12 @@ from reconciler.console import Progress, colour
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also save the plan, with what it was made from, for `apply --plan`.",
+)
+@click.option(
+    "--comment-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Also write the plan as Markdown comments DIR/1.md, DIR/2.md, ... of at most "
+    "60,000 characters each, part 1 with the summary (whatever --format says).",
 )
 @click.option("--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes.")
 @click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
@@ -60,6 +78,7 @@ def plan(
     var_files: tuple[Path, ...],
     fmt: str,
     out: Path | None,
+    comment_dir: Path | None,
     detailed_exitcode: bool,
     prune: bool,
     targets: tuple[str, ...],
@@ -69,7 +88,7 @@ def plan(
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
     from reconciler.plan import Selector
-    from reconciler.render import format_json, format_markdown, format_text
+    from reconciler.render import format_json, format_markdown, format_text, markdown_parts
     from reconciler.workflow import read_and_plan
 
     selected = [Selector.parse(t) for t in targets]
@@ -99,6 +118,9 @@ def plan(
         )  # fmt: skip
         write_plan_file(out, result, inputs)
         click.echo(f"Saved the plan to {out}.", err=True)
+    if comment_dir is not None:
+        written = write_comment_parts(comment_dir, markdown_parts(result))
+        click.echo(f"Wrote the plan in {written} comment part(s) to {comment_dir}.", err=True)
     if fmt == "json":
         announce(scope)
         click.echo(format_json(result), nl=False)

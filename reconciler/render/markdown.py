@@ -1,276 +1,253 @@
-"""The plan as Markdown for a pull-request comment: a title, the summary table, the errors
-and warnings as a visible list, then the changes folded in one `<details>` block per kind,
-each holding a ```diff code block (`+` create, `-` delete, `!` update/enable/disable, and
-the old and new value of each field as `-`/`+` lines).
+"""The plan as Markdown for pull-request comments (DESIGN §4), in parts that each fit in a
+comment (GitHub refuses comments over 65,536 characters) and together hold every change:
+nothing is ever cut, a longer plan only takes more parts (as Atlantis splits its comments).
 
-The comment is kept below `limit` characters (GitHub refuses comments over 65,536): what
-does not fit is dropped whole from the end, a change at a time, so a cut never falls
-inside a code block or an HTML tag, and a note says how much is missing and where to find
-it. Values come from manifests and from the live API, so none may break the comment:
-inside code blocks the fence is longer than any run of backticks in the content, and
-outside them Markdown and HTML characters are escaped and `@mentions` and `#123`
-references defused.
+Part 1 holds what a reviewer must see first: the counts per kind and action, the safety
+brake's verdict, every removal and disable by address, and the errors; then come the
+warnings and the changes, folded in one `<details>` block per kind. A list or a kind that
+does not fit in what is left of a part continues in the next one, between two items (a
+change too long for a part by itself continues between two of its lines), so a part never
+ends inside a code block or an HTML tag.
 """
 
 from __future__ import annotations
 
-import html
-import re
-from collections.abc import Iterable
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
-from reconciler.changes import Action, Change, Diagnostic, FieldChange, Plan
-from reconciler.render.text import summary_text
-from reconciler.render.values import (
-    clean,
-    clean_lines,
-    field_view,
-    headline,
-    label,
-    label_width,
-    plural,
-    shorten,
-    sides,
+from reconciler.changes import Action, Change, Plan
+from reconciler.render.markdown_blocks import (
+    code_span,
+    diagnostic_item,
+    diff_block,
+    html_text,
+    inline,
+    longest_backtick_run,
 )
+from reconciler.render.text import summary_text
+
+__all__ = ["DEFAULT_LIMIT", "diff_block", "format_markdown", "markdown_parts"]
 
 DEFAULT_LIMIT = 60_000
-MAX_DIAGNOSTIC_TEXT = 1_000  # characters of one message or remedy; the JSON has them whole
-FIELD_INDENT = "    "
-
-DIFF_SIGNS = {
-    Action.create: "+",
-    Action.delete: "-",
-    Action.update: "!",
-    Action.enable: "!",
-    Action.disable: "!",
-}
-
-# Backslash-escape what Markdown would format, turn what HTML would parse into entities,
-# and put a zero-width space after `@` and before digits after `#` so that a value can
-# neither mention a user or team nor link an issue.
-_INLINE_SPECIAL = re.compile(r"(?P<mention>@|#(?=\d))|[\\`*_\[\]~|&<>#]")
-_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
-_MENTIONS = re.compile(r"(?P<mention>@|#(?=\d))")
-# What would open a block at the start of a line (a list item, an ordered list): only the
-# first line of a text can be there, the others follow a `<br>` on the same line.
-_BLOCK_START = re.compile(r"(?P<number>\d{1,9})(?P<delimiter>[.)])|(?P<marker>[-+])")
-_BACKTICKS = re.compile(r"`+")
+DEFAULT_TITLE = "reconciler plan"
+MAX_ADDRESS = 300  # characters of an address in the removals list; the details have it whole
+_MOST_PARTS = 99_999  # the header is measured with this many parts, so it never grows
 
 
-def format_markdown(
-    plan: Plan, *, limit: int = DEFAULT_LIMIT, title: str = "reconciler plan"
-) -> str:
-    """The comment, shorter than `limit` characters, ending in a newline."""
-    head = _head(plan, title)
-    total_diagnostics = len(plan.errors) + len(plan.warnings)
-    # Room for the longest note there could be, so that adding it never breaks the limit.
-    reserve = len(
-        _cut_note(len(plan.changes), len(plan.changes), total_diagnostics, total_diagnostics, limit)
-    )
-    budget = limit - 1 - len(head) - reserve
-    if budget < 0:
-        raise ValueError(f"a Markdown plan needs a limit above {limit - budget:,} characters")
-    diagnostics, diagnostics_shown = _diagnostics(plan, budget)
-    details, changes_shown = _details(plan.changes, budget - len(diagnostics))
-    out = head + diagnostics + details
-    changes_cut = len(plan.changes) - changes_shown
-    diagnostics_cut = total_diagnostics - diagnostics_shown
-    if changes_cut or diagnostics_cut:
-        out += _cut_note(changes_cut, len(plan.changes), diagnostics_cut, total_diagnostics, limit)
-    return out.rstrip("\n") + "\n"
+@dataclass(frozen=True)
+class Section:
+    """Items under an opening, closed by `closing`; when the items go on in a later part
+    the section is opened there again with `reopening`. `lines` sections (code blocks)
+    may split an item between two of its lines."""
+
+    opening: str
+    closing: str = ""
+    items: tuple[str, ...] = ()
+    reopening: str = ""
+    separator: str = ""
+    lines: bool = False
 
 
-def _head(plan: Plan, title: str) -> str:
-    summary = plan.summary
-    rows = "".join(f"| {action.value} | {summary[action.value]:,} |\n" for action in Action)
-    sentences = "".join(f"**{line}**\n\n" for line in summary_text(plan).split("\n"))
-    return f"## {inline(title)}\n\n| action | count |\n|:--|--:|\n{rows}\n{sentences}"
+def format_markdown(plan: Plan, *, title: str = DEFAULT_TITLE) -> str:
+    """The whole plan as one Markdown document, however long (for `--format markdown` on
+    stdout; `markdown_parts` is for comments)."""
+    return markdown_parts(plan, limit=None, title=title)[0]
 
 
-def _cut_note(
-    changes_cut: int, changes: int, diagnostics_cut: int, diagnostics: int, limit: int
-) -> str:
-    missing = []
-    if changes_cut:
-        missing.append(f"{changes_cut:,} of {plural(changes, 'change')}")
-    if diagnostics_cut:
-        missing.append(f"{diagnostics_cut:,} of {diagnostics:,} errors and warnings")
-    return (
-        f"> **Not shown:** {' and '.join(missing)}, to keep this comment under "
-        f"{limit:,} characters. The JSON plan has everything: `reconciler plan --format json`, "
-        "or the plan file saved as an artifact of this CI run.\n"
-    )
+def markdown_parts(
+    plan: Plan, *, limit: int | None = DEFAULT_LIMIT, title: str = DEFAULT_TITLE
+) -> list[str]:
+    """The plan in parts of at most `limit` characters each (one part when `limit` is
+    None), each part ending in a newline, together naming every change."""
+    sections = [_summary(plan), *_lists(plan), *_kind_sections(plan.changes)]
+    heading = inline(title)
+    if limit is None:
+        bodies = [_pack(sections, None)[0]]
+    else:
+        longest_header = len(_header(heading, _MOST_PARTS, _MOST_PARTS))
+        budget = limit - longest_header - 1
+        bodies = _pack(sections, budget)
+    return [
+        _header(heading, index, len(bodies)) + body.rstrip("\n") + "\n"
+        for index, body in enumerate(bodies, start=1)
+    ]
 
 
-# -- errors and warnings --------------------------------------------------------------
+def _header(heading: str, index: int, total: int) -> str:
+    if total == 1:
+        return f"## {heading}\n\n"
+    return f"## {heading} (part {index:,} of {total:,})\n\n"
 
 
-def _diagnostics(plan: Plan, budget: int) -> tuple[str, int]:
-    """The errors, then the warnings, as many as fit in `budget` (in order)."""
-    sections: list[str] = []
-    used = shown = 0
-    for heading, diagnostics in (("Errors", plan.errors), ("Warnings", plan.warnings)):
-        if not diagnostics:
+# -- packing ------------------------------------------------------------------------------
+
+
+def _pack(sections: Sequence[Section], budget: int | None) -> list[str]:
+    """The sections laid out in part bodies of at most `budget` characters."""
+    parts: list[str] = []
+    body = ""
+    for section in sections:
+        if not section.items:  # atomic: a summary
+            if budget is not None and body and len(body) + len(section.opening) > budget:
+                parts.append(body)
+                body = ""
+            _check_fits(section.opening, budget)
+            body += section.opening
             continue
-        header = f"### {heading} ({len(diagnostics):,})\n\n"
-        items: list[str] = []
-        for diagnostic in diagnostics:
-            item = diagnostic_item(diagnostic)
-            cost = len(item) + (0 if items else len(header) + 1)  # + the list's closing "\n"
-            if used + cost > budget:
-                break
-            items.append(item)
-            used += cost
+        opening, segment, count = section.opening, "", 0
+        for joined, piece in _pieces(section, budget):
+            separator = section.separator if count and not joined else ""
+            cost = len(separator) + len(piece)
+            fits = budget is None or (
+                len(body) + len(opening) + len(segment) + cost + len(section.closing) <= budget
+            )
+            if not fits:
+                if count:
+                    body += opening + segment + section.closing
+                parts.append(body)
+                body, opening, segment, count = "", section.reopening, "", 0
+                separator = ""
+            segment += separator + piece
+            count += 1
+        body += opening + segment + section.closing
+    parts.append(body)
+    return [p for p in parts if p] or [""]
+
+
+def _pieces(section: Section, budget: int | None) -> Iterator[tuple[bool, str]]:
+    """The section's items, each cut between lines where a code block's item is longer
+    than an empty part can hold; True with the second and later pieces of one item."""
+    if budget is None:
+        for item in section.items:
+            yield False, item
+        return
+    frame = max(len(section.opening), len(section.reopening)) + len(section.closing)
+    room = budget - frame - len(section.separator)
+    if room < 80:
+        raise ValueError(f"a Markdown part needs a limit above {budget - room + 80:,} characters")
+    for item in section.items:
+        if len(item) <= room or not section.lines:
+            _check_fits(item, room)
+            yield False, item
+            continue
+        for index, piece in enumerate(_split_lines(item, room)):
+            yield bool(index), piece
+
+
+def _split_lines(item: str, room: int) -> Iterator[str]:
+    piece = ""
+    for line in item.splitlines(keepends=True):
+        while len(line) > room:  # a single line longer than a part: cut it, drop nothing
+            if piece:
+                yield piece
+                piece = ""
+            yield line[: room - 1] + "\n"
+            line = line[room - 1 :]
+        if len(piece) + len(line) > room:
+            yield piece
+            piece = ""
+        piece += line
+    if piece:
+        yield piece
+
+
+def _check_fits(text: str, budget: int | None) -> None:
+    if budget is not None and len(text) > budget:
+        raise ValueError(
+            f"a Markdown part needs a limit above {len(text) - budget:,} more characters"
+        )
+
+
+# -- sections -----------------------------------------------------------------------------
+
+
+def _summary(plan: Plan) -> Section:
+    text = ""
+    if plan.changes:
+        text += _counts_table(plan.changes) + "\n"
+    text += "".join(f"**{line}**\n\n" for line in summary_text(plan).split("\n"))
+    brake = getattr(plan, "brake", None)
+    if brake is not None and not brake.holds:
+        text += "**Safety brake:** passes (settings.safety).\n\n"
+    return Section(text)
+
+
+def _counts_table(changes: Sequence[Change]) -> str:
+    counts: dict[str, dict[Action, int]] = {}
+    for change in changes:
+        counts.setdefault(change.kind, dict.fromkeys(Action, 0))[change.action] += 1
+    total = {action: sum(row[action] for row in counts.values()) for action in Action}
+    head = "| kind | " + " | ".join(a.value for a in Action) + " |\n"
+    rule = "|:--|" + "--:|" * len(Action) + "\n"
+    rows = "".join(
+        f"| {inline(kind)} | " + " | ".join(f"{row[a]:,}" for a in Action) + " |\n"
+        for kind, row in counts.items()
+    )
+    rows += "| **total** | " + " | ".join(f"**{total[a]:,}**" for a in Action) + " |\n"
+    return head + rule + rows
+
+
+def _lists(plan: Plan) -> list[Section]:
+    """The brake's reasons, the removals and disables, the errors, then the warnings."""
+    sections = []
+    brake = getattr(plan, "brake", None)
+    if brake is not None and brake.holds:
+        reasons = tuple(f"- {inline(reason)}\n" for reason in brake.held)
+        sections.append(
+            _list("Safety brake: holds", reasons, "`apply` refuses this plan without `--force`:")
+        )
+    removals = tuple(
+        f"- {code_span(_short(c.address))} ({c.action.value})\n"
+        for c in plan.changes
+        if c.removal or c.action in (Action.delete, Action.disable)
+    )
+    for heading, items in (
+        ("Removals and disables", removals),
+        ("Errors", tuple(diagnostic_item(d) for d in plan.errors)),
+        ("Warnings", tuple(diagnostic_item(d) for d in plan.warnings)),
+    ):
         if items:
-            sections.append(header + "".join(items) + "\n")
-        shown += len(items)
-        if len(items) < len(diagnostics):
-            break  # cut from the end: nothing after the first one that did not fit
-    return "".join(sections), shown
+            sections.append(_list(heading, items))
+    return sections
 
 
-def diagnostic_item(diagnostic: Diagnostic) -> str:
-    """``- `address` (`file:line:column`): message<br>**Remedy:** remedy`` on one line."""
-    subject = []
-    if diagnostic.address:
-        subject.append(code_span(diagnostic.address))
-    if diagnostic.location:
-        subject.append(f"(at {code_span(diagnostic.location)})")
-    item = "- " + (" ".join(subject) + ": " if subject else "")
-    item += inline(shorten(diagnostic.message, MAX_DIAGNOSTIC_TEXT))
-    if diagnostic.remedy:
-        item += "<br>**Remedy:** " + inline(shorten(diagnostic.remedy, MAX_DIAGNOSTIC_TEXT))
-    return item + "\n"
+def _list(heading: str, items: tuple[str, ...], lead: str = "") -> Section:
+    intro = f"{lead}\n\n" if lead else ""
+    return Section(
+        opening=f"### {heading} ({len(items):,})\n\n{intro}",
+        reopening=f"### {heading} ({len(items):,}, continued)\n\n",
+        closing="\n",
+        items=items,
+    )
 
 
-# -- changes ----------------------------------------------------------------------------
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_ADDRESS else text[: MAX_ADDRESS - 3] + "..."
 
 
-def _details(changes: Iterable[Change], budget: int) -> tuple[str, int]:
+def _kind_sections(changes: Sequence[Change]) -> list[Section]:
     """One folded section per kind (kinds in the order they first appear, changes in plan
-    order within a kind), as many changes as fit in `budget`."""
+    order within a kind)."""
     by_kind: dict[str, list[Change]] = {}
     for change in changes:
         by_kind.setdefault(change.kind, []).append(change)
-    sections: list[str] = []
-    used = shown = 0
+    sections = []
     for kind, members in by_kind.items():
-        counts = _counts(members)
-        blocks: list[str] = []
-        body_length = longest_run = 0
+        counts = dict.fromkeys(Action, 0)
         for change in members:
-            block = diff_block(change)
-            run = max(longest_run, _longest_backtick_run(block))
-            length = body_length + len(block) + (1 if blocks else 0)  # "\n" between blocks
-            # Measured with the frame of a cut section, the longer form of its summary, so
-            # that the section finally written is never longer than what was measured.
-            opening, closing = _frame(kind, counts, len(blocks) + 1, run, cut=True)
-            if used + len(opening) + length + len(closing) > budget:
-                break
-            blocks.append(block)
-            body_length, longest_run = length, run
-        if blocks:
-            cut = len(blocks) < len(members)
-            opening, closing = _frame(kind, counts, len(blocks), longest_run, cut=cut)
-            sections.append(opening + "\n".join(blocks) + closing)
-            used += len(sections[-1])
-        shown += len(blocks)
-        if len(blocks) < len(members):
-            break
-    return "".join(sections), shown
-
-
-def _counts(changes: list[Change]) -> dict[Action, int]:
-    counts = dict.fromkeys(Action, 0)
-    for change in changes:
-        counts[change.action] += 1
-    return counts
-
-
-def _frame(
-    kind: str, counts: dict[Action, int], shown: int, longest_run: int, *, cut: bool
-) -> tuple[str, str]:
-    """What goes before and after a section's diff lines: the folded `<details>` with its
-    summary, and a code fence longer than any run of backticks inside."""
-    summary = ", ".join(f"{n:,} to {action.value}" for action, n in counts.items() if n)
-    if cut:
-        summary += f" ({shown:,} of {sum(counts.values()):,} shown)"
-    fence = "`" * max(3, longest_run + 1)
-    opening = f"<details><summary>{html_text(kind)}: {summary}</summary>\n\n{fence}diff\n"
-    return opening, f"{fence}\n\n</details>\n\n"
-
-
-def diff_block(change: Change) -> str:
-    """One change as diff lines, ending in a newline."""
-    lines = [f"{DIFF_SIGNS[change.action]} {headline(change)}"]
-    if change.reason:
-        lines += [f"  # {line}" for line in clean_lines(change.reason)]
-    width = label_width(change.fields)
-    for field in change.fields:
-        lines += _field_lines(field, change.action, width)
-    return "\n".join(lines) + "\n"
-
-
-def _field_lines(field: FieldChange, action: Action, width: int) -> list[str]:
-    name = FIELD_INDENT + label(field.path, width)
-    view = field_view(field, action)
-    # One-sided views (creates, deletes) carry the change's own sign on every line; the
-    # rows of a two-sided one carry their own `-`/`+` under a neutral heading.
-    sign = " " if all(sides(action)) else DIFF_SIGNS[action]
-    if view.heading:
-        lines = [f"{sign} {name} {view.heading}"]
-        lines += [f"{sign if s == ' ' else s} {FIELD_INDENT}    {text}" for s, text in view.rows]
-        if view.closing:
-            lines.append(f"{sign} {FIELD_INDENT}{view.closing}")
-        return lines
-    lines = []
-    if view.before is not None:
-        lines.append(f"- {name} {view.before}")
-    if view.after is not None:
-        lines.append(f"+ {name} {view.after}")
-    return lines
-
-
-# -- escaping ---------------------------------------------------------------------------
-
-
-def inline(text: str) -> str:
-    """`text` safe in Markdown running text: nothing formats, links, mentions or parses
-    as HTML, nothing opens a block; line ends become `<br>` so that every text stays on
-    the one line it was put on."""
-    lines = [_INLINE_SPECIAL.sub(_escape_inline, clean(line)) for line in text.split("\n")]
-    # Leading spaces would make an indented code block of a list item's text.
-    first = lines[0].lstrip(" ")
-    start = _BLOCK_START.match(first)
-    if start and start.group("number"):
-        first = f"{start.group('number')}\\{first[start.end('number') :]}"
-    elif start:
-        first = "\\" + first
-    return "<br>".join([first, *lines[1:]])
-
-
-def _escape_inline(match: re.Match[str]) -> str:
-    char = match.group()
-    if match.group("mention"):
-        # A zero-width space after `@` or before the digits of `#12`: the text reads the
-        # same, but GitHub neither notifies anyone nor links an issue.
-        return f"{char}&#8203;"
-    return _ENTITIES.get(char, "\\" + char)
-
-
-def html_text(text: str) -> str:
-    """`text` safe inside an HTML block, where Markdown escapes are not read: entities for
-    what HTML would parse, and mentions and issue references defused."""
-    return _MENTIONS.sub(_escape_inline, html.escape(clean(text), quote=False))
-
-
-def code_span(text: str) -> str:
-    """`text` as inline code, delimited by more backticks than it holds in a row."""
-    content = clean(text)
-    ticks = "`" * (_longest_backtick_run(content) + 1)
-    if content[:1] in ("`", " ") or content[-1:] in ("`", " "):
-        content = f" {content} "  # one space each side is stripped again by the renderer
-    return f"{ticks}{content}{ticks}"
-
-
-def _longest_backtick_run(text: str) -> int:
-    return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+            counts[change.action] += 1
+        summary = ", ".join(f"{n:,} to {action.value}" for action, n in counts.items() if n)
+        blocks = tuple(diff_block(c) for c in members)
+        fence = "`" * max(3, max(longest_backtick_run(b) for b in blocks) + 1)
+        title = html_text(kind)
+        sections.append(
+            Section(
+                opening=f"<details><summary>{title}: {summary}</summary>\n\n{fence}diff\n",
+                reopening=f"<details><summary>{title} (continued)</summary>\n\n{fence}diff\n",
+                closing=f"{fence}\n\n</details>\n\n",
+                items=blocks,
+                separator="\n",
+                lines=True,
+            )
+        )
+    return sections

@@ -56,7 +56,7 @@ def test_quick_start_plan_in_three_formats(workdir: Path) -> None:
 
     markdown = run(workdir, "plan", "acme", "--sandbox", "--format", "markdown")
     assert markdown.returncode == 0
-    assert "| create | 8 |" in markdown.stdout and "<details>" in markdown.stdout
+    assert "| **total** | **8** |" in markdown.stdout and "<details>" in markdown.stdout
 
 
 def test_target_and_exclude(workdir: Path) -> None:

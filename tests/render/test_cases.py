@@ -4,9 +4,10 @@ the output expected from each renderer next to it. Adding a case is adding a dir
 
     plan.json                  input; format_json(plan_from_json(it)) must reproduce it
     expected.txt               format_text(plan)
-    expected.md                format_markdown(plan, **markdown.json)
+    expected.md                markdown_parts(plan, **markdown.json), parts separated by
+                               a line `<!-- next part -->`
     expected-operations.txt    (optional) format_text(plan, show_operations=True)
-    markdown.json              (optional) keyword arguments of format_markdown
+    markdown.json              (optional) keyword arguments of markdown_parts
 
 To create the expected files of a new case, run the tests with RENDER_CASES_WRITE=1: the
 missing or different files are written and those tests are skipped, never passed; read
@@ -24,7 +25,7 @@ import pytest
 
 from reconciler.changes import Plan
 from reconciler.planfile import plan_from_json
-from reconciler.render import format_json, format_markdown, format_text
+from reconciler.render import format_json, format_text, markdown_parts
 
 CASES = Path(__file__).parent / "cases"
 CASE_NAMES = sorted(p.name for p in CASES.iterdir() if (p / "plan.json").is_file())
@@ -52,7 +53,9 @@ def check(case: str, name: str, actual: str) -> None:
 
 RENDERERS: dict[str, Callable[[str, Plan], str]] = {
     "expected.txt": lambda case, plan: format_text(plan),
-    "expected.md": lambda case, plan: format_markdown(plan, **markdown_options(case)),  # type: ignore[arg-type]
+    "expected.md": lambda case, plan: "<!-- next part -->\n".join(
+        markdown_parts(plan, **markdown_options(case))  # type: ignore[arg-type]
+    ),
 }
 
 

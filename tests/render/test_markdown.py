@@ -1,5 +1,5 @@
-"""The Markdown comment: below its limit whatever the plan, cut only between whole
-changes, well-formed (checked by a CommonMark parser, not only by counting), and safe
+"""The Markdown comments: each part below its limit whatever the plan, every change in
+them, well-formed (checked by a CommonMark parser, not only by counting), and safe
 whatever text the manifests and the live API hold."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from reconciler.changes import Action, Change, FieldChange, Plan, Ref, address, error, warning
-from reconciler.render import format_markdown
+from reconciler.render import format_markdown, markdown_parts
 from reconciler.render.markdown import diff_block
 from tests.render.strategies import plans, texts
 
@@ -40,20 +40,16 @@ ALLOWED_TAGS = {
     "br",
     "blockquote",
 }
-CUT_CHANGES = re.compile(r"Not shown:\*\* ([\d,]+) of [\d,]+ changes?\b")
-CUT_DIAGNOSTICS = re.compile(r"([\d,]+) of [\d,]+ errors and warnings")
 
 
 @dataclass
 class Comment:
-    blocks: list[str]  # the changes shown, one per block of a diff code block
-    items: int  # errors and warnings shown
-    changes_cut: int
-    diagnostics_cut: int
+    lines: list[str]  # the non-blank lines of its diff code blocks, in order
+    items: list[str]  # list items (removals, errors, warnings), as text
 
 
 def read_comment(markdown: str) -> Comment:
-    """Parse the comment as GitHub would and check its structure on the way."""
+    """Parse one part as GitHub would and check its structure on the way."""
     tokens = PARSER.parse(markdown)
     fences = [t for t in tokens if t.type == "fence"]
     assert all(t.info == "diff" for t in fences)
@@ -64,12 +60,11 @@ def read_comment(markdown: str) -> Comment:
     assert len(opened) == len(closed) == len(fences)
     assert all(b.count("\n") == 1 and b.rstrip().endswith("</summary>") for b in opened)
     assert "<details open" not in markdown  # folded
-    # No block of the values' making: one title, at most the two lists' headings, the
-    # note as the only quote, no rule and no indented code.
+    # No block of the values' making: one title, at most the four lists' headings, no
+    # quote, no rule and no indented code.
     count = Counter(t.tag for t in tokens if t.nesting == 1 or t.type in ("hr", "code_block"))
-    assert count["h1"] == 0 and count["h2"] == 1 and count["h3"] <= 2
-    assert count["ul"] <= 2 and count["ol"] == 0
-    assert count["blockquote"] == (1 if "> **Not shown:**" in markdown else 0)
+    assert count["h1"] == 0 and count["h2"] == 1 and count["h3"] <= 4
+    assert count["ul"] <= 4 and count["ol"] == 0 and count["blockquote"] == 0
     assert count["hr"] == 0 and sum(t.type == "code_block" for t in tokens) == 0
     # Nothing outside the code blocks is HTML of the values' making.
     html = PARSER.render(markdown)
@@ -78,22 +73,40 @@ def read_comment(markdown: str) -> Comment:
     prose = unescape(re.sub(r"<(pre|code)>.*?</\1>", "", html, flags=re.DOTALL))
     assert re.search(r"@(?!\u200b)", prose) is None, "an @mention could notify someone"
     assert re.search(r"#\d", prose) is None, "a #123 would link an issue"
-    blocks = [b for t in fences for b in t.content.rstrip("\n").split("\n\n") if t.content]
-    items = sum(1 for t in tokens if t.type == "list_item_open")
-    changes_cut = CUT_CHANGES.search(markdown)
-    diagnostics_cut = CUT_DIAGNOSTICS.search(markdown)
-    return Comment(
-        blocks=blocks,
-        items=items,
-        changes_cut=int(changes_cut.group(1).replace(",", "")) if changes_cut else 0,
-        diagnostics_cut=int(diagnostics_cut.group(1).replace(",", "")) if diagnostics_cut else 0,
-    )
+    lines = [line for t in fences for line in t.content.split("\n") if line]
+    items = [
+        "".join(c.content for c in tokens[i + 2].children or () if c.type != "html_inline")
+        if tokens[i + 2].type == "inline"
+        else ""
+        for i, t in enumerate(tokens)
+        if t.type == "list_item_open"
+    ]
+    return Comment(lines=lines, items=items)
+
+
+def read_parts(parts: list[str], limit: int = 60_000) -> Comment:
+    """Every part well-formed and within `limit`; their contents together."""
+    assert parts
+    whole = Comment([], [])
+    for number, part in enumerate(parts, start=1):
+        assert len(part) <= limit
+        assert part.endswith("\n") and not part.endswith("\n\n")
+        if len(parts) > 1:
+            assert f"(part {number:,} of {len(parts):,})" in part.split("\n")[0]
+        comment = read_comment(part)
+        whole.lines += comment.lines
+        whole.items += comment.items
+    return whole
 
 
 def in_comment_order(plan: Plan) -> list[Change]:
     """Changes grouped by kind (kinds in order of first appearance), as the comment shows."""
     kinds = list(dict.fromkeys(c.kind for c in plan.changes))
     return [c for kind in kinds for c in plan.changes if c.kind == kind]
+
+
+def expected_lines(plan: Plan) -> list[str]:
+    return [line for c in in_comment_order(plan) for line in diff_block(c).split("\n") if line]
 
 
 def big_plan(count: int) -> Plan:
@@ -110,43 +123,59 @@ def big_plan(count: int) -> Plan:
     return Plan(tuple(changes), live_digest="sha256:big")
 
 
-# -- the limit --------------------------------------------------------------------------
+# -- parts --------------------------------------------------------------------------------
 
 
-def test_five_thousand_changes_stay_below_the_limit_and_say_what_was_cut() -> None:
+def test_five_thousand_changes_take_several_parts_and_every_change_is_in_them() -> None:
     plan = big_plan(5_000)
-    markdown = format_markdown(plan)
-    assert len(markdown) < 60_000
-    comment = read_comment(markdown)
-    assert 0 < len(comment.blocks) < 5_000
-    assert comment.changes_cut == 5_000 - len(comment.blocks)
-    assert f"Not shown:** {comment.changes_cut:,} of 5,000 changes" in markdown
-    assert "reconciler plan --format json" in markdown and "artifact" in markdown
-    # Whole changes, the first ones in the comment's order, each exactly as rendered alone.
-    expected = [diff_block(c).rstrip("\n") for c in in_comment_order(plan)]
-    assert comment.blocks == expected[: len(comment.blocks)]
-    # The summary table still counts everything.
-    assert "| create | 1,000 |" in markdown
+    parts = markdown_parts(plan)
+    assert len(parts) > 3
+    comment = read_parts(parts)
+    assert comment.lines == expected_lines(plan)
+    # Part 1 counts everything, per kind and action.
+    assert "| companies | 250 | 250 | 250 | 250 | 250 |" in parts[0]
+    assert "| **total** | **1,000** |" in parts[0]
+    # Every removal and disable by address, in the first part(s), before any change.
+    removals = [c for c in plan.changes if c.action in (Action.delete, Action.disable)]
+    assert comment.items == [f"{c.address} ({c.action.value})" for c in removals]
+    assert parts[0].index("### Removals and disables (2,000)") < len(parts[0])
 
 
-def test_the_budget_is_used_not_wasted() -> None:
-    markdown = format_markdown(big_plan(5_000))
-    assert len(markdown) > 55_000
+def test_the_parts_use_their_budget() -> None:
+    parts = markdown_parts(big_plan(5_000))
+    assert all(len(p) > 55_000 for p in parts[:-1])
 
 
-def test_a_section_that_is_cut_says_how_many_of_its_changes_it_shows() -> None:
+def test_one_part_when_the_plan_fits_and_the_whole_plan_on_stdout() -> None:
+    plan = big_plan(20)
+    assert markdown_parts(plan) == [format_markdown(plan)]
+    assert "(part" not in format_markdown(plan)
+    whole = format_markdown(big_plan(5_000))
+    assert len(whole) > 60_000 and read_comment(whole).lines == expected_lines(big_plan(5_000))
+
+
+def test_a_kind_that_continues_says_so() -> None:
     plan = Plan(
         tuple(
             Change("users", f"u{i}", Action.create, (FieldChange("n", None, i),))
             for i in range(500)
         )
     )
-    markdown = format_markdown(plan, limit=5_000)
-    shown = len(read_comment(markdown).blocks)
-    assert f"<summary>users: 500 to create ({shown:,} of 500 shown)</summary>" in markdown
+    parts = markdown_parts(plan, limit=5_000)
+    assert "<summary>users: 500 to create</summary>" in parts[0]
+    assert all("<summary>users (continued)</summary>" in p for p in parts[1:])
+    assert read_parts(parts, 5_000).lines == expected_lines(plan)
 
 
-def test_errors_come_first_and_are_cut_too_when_there_are_thousands() -> None:
+def test_a_change_longer_than_a_part_continues_between_its_lines() -> None:
+    fields = tuple(FieldChange(f"field {i:04d}", None, "x" * 60) for i in range(400))
+    plan = Plan((Change("workspace.employees", "big@acme.com", Action.create, fields),))
+    parts = markdown_parts(plan, limit=5_000)
+    assert len(parts) > 4
+    assert read_parts(parts, 5_000).lines == expected_lines(plan)
+
+
+def test_thousands_of_errors_come_first_and_are_all_there() -> None:
     plan = Plan(
         big_plan(10).changes,
         errors=tuple(
@@ -154,32 +183,30 @@ def test_errors_come_first_and_are_cut_too_when_there_are_thousands() -> None:
         ),
         warnings=(warning("late warning"),),
     )
-    markdown = format_markdown(plan)
-    assert len(markdown) < 60_000
-    comment = read_comment(markdown)
-    assert comment.blocks == []  # the errors took the whole comment
-    assert comment.items + comment.diagnostics_cut == 3_001
-    assert comment.changes_cut == 10
-    assert "Not shown:** 10 of 10 changes and" in markdown
-    assert markdown.index("| action | count |") < markdown.index("### Errors (3,000)")
+    parts = markdown_parts(plan)
+    comment = read_parts(parts)
+    assert len(comment.items) == 4 + 3_000 + 1  # removals, errors, warnings
+    assert comment.lines == expected_lines(plan)
+    assert parts[0].index("| **total**") < parts[0].index("### Errors (3,000)")
+    assert "### Errors (3,000, continued)" in parts[1]
 
 
-def test_a_limit_too_small_for_the_summary_is_a_programming_error() -> None:
+def test_a_limit_too_small_for_a_part_is_a_programming_error() -> None:
     with pytest.raises(ValueError, match="needs a limit above"):
-        format_markdown(big_plan(3), limit=200)
+        markdown_parts(big_plan(3), limit=200)
 
 
 @settings(max_examples=150, deadline=None)
 @given(plans, st.integers(min_value=1_500, max_value=6_000), texts)
 def test_any_plan_fits_any_limit_and_is_well_formed(plan: Plan, limit: int, title: str) -> None:
-    markdown = format_markdown(plan, limit=limit, title=title)
-    assert len(markdown) < limit
-    assert markdown.endswith("\n") and not markdown.endswith("\n\n")
-    comment = read_comment(markdown)
-    assert len(comment.blocks) + comment.changes_cut == len(plan.changes)
-    assert comment.items + comment.diagnostics_cut == len(plan.errors) + len(plan.warnings)
-    expected = [diff_block(c).rstrip("\n") for c in in_comment_order(plan)]
-    assert comment.blocks == expected[: len(comment.blocks)]
+    parts = markdown_parts(plan, limit=limit, title=title)
+    comment = read_parts(parts, limit)
+    assert comment.lines == expected_lines(plan)
+    diagnostics = len(plan.errors) + len(plan.warnings)
+    removals = sum(
+        1 for c in plan.changes if c.removal or c.action in (Action.delete, Action.disable)
+    )
+    assert len(comment.items) == diagnostics + removals
 
 
 # -- escaping ---------------------------------------------------------------------------
@@ -222,12 +249,12 @@ def test_hostile_text_anywhere_cannot_break_the_comment(text: str) -> None:
     )
     markdown = format_markdown(plan, title=text)
     comment = read_comment(markdown)
-    assert len(comment.blocks) == 2 and comment.items == 2
+    assert comment.lines == expected_lines(plan) and len(comment.items) == 2
     assert "\x1b" not in markdown
     assert not re.search(r"<script", PARSER.render(markdown), re.IGNORECASE)
 
 
 def test_the_title_is_escaped_and_the_default_names_the_tool() -> None:
-    assert format_markdown(Plan(())).startswith("## reconciler plan\n\n| action | count |")
+    assert format_markdown(Plan(())).startswith("## reconciler plan\n\n**No changes.")
     titled = format_markdown(Plan(()), title="Plan for <b>prod</b> *now*")
     assert titled.startswith("## Plan for &lt;b&gt;prod&lt;/b&gt; \\*now\\*\n")
