@@ -32,6 +32,7 @@ from reconciler.clients.parsing import RuleInfo, parse_body, parse_rule
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, RateLimits
 from reconciler.clients.retry import RetryPolicy
 from reconciler.clients.sender import Sender
+from reconciler.clients.unreachable import wrong_base_message
 from reconciler.clients.urls import api_base_url
 from reconciler.errors import ApiError, AuthenticationError, ReadOnlyViolation
 
@@ -80,6 +81,7 @@ class HelpdeskClient(ClientBase):
             retry=retry,
             limiter=RateLimiter(limits),
             max_concurrency=max_concurrency,
+            service="helpdesk",
         )
         self._auth_lock = asyncio.Lock()
         self._auth_failure: AuthenticationError | None = None
@@ -98,7 +100,24 @@ class HelpdeskClient(ClientBase):
         async with self._auth_lock:
             if self.caller is not None:
                 return self.caller
-            response = await self._send("POST", _AUTHORIZATION, None, write=False, bucket=GENERAL)
+            try:
+                response = await self._send(
+                    "POST", _AUTHORIZATION, None, write=False, bucket=GENERAL
+                )
+            except ApiError as err:
+                if err.status != 404:
+                    raise
+                raise ApiError(
+                    404,
+                    "POST",
+                    f"/api/{_AUTHORIZATION}",
+                    wrong_base_message(
+                        "helpdesk",
+                        self.base_url,
+                        "https://acme.jitbit.com or https://host/helpdesk",
+                        "HELPDESK_URL (--helpdesk-url)",
+                    ),
+                ) from None
             body = parse_body(response)
             if not isinstance(body, dict):
                 raise ApiError(

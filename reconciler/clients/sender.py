@@ -15,7 +15,10 @@ classifies the answer:
     other 4xx        ApiError with the API's own message
 
 A connection that could not even be opened (connect error, connect or pool timeout) sent
-nothing, so it is retried for every kind of request, creates included.
+nothing, so it is retried for every kind of request, creates included. But a service that
+cannot be reached at all (connection refused, a host name that does not resolve, a
+failed TLS handshake: `unreachable.py`) is reported within seconds, naming its host and
+port, after at most one quick retry.
 """
 
 from __future__ import annotations
@@ -31,6 +34,13 @@ import httpx
 from reconciler.clients.parsing import error_message
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
 from reconciler.clients.retry import RetryPolicy
+from reconciler.clients.unreachable import (
+    QUICK_RETRY,
+    RETRIED,
+    host_and_port,
+    unreachable,
+    unreachable_message,
+)
 from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, TransportFailure
 
 log = logging.getLogger("reconciler.clients")
@@ -49,10 +59,12 @@ class Sender:
         retry: RetryPolicy,
         limiter: RateLimiter | None = None,
         max_concurrency: int = 6,
+        service: str = "service",
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         self.http = http
+        self.service = service  # "helpdesk" or "workspace", for messages
         self.retry = retry
         self._auth_headers = auth_headers
         self._limiter = limiter
@@ -96,13 +108,23 @@ class Sender:
                 raise TransportFailure(f"{method} {label}: {exc}") from None
             except httpx.TransportError as exc:
                 what = _describe(exc)
+                kind = unreachable(exc)
+                if kind is not None:
+                    failures += 1
+                    if kind not in RETRIED or failures > 1:
+                        raise TransportFailure(
+                            unreachable_message(self.service, request.url, kind, what)
+                        ) from None
+                    await policy.sleep(QUICK_RETRY)
+                    continue
                 if not idempotent and not isinstance(exc, _NEVER_SENT):
                     raise OutcomeUnknown(
                         None, method, label, f"no answer ({what}); {_MAYBE_DONE}"
                     ) from None
                 failures += 1
                 if failures >= policy.max_attempts:
-                    raise _gave_up(method, label, write, None, what, failures) from None
+                    where = host_and_port(request.url)
+                    raise _gave_up(method, label, write, None, what, failures, where) from None
                 await self._back_off(method, label, what, failures)
                 continue
 
@@ -131,7 +153,8 @@ class Sender:
                     raise OutcomeUnknown(status, method, label, f"{what}; {_MAYBE_DONE}")
                 failures += 1
                 if failures >= policy.max_attempts:
-                    raise _gave_up(method, label, write, status, what, failures)
+                    where = host_and_port(request.url)
+                    raise _gave_up(method, label, write, status, what, failures, where)
                 await self._back_off(method, label, what, failures)
                 continue
             if status >= 400:
@@ -196,9 +219,15 @@ def _describe(exc: httpx.TransportError) -> str:
 
 
 def _gave_up(
-    method: str, label: str, write: bool, status: int | None, what: str, attempts: int
+    method: str,
+    label: str,
+    write: bool,
+    status: int | None,
+    what: str,
+    attempts: int,
+    where: str,
 ) -> ApiError | TransportFailure:
-    message = f"no usable answer after {attempts} attempts (last: {what})"
+    message = f"no usable answer from {where} after {attempts} attempts (last: {what})"
     if write:
         return ApiError(status, method, label, message)
     return TransportFailure(f"{method} {label}: {message}")

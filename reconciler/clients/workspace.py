@@ -25,6 +25,7 @@ from reconciler.clients.base import ClientBase
 from reconciler.clients.parsing import parse_body
 from reconciler.clients.retry import RetryPolicy
 from reconciler.clients.sender import Sender
+from reconciler.clients.unreachable import wrong_base_message
 from reconciler.clients.urls import api_base_url
 from reconciler.errors import ApiError, AuthenticationError, ReadOnlyViolation
 
@@ -56,9 +57,14 @@ class WorkspaceClient(ClientBase):
             headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
         )
         self._sender = Sender(
-            self._http, auth_headers=self._key.headers, retry=retry, max_concurrency=max_concurrency
+            self._http,
+            auth_headers=self._key.headers,
+            retry=retry,
+            max_concurrency=max_concurrency,
+            service="workspace",
         )
         self._auth_failure: AuthenticationError | None = None
+        self._reached = False  # a call has been answered: the base URL is right
 
     def __repr__(self) -> str:
         mode = ", read_only" if self.read_only else ""
@@ -101,7 +107,7 @@ class WorkspaceClient(ClientBase):
         if failure is not None:
             raise AuthenticationError(failure.status, failure.method, failure.path, failure.message)
         try:
-            return await self._sender.send(
+            response = await self._sender.send(
                 method,
                 url,
                 label=label,
@@ -112,6 +118,23 @@ class WorkspaceClient(ClientBase):
         except AuthenticationError as err:
             self._auth_failure = err
             raise
+        except ApiError as err:
+            if err.status == 404 and not self._reached:
+                # The first call is a list: a 404 there means the base URL is wrong.
+                raise ApiError(
+                    404,
+                    method,
+                    label,
+                    wrong_base_message(
+                        "workspace",
+                        self.base_url,
+                        "https://workspace.example.com",
+                        "WORKSPACE_URL (--workspace-url)",
+                    ),
+                ) from None
+            raise
+        self._reached = True
+        return response
 
     def _label(self, url: str | httpx.URL) -> str:
         """The path shown in errors and counted in `calls_by_path`: `/api/employees`,
