@@ -11,6 +11,7 @@ import click
 
 from reconciler import __version__
 from reconciler.cli.apply import apply
+from reconciler.cli.environment import document_environment
 from reconciler.cli.export import export
 from reconciler.cli.group import ReconcilerGroup, document_exit_codes
 from reconciler.cli.manifests import schema, validate
@@ -27,5 +28,6 @@ def main() -> None:
 for command in (sandbox, validate, schema, plan, apply, export):
     main.add_command(command)
 document_exit_codes(main)
+document_environment(main)
 
 __all__ = ["main"]

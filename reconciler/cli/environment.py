@@ -1,0 +1,47 @@
+"""The environment variables each command reads, listed at the end of its --help, so that
+nobody has to read the code to find how a connection or a secret is passed."""
+
+from __future__ import annotations
+
+import click
+
+VARIABLES = {
+    "HELPDESK_URL": "helpdesk base address, the part before /api (or --helpdesk-url)",
+    "HELPDESK_TOKEN": "helpdesk API token (Bearer)",
+    "HELPDESK_USERNAME": "helpdesk user, with HELPDESK_PASSWORD (Basic), if no token",
+    "HELPDESK_PASSWORD": "that user's password",
+    "WORKSPACE_URL": "workspace base address (or --workspace-url)",
+    "WORKSPACE_API_KEY": "workspace API key",
+    "${NAME}": "any variable a manifest value names (after --var-file values)",
+    "NO_COLOR": "set: no colour even on a terminal",
+    "RECONCILER_DEBUG": "set: show the traceback of an internal error",
+}
+CONNECTION = (
+    "HELPDESK_URL",
+    "HELPDESK_TOKEN",
+    "HELPDESK_USERNAME",
+    "HELPDESK_PASSWORD",
+    "WORKSPACE_URL",
+    "WORKSPACE_API_KEY",
+)
+COMMON = ("NO_COLOR", "RECONCILER_DEBUG")
+READS = {
+    "plan": (*CONNECTION, "${NAME}", *COMMON),
+    "apply": (*CONNECTION, "${NAME}", *COMMON),
+    "export": (*CONNECTION, *COMMON),
+    "validate": ("${NAME}", *COMMON),
+}
+
+
+def document_environment(command: click.Command, name: str | None = None) -> None:
+    """Append "Environment variables" to the help of `command` and its subcommands."""
+    if isinstance(command, click.Group):
+        for sub_name, sub in command.commands.items():
+            document_environment(sub, sub_name)
+        return
+    names = READS.get(name or "", COMMON)
+    width = max(len(n) for n in names)
+    lines = [f"  {n.ljust(width)}  {VARIABLES[n]}" for n in names]
+    # "\b" keeps click from re-wrapping the table into one paragraph.
+    block = "\b\nEnvironment variables:\n" + "\n".join(lines)
+    command.help = f"{command.help or ''}\n\n{block}"
