@@ -21,8 +21,7 @@ _HINTS = {
     REFUSED: "nothing accepts connections there: check the URL's host and port, and that "
     "the service is running",
     NO_SUCH_HOST: "check the host name in the URL",
-    TLS: "check the URL's scheme (https:// for TLS, http:// without) and the server's "
-    "certificate",
+    TLS: "check the URL's scheme (https:// for TLS, http:// without) and the server's certificate",
 }
 # One more attempt, soon, for a refusal or a name lookup: a server restarting or a
 # resolver hiccup. A failed handshake fails the same way every time.

@@ -2,7 +2,7 @@
 code runs for real without leaving the machine:
 
 - `FakeGitLab`: the merge-request notes endpoints of GitLab's REST API (`GET /user`,
-  paged `GET`, `POST` and `PUT .../merge_requests/IID/notes`) on 127.0.0.1;
+  paged `GET`, `POST`, `PUT` and `DELETE` .../merge_requests/IID/notes) on 127.0.0.1;
 - `run_github_script`: the script of an `actions/github-script` step run by Node.js with
   the objects that action passes it (`github` backed by a list of comments, `context`,
   `core`, `require`), the way the action wraps it in an async function."""
@@ -39,7 +39,12 @@ class FakeGitLab:
 
     def add_note(self, body: str, author: int, system: bool = False) -> None:
         self.notes.append(
-            {"id": len(self.notes) + 1, "body": body, "author": {"id": author}, "system": system}
+            {
+                "id": max((n["id"] for n in self.notes), default=0) + 1,
+                "body": body,
+                "author": {"id": author},
+                "system": system,
+            }
         )
 
     def __enter__(self) -> FakeGitLab:
@@ -57,6 +62,9 @@ class FakeGitLab:
 
             def do_PUT(self) -> None:
                 fake._handle(self, "PUT")
+
+            def do_DELETE(self) -> None:
+                fake._handle(self, "DELETE")
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
@@ -92,11 +100,21 @@ class FakeGitLab:
             self.add_note(form["body"][0], BOT_ID)
             return _answer(handler, 201, self.notes[-1])
         if method == "PUT" and url.path.startswith(notes_path + "/"):
-            note = self.notes[int(url.path.rsplit("/", 1)[1]) - 1]
+            ident = int(url.path.rsplit("/", 1)[1])
+            note = next(n for n in self.notes if n["id"] == ident)
             if note["author"]["id"] != BOT_ID:
                 return _answer(handler, 403, {"message": "403 Forbidden"})
             note["body"] = form["body"][0]
             return _answer(handler, 200, note)
+        if method == "DELETE" and url.path.startswith(notes_path + "/"):
+            ident = int(url.path.rsplit("/", 1)[1])
+            found = [n for n in self.notes if n["id"] == ident]
+            if not found or found[0]["author"]["id"] != BOT_ID:
+                return _answer(handler, 403, {"message": "403 Forbidden"})
+            self.notes.remove(found[0])
+            handler.send_response(204)
+            handler.end_headers()
+            return None
         return _answer(handler, 404, {"message": "404 Not Found"})
 
 
@@ -150,6 +168,14 @@ const issues = {
     comment.body = params.body;
     log.push(['update', comment.id]);
     return { data: comment };
+  },
+  deleteComment: async (params) => {
+    check(params);
+    const index = state.comments.findIndex((c) => c.id === params.comment_id);
+    if (index < 0 || state.comments[index].user.type !== 'Bot') throw new Error('403: not ours');
+    state.comments.splice(index, 1);
+    log.push(['delete', params.comment_id]);
+    return { data: {} };
   },
 };
 const github = {

@@ -77,6 +77,36 @@ def test_github_finds_its_comment_past_the_first_page(runner_temp: Path) -> None
     assert next(c for c in state["comments"] if c["id"] == 500)["body"] == f"{MARKER}\nnew plan"
 
 
+def write_parts(runner_temp: Path, count: int) -> list[str]:
+    bodies = [f"{MARKER}\npart one"] + [
+        f"<!-- reconciler-plan part {n} -->\npart {n}" for n in range(2, count + 1)
+    ]
+    for stale in runner_temp.glob("plan-comment*.md"):
+        stale.unlink()
+    for n, body in enumerate(bodies, start=1):
+        name = "plan-comment.md" if n == 1 else f"plan-comment-{n}.md"
+        (runner_temp / name).write_text(body, encoding="utf-8")
+    return bodies
+
+
+def test_github_posts_every_part_then_updates_them_and_removes_the_extra_ones(
+    runner_temp: Path,
+) -> None:
+    someone = human(1, "<!-- reconciler-plan part 3 -->\nquoted by a person")
+    bodies = write_parts(runner_temp, 3)
+    result, state = post_on_github(runner_temp, [someone], None)
+    assert result.returncode == 0, result.stderr
+    assert [action for action, _ in state["log"]] == ["create"] * 3
+    created = [ident for _, ident in state["log"]]
+
+    bodies = write_parts(runner_temp, 2)  # a shorter plan
+    result, state = post_on_github(runner_temp, state["comments"], None)
+    assert result.returncode == 0, result.stderr
+    assert state["log"] == [["update", created[0]], ["update", created[1]], ["delete", created[2]]]
+    assert [c["body"] for c in state["comments"]] == [someone["body"], *bodies]
+    assert "Removed plan comment part 3" in result.stdout
+
+
 def test_github_posts_nothing_when_no_step_wrote_a_comment(runner_temp: Path) -> None:
     result, state = post_on_github(runner_temp, [], None)
     assert result.returncode == 0, result.stderr
@@ -118,6 +148,28 @@ def test_gitlab_creates_the_note_then_updates_it(tmp_path: Path) -> None:
         f"{MARKER}\nquoted by a person",
         "added 1 commit",
         f"{MARKER}\nsecond plan",
+    ]
+
+
+def test_gitlab_posts_every_part_then_updates_them_and_removes_the_extra_ones(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".reconciler").mkdir()
+    with FakeGitLab() as gitlab:
+        gitlab.add_note("<!-- reconciler-plan part 2 -->\nquoted by a person", author=1)
+        write_parts(tmp_path / ".reconciler", 3)
+        first = post_on_gitlab(tmp_path, gitlab, None)
+        assert first.returncode == 0, first.stderr
+        assert first.stdout.count("Posted the plan note") == 3
+        bodies = write_parts(tmp_path / ".reconciler", 2)
+        second = post_on_gitlab(tmp_path, gitlab, None)
+        assert second.returncode == 0, second.stderr
+        assert "Updated the plan note 2." in second.stdout
+        assert "Updated the plan note 3." in second.stdout
+        assert "Removed plan note part 3" in second.stdout
+    assert [n["body"] for n in gitlab.notes] == [
+        "<!-- reconciler-plan part 2 -->\nquoted by a person",
+        *bodies,
     ]
 
 

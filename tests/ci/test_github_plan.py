@@ -91,10 +91,10 @@ def test_the_plan_step_writes_the_comment_github_would_post(
     assert comment.startswith(MARKER + "\n")
     assert len(comment) < GITHUB_COMMENT_LIMIT
 
-    # The summary table and the acme seed's changes (examples/acme/README.md).
-    assert "| action | count |" in comment
-    for row in ("| create | 8 |", "| update | 10 |", "| delete | 0 |", "| disable | 2 |"):
-        assert row in comment
+    # One part: the summary table and the acme seed's changes (examples/acme/README.md).
+    assert not (comment_file.parent / "plan-comment-2.md").exists()
+    assert "| kind | create | update | delete | enable | disable |" in comment
+    assert "| **total** | **8** | **10** | **0** | **0** | **2** |" in comment
     assert "**Plan: 8 to create, 10 to update, 0 to delete, 0 to enable, 2 to disable.**" in (
         comment
     )
@@ -174,7 +174,9 @@ def test_an_invalid_manifest_fails_the_validate_step_with_the_problems_in_the_co
     assert "manifests/broken.yaml:3:5:" in validated.stderr  # also in the job's log
 
 
-def test_a_huge_plan_still_fits_in_one_comment(repo: Path, start_sandbox: StartSandbox) -> None:
+def test_a_huge_plan_is_posted_in_parts_that_hold_every_change(
+    repo: Path, start_sandbox: StartSandbox
+) -> None:
     sandbox = start_sandbox(seed=EMPTY_SEED)
     manifests = repo / "manifests"
     for path in manifests.iterdir():
@@ -186,11 +188,18 @@ def test_a_huge_plan_still_fits_in_one_comment(repo: Path, start_sandbox: StartS
         for n in range(1500)
     )
     (manifests / "users.yaml").write_text("users:\n" + users, encoding="utf-8")
-    planned, comment_file = run_step("Plan", repo, secrets_of(sandbox))
+    planned, first = run_step("Plan", repo, secrets_of(sandbox))
     assert planned.returncode == 0, planned.stderr
-    comment = comment_file.read_text(encoding="utf-8")
-    assert comment.startswith(MARKER + "\n")
-    assert "| create | 1,500 |" in comment
-    assert "**Not shown:**" in comment  # the rest is in the JSON plan the workflow keeps
-    assert (comment_file.parent / "plan.json").is_file()
-    assert 50_000 < len(comment) < GITHUB_COMMENT_LIMIT
+    parts = [first.read_text(encoding="utf-8")]
+    while (first.parent / f"plan-comment-{len(parts) + 1}.md").is_file():
+        parts.append((first.parent / f"plan-comment-{len(parts) + 1}.md").read_text("utf-8"))
+    assert len(parts) > 2
+    assert parts[0].startswith(MARKER + "\n")
+    assert "| users | 1,500 | 0 |" in parts[0]
+    for number, part in enumerate(parts[1:], start=2):
+        assert part.startswith(f"<!-- reconciler-plan part {number} -->\n")
+    assert all(len(part) < GITHUB_COMMENT_LIMIT for part in parts)
+    together = "".join(parts)
+    assert all(f'+ users["user{n:04d}"]' in together for n in range(1500))
+    assert "Planned at" in parts[-1] and "Planned at" not in parts[0]
+    assert (first.parent / "plan.json").is_file()

@@ -45,7 +45,7 @@ def test_the_merge_request_job_plans_and_posts_one_note(
         assert "Valid:" in planned.stderr
         comment = (repo / ".reconciler" / "plan-comment.md").read_text(encoding="utf-8")
         assert comment.startswith(MARKER + "\n## reconciler plan\n")
-        assert "| create | 8 |" in comment and "| disable | 2 |" in comment
+        assert "| **total** | **8** | **10** | **0** | **0** | **2** |" in comment
         assert 'automation_rules["102"]' in comment
         assert comment.endswith(
             "<sub>Planned at 9f1c2e3d by [this pipeline]"

@@ -64,7 +64,7 @@ async def test_a_name_that_does_not_resolve_is_reported_at_once() -> None:
     sleeper = Sleeper()
     transport = raising(socket.gaierror(-2, "Name or service not known"))
     async with client("https://helpdesk.example.test", sleeper, transport=transport) as helpdesk:
-        with pytest.raises(TransportFailure, match="helpdesk.example.test:443: the host name"):
+        with pytest.raises(TransportFailure, match=r"helpdesk\.example\.test:443: the host name"):
             await helpdesk.authenticate()
     assert len(transport.seen) == 2 and sleeper.waits == [0.5]  # type: ignore[attr-defined]
 
@@ -135,5 +135,5 @@ async def test_a_404_on_the_first_call_explains_the_base_url() -> None:
     assert "appends /api itself" in message
     workspace = WorkspaceClient("https://ws.example.test/v2", "key", transport=transport)
     async with workspace:
-        with pytest.raises(ApiError, match="WORKSPACE_URL .* must be the workspace's base"):
+        with pytest.raises(ApiError, match=r"WORKSPACE_URL .* must be the workspace's base"):
             await workspace.employees()
