@@ -7,6 +7,10 @@ blindly: the object is looked for first (`Locator`), and created again only when
 still missing. At the first operation that fails for good no new operation starts; those
 in flight finish; the report says what was done, what failed (with the API's message)
 and what was not attempted. Every operation is recorded in the apply log.
+
+`interrupt()` (the first Ctrl-C) stops the run the same way without a failure: the clients
+send nothing more (`Halted`), the operations already sent finish, and the report says
+which changes were in flight and how far each got.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from reconciler.changes import Change, Operation, Plan, Ref
-from reconciler.clients import created_id
+from reconciler.clients import Halted, created_id
 from reconciler.errors import ApiError, OutcomeUnknown, ReconcilerError
 from reconciler.order import KIND_ORDER, dependencies
 
@@ -49,10 +53,15 @@ class ApplyReport:
     not_attempted: list[str] = field(default_factory=list)
     operations_sent: int = 0
     recovered: int = 0  # creates whose lost answer was found again by re-reading
+    interrupted: bool = False
+    # Changes under way when the run was interrupted (each is then in `done` or `partial`).
+    in_flight: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.failed and not self.partial and not self.not_attempted
+        return (
+            not self.interrupted and not self.failed and not self.partial and not self.not_attempted
+        )
 
 
 class _Stop(Exception):
@@ -82,6 +91,19 @@ class Executor:
         self._stopping = False
         self._finished: dict[str, asyncio.Event] = {}
         self._succeeded: set[str] = set()
+        self._running: list[str] = []  # changes whose operations are under way
+
+    def interrupt(self) -> None:
+        """Start nothing new; what was sent finishes. Safe to call more than once."""
+        if self.report.interrupted:
+            return
+        self.report.interrupted = True
+        self.report.in_flight = list(self._running)
+        self._stopping = True
+        for client in self.clients.values():
+            halt = getattr(client, "halt", None)  # test doubles may have none
+            if halt is not None:
+                halt()
 
     async def run(self) -> ApplyReport:
         changes = list(self.plan.changes)
@@ -108,8 +130,12 @@ class Executor:
                 if self._stopping:
                     self.report.not_attempted.append(change.address)
                     return
-                if not await self._run_operations(change):
-                    return
+                self._running.append(change.address)
+                try:
+                    if not await self._run_operations(change):
+                        return
+                finally:
+                    self._running.remove(change.address)
             self._succeeded.add(change.address)
             self.report.done.append(change.address)
         finally:
@@ -126,7 +152,7 @@ class Executor:
                 return False
             try:
                 await self._perform(change, index, operation)
-            except _Stop:
+            except (_Stop, Halted):
                 (self.report.partial if done_any else self.report.not_attempted).append(
                     change.address
                 )

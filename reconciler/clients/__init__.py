@@ -20,6 +20,7 @@ from reconciler.clients.helpdesk import ASSETS_PAGE_SIZE, USERS_PAGE_SIZE, Helpd
 from reconciler.clients.parsing import RuleInfo, created_id, parse_rule
 from reconciler.clients.ratelimit import RateLimits
 from reconciler.clients.retry import RetryPolicy
+from reconciler.clients.sender import Halted
 from reconciler.clients.workspace import WorkspaceClient
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "ApiKey",
     "BasicAuth",
     "BearerAuth",
+    "Halted",
     "HelpdeskAuth",
     "HelpdeskClient",
     "RateLimits",

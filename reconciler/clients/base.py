@@ -35,6 +35,11 @@ class ClientBase:
         """The API base, `.../api/`."""
         return str(self._http.base_url)
 
+    def halt(self) -> None:
+        """Send nothing more (an interrupted apply): a request not yet sent raises
+        `Halted`; one already sent finishes."""
+        self._sender.halt()
+
     @property
     def calls(self) -> int:
         """Requests sent so far, retries included."""

@@ -14,6 +14,10 @@ classifies the answer:
                      a non-idempotent write: OutcomeUnknown at once (it may have happened)
     other 4xx        ApiError with the API's own message
 
+`halt()` (an interrupted apply) makes every request not yet sent raise `Halted` instead:
+one waiting for the rate limiter, a `429` pause or a free slot gives up at once; one
+already sent is left to finish, so its answer is not lost.
+
 A connection that could not even be opened (connect error, connect or pool timeout) sent
 nothing, so it is retried for every kind of request, creates included. But a service that
 cannot be reached at all (connection refused, a host name that does not resolve, a
@@ -26,8 +30,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter, deque
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
 import httpx
 
@@ -43,9 +47,17 @@ from reconciler.clients.unreachable import (
 )
 from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, TransportFailure
 
+T = TypeVar("T")
 log = logging.getLogger("reconciler.clients")
 
 AUTH_FAILURES = (401, 403)
+
+
+class Halted(Exception):
+    """The client was halted (`Sender.halt`) before this request was sent: nothing of it
+    reached the service."""
+
+
 # The request never left the client: safe to send again whatever it was.
 _NEVER_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
@@ -70,6 +82,9 @@ class Sender:
         self._limiter = limiter
         self._semaphore = asyncio.Semaphore(max_concurrency)
         self._gate = ThrottleGate()
+        self._halted = asyncio.Event()
+        self._waiting: set[asyncio.Task[Any]] = set()  # tasks waiting to send
+        self._cancelled_by_halt: set[asyncio.Task[Any]] = set()
         self.calls = 0
         self.calls_by_path: Counter[str] = Counter()
         # Seconds the calls waited for the client-side rate limiter (added up over tasks
@@ -145,7 +160,7 @@ class Sender:
                 throttled += wait
                 log.info("%s %s: rate limited (429), waiting %.1f s", method, label, wait)
                 async with self._gate.closed():
-                    await policy.sleep(wait)
+                    await self._unless_halted(policy.sleep(wait))
                 continue
             if status >= 500:
                 what = f"{status} {error_message(response)}"
@@ -167,16 +182,51 @@ class Sender:
                 )
             return response
 
+    def halt(self) -> None:
+        """Send nothing more: requests not yet sent raise `Halted`."""
+        self._halted.set()
+        for task in self._waiting:
+            self._cancelled_by_halt.add(task)
+            task.cancel()
+
+    @property
+    def halted(self) -> bool:
+        return self._halted.is_set()
+
+    async def _unless_halted(self, waiting: Awaitable[T]) -> T:
+        """Await `waiting` in this task (no extra hop, so the rate limiter's clock stays
+        exact), or raise `Halted` as soon as the client is halted: `halt` cancels the
+        waiting tasks, and that cancellation becomes `Halted` here."""
+        if self._halted.is_set():
+            if asyncio.iscoroutine(waiting):
+                waiting.close()
+            raise Halted()
+        task = asyncio.current_task()
+        assert task is not None
+        self._waiting.add(task)
+        try:
+            return await waiting
+        except asyncio.CancelledError:
+            if not self._halted.is_set() or task not in self._cancelled_by_halt:
+                raise
+            self._cancelled_by_halt.discard(task)
+            task.uncancel()
+            raise Halted() from None
+        finally:
+            self._waiting.discard(task)
+
     async def _attempt(self, request: httpx.Request, label: str, bucket: str) -> httpx.Response:
-        await self._gate.wait_open()
+        await self._unless_halted(self._gate.wait_open())
         async with self._semaphore:
             # The rate slot is taken inside the semaphore, right before sending, so that
             # the limiter's clock and the server's agree on when the call happened.
             if self._limiter is not None:
-                waited = await self._limiter.acquire(bucket)
+                waited = await self._unless_halted(self._limiter.acquire(bucket))
                 if waited:
                     self.rate_limited += waited
                     log.info("%s: waited %.1f s for the rate limit (%s)", label, waited, bucket)
+            if self._halted.is_set():
+                raise Halted()
             self.calls += 1
             self.calls_by_path[label] += 1
             self._window_age(bucket, started=True)
@@ -207,7 +257,7 @@ class Sender:
             failures + 1,
             self.retry.max_attempts,
         )
-        await self.retry.sleep(wait)
+        await self._unless_halted(self.retry.sleep(wait))
 
 
 _MAYBE_DONE = "the write may or may not have happened: re-read before trying again"
