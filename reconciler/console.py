@@ -5,6 +5,7 @@ animation only on a terminal; plain lines otherwise."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +84,19 @@ class ApplyReporter:
     """`ApplyProgress` for the terminal: the reading spinner, the plan on stdout, then
     the operations bar."""
 
-    def __init__(self, *, color: bool) -> None:
+    def __init__(
+        self,
+        *,
+        color: bool,
+        on_start: Callable[[], None] | None = None,
+        on_end: Callable[[], None] | None = None,
+    ) -> None:
         self.color = color
         self._reading: Progress | None = Progress()
         self._bar: OperationsBar | None = None
+        # The CLI's signal handlers: armed only while operations are being sent.
+        self._on_start = on_start
+        self._on_end = on_end
 
     def __enter__(self) -> ApplyReporter:
         if self._reading is not None:
@@ -105,12 +115,16 @@ class ApplyReporter:
 
     def started(self, plan: Plan) -> None:
         self._bar = OperationsBar(plan.operation_count).__enter__()
+        if self._on_start is not None:
+            self._on_start()
 
     def operation_done(self) -> None:
         if self._bar is not None:
             self._bar.advance()
 
     def finished(self, report: ApplyReport) -> None:
+        if self._on_end is not None:
+            self._on_end()
         self._stop_bar()
 
     def __exit__(self, *exc: object) -> None:
@@ -141,12 +155,21 @@ def print_report(report: ApplyReport, log_path: Path) -> None:
             err=True,
         )
         return
-    click.echo("Apply stopped at the first failure.", err=True)
+    if report.interrupted:
+        click.echo(
+            "Apply interrupted: nothing new was started after the interrupt, and the "
+            f"operations already sent finished ({report.operations_sent} sent in all).",
+            err=True,
+        )
+    else:
+        click.echo("Apply stopped at the first failure.", err=True)
     for address, message in report.failed:
         click.echo(f"  failed: {address}: {message}", err=True)
+    finished = [a for a in report.in_flight if a in report.done]
     for title, addresses in (
         ("done", report.done),
-        ("partly done, then stopped", report.partial),
+        ("in flight when interrupted, finished", finished),
+        ("in flight, stopped partway (apply again to finish them)", report.partial),
         ("not attempted", report.not_attempted),
     ):
         if addresses:
@@ -154,5 +177,14 @@ def print_report(report: ApplyReport, log_path: Path) -> None:
     click.echo(
         f"Log: {log_path}. Run `reconciler apply` again to continue: it plans afresh from "
         "the live state.",
+        err=True,
+    )
+
+
+def print_stopped_at_once(log_path: Path) -> None:
+    click.echo(
+        "Apply stopped at once (second interrupt): the operations in flight were "
+        f"abandoned, and their outcome is unknown. Log: {log_path}. Run `reconciler "
+        "apply` again: it plans afresh from the live state, so nothing is done twice.",
         err=True,
     )

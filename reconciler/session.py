@@ -138,6 +138,7 @@ class ApplySession:
                                directory=lock_directory)  # fmt: skip
         self._stack = AsyncExitStack()
         self.clients = Clients(None, None)
+        self._executor: Executor | None = None
 
     async def __aenter__(self) -> ApplySession:
         check_services(self.desired, self.connection, self.options.excludes)
@@ -194,6 +195,15 @@ class ApplySession:
         progress.finished(report)
         return ApplyOutcome(to_apply, report, log_path)
 
+    def interrupt(self) -> bool:
+        """The first Ctrl-C while executing: start nothing new, let what was sent finish
+        (the outcome's report then says `interrupted`). False when nothing is executing:
+        nothing has been written, and the caller may stop at once."""
+        if self._executor is None:
+            return False
+        self._executor.interrupt()
+        return True
+
     async def plan(self, *, on_read: Callable[[str], None] | None = None) -> Plan:
         """The plan this session would execute, made now, with the brake's verdict."""
         options = self.options
@@ -240,19 +250,21 @@ class ApplySession:
         with ApplyLog(log_path) as log:
             log.event("start", summary=to_apply.summary, live_digest=to_apply.live_digest)
             report: ApplyReport | None = None
+            executor = self._executor = Executor(
+                to_apply,
+                helpdesk=clients.helpdesk,
+                workspace=clients.workspace,
+                locate=locate,
+                log=log,
+                on_operation=progress.operation_done,
+                parallel_changes=self.parallelism,
+            )
             try:
-                executor = Executor(
-                    to_apply,
-                    helpdesk=clients.helpdesk,
-                    workspace=clients.workspace,
-                    locate=locate,
-                    log=log,
-                    on_operation=progress.operation_done,
-                    parallel_changes=self.parallelism,
-                )
                 report = await executor.run()
             finally:
-                log.event("end", **_end_record(report))
+                self._executor = None
+                # Cut short (a second Ctrl-C cancels the run): what the report knew then.
+                log.event("end", **_end_record(report or executor.report, cut=report is None))
         return report
 
 
@@ -282,13 +294,18 @@ def _service_urls(connection: Connection) -> list[str]:
     ]
 
 
-def _end_record(report: ApplyReport | None) -> dict[str, Any]:
-    if report is None:  # interrupted or crashed: the per-operation records say how far
-        return {"result": "interrupted"}
-    return {
-        "result": "ok" if report.ok else "stopped",
+def _end_record(report: ApplyReport, *, cut: bool = False) -> dict[str, Any]:
+    """The apply log's last record. `cut`: the run was stopped at once (cancelled, or
+    crashed); the operations in flight then have no record of their outcome."""
+    stopped = "stopped" if not report.ok else "ok"
+    record: dict[str, Any] = {
+        "result": "interrupted" if cut or report.interrupted else stopped,
         "done": len(report.done),
         "failed": len(report.failed),
         "not_attempted": len(report.not_attempted) + len(report.partial),
         "operations": report.operations_sent,
     }
+    if report.interrupted or cut:
+        record["in_flight"] = list(report.in_flight)
+        record["stopped_at_once"] = cut
+    return record

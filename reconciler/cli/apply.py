@@ -11,6 +11,8 @@ from typing import Any
 import click
 
 from reconciler.cli.changed import announce, changed_since_option, narrowed
+from reconciler.cli.group import EXIT_INTERRUPTED
+from reconciler.cli.interrupts import ApplyInterrupts, sigterm_as_interrupt
 from reconciler.cli.options import (
     connection_options,
     load_manifests,
@@ -18,7 +20,7 @@ from reconciler.cli.options import (
     open_connection,
     var_files,
 )
-from reconciler.console import ApplyReporter, colour, print_report
+from reconciler.console import ApplyReporter, colour, print_report, print_stopped_at_once
 
 
 def _confirmation(yes: bool) -> Any:
@@ -165,15 +167,30 @@ def apply(
             lock_timeout=lock_timeout,
             parallelism=parallelism,
         ) as session:
-            with ApplyReporter(color=colour(sys.stdout)) as reporter:
-                return await session.apply(
-                    confirm=_confirmation(yes), progress=reporter, saved=saved
-                )
+            task = asyncio.current_task()
+            assert task is not None
+            interrupts = ApplyInterrupts(session, task)
+            reporter = ApplyReporter(
+                color=colour(sys.stdout), on_start=interrupts.arm, on_end=interrupts.disarm
+            )
+            with reporter:
+                try:
+                    return await session.apply(
+                        confirm=_confirmation(yes), progress=reporter, saved=saved
+                    )
+                finally:
+                    interrupts.disarm()
 
-    with open_connection(**connection) as conn:
-        outcome = asyncio.run(run())
+    with sigterm_as_interrupt(), open_connection(**connection) as conn:
+        try:
+            outcome = asyncio.run(run())
+        except asyncio.CancelledError:
+            print_stopped_at_once(log_path)
+            sys.exit(EXIT_INTERRUPTED)
     if outcome.report is None:
         return
     print_report(outcome.report, log_path)
+    if outcome.report.interrupted:
+        sys.exit(EXIT_INTERRUPTED)
     if not outcome.report.ok:
         sys.exit(1)

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from reconciler.cli.changed import announce, changed_since_option, narrowed
+from reconciler.cli.interrupts import sigterm_as_interrupt
 from reconciler.cli.options import (
     connection_options,
     load_manifests,
@@ -95,7 +96,7 @@ def plan(
     left_out = [Selector.parse(e) for e in excludes]
     validated = load_manifests(paths, var_files)
     desired, scope = narrowed(validated.desired, paths, var_files, since, prune)
-    with open_connection(**connection) as conn, Progress() as progress:
+    with sigterm_as_interrupt(), open_connection(**connection) as conn, Progress() as progress:
         outcome = asyncio.run(
             read_and_plan(
                 desired,

@@ -166,7 +166,7 @@ def _summary(plan: Plan) -> Section:
     if plan.changes:
         text += _counts_table(plan.changes) + "\n"
     text += "".join(f"**{line}**\n\n" for line in summary_text(plan).split("\n"))
-    brake = getattr(plan, "brake", None)
+    brake = plan.brake
     if brake is not None and not brake.holds:
         text += "**Safety brake:** passes (settings.safety).\n\n"
     return Section(text)
@@ -190,7 +190,7 @@ def _counts_table(changes: Sequence[Change]) -> str:
 def _lists(plan: Plan) -> list[Section]:
     """The brake's reasons, the removals and disables, the errors, then the warnings."""
     sections = []
-    brake = getattr(plan, "brake", None)
+    brake = plan.brake
     if brake is not None and brake.holds:
         reasons = tuple(f"- {inline(reason)}\n" for reason in brake.held)
         sections.append(

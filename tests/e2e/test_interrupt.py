@@ -1,0 +1,130 @@
+"""Ctrl-C during `apply`, as a user presses it: the CLI in a child process against the
+sandbox process, SIGINT sent once the first write has reached the sandbox. Nothing new
+is started after it (the sandbox's request log), what was sent finishes, the summary
+and the apply log's end record say so, the exit code is 130, and a later apply
+converges. A Ctrl-C while planning ends in one line, without a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import Serve
+from tests.e2e.test_apply_cli import CONNECTION, SEEDS, Sandbox, cli
+
+pytestmark = pytest.mark.e2e
+COMPANIES = 30
+
+
+def write_manifests(directory: Path) -> Path:
+    directory.mkdir()
+    lines = ["companies:"]
+    for i in range(COMPANIES):
+        lines += [f"  - name: Interrupted Co {i:02d}", f"    notes: company {i}"]
+    (directory / "companies.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return directory
+
+
+def start_apply(cwd: Path, sandbox: Sandbox, *args: str) -> subprocess.Popen[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("HELPDESK_", "WORKSPACE_"))}
+    connection = {name: sandbox.process.env[name] for name in CONNECTION}
+    return subprocess.Popen(
+        [sys.executable, "-m", "reconciler", "apply", *args],
+        cwd=cwd,
+        env={**clean, **connection},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def wait_for(condition: object, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def sandbox(serve: Serve, tmp_path: Path) -> Sandbox:
+    process = serve(tmp_path / "s.db", "--seed", str(SEEDS / "empty.yaml"), "--rate-limit", "0")
+    return Sandbox(process)
+
+
+def test_sigint_after_the_first_write_stops_cleanly_and_a_rerun_converges(
+    sandbox: Sandbox, tmp_path: Path
+) -> None:
+    manifests = write_manifests(tmp_path / "manifests")
+    log = tmp_path / "apply.jsonl"
+    # One call a second: the run is still far from done when the signal comes.
+    apply = start_apply(tmp_path, sandbox, "manifests", "--yes", "--rate-limit", "60",
+                        "--log", str(log))  # fmt: skip
+    try:
+        wait_for(lambda: sandbox.writes())
+        apply.send_signal(signal.SIGINT)
+        writes_at_signal = len(sandbox.writes())
+        _, stderr = apply.communicate(timeout=60)
+    finally:
+        if apply.poll() is None:
+            apply.kill()
+            apply.wait()
+    assert apply.returncode == 130, stderr
+    assert "Traceback" not in stderr
+    assert "Interrupted: starting nothing new" in stderr
+    assert "Apply interrupted: nothing new was started" in stderr
+    assert "not attempted (" in stderr and "done (" in stderr
+
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    end = records[-1]
+    assert end["event"] == "end" and end["result"] == "interrupted"
+    assert end["stopped_at_once"] is False
+    assert 0 < end["done"] < COMPANIES and end["not_attempted"] > 0
+
+    # No write started after the signal: only those in flight then could still arrive,
+    # and every write the sandbox got is one the log records as sent.
+    writes = sandbox.writes()
+    assert len(writes) - writes_at_signal <= len(end["in_flight"])
+    assert len(writes) == end["operations"]
+
+    again = cli(tmp_path, sandbox.process, "apply", "manifests", "--yes")
+    assert again.returncode == 0, again.stderr
+    assert f"Apply complete: {COMPANIES - end['done']} change(s)" in again.stderr
+    assert sandbox.mismatches(manifests) == []
+    settled = cli(tmp_path, sandbox.process, "plan", "manifests", "--detailed-exitcode")
+    assert settled.returncode == 0, settled.stdout
+
+
+def test_sigint_while_planning_is_one_line_and_exit_130(sandbox: Sandbox, tmp_path: Path) -> None:
+    write_manifests(tmp_path / "manifests")
+    # One call a minute: after Authorization, the plan waits for the rate limiter.
+    plan = subprocess.Popen(
+        [sys.executable, "-m", "reconciler", "plan", "manifests", "--rate-limit", "1"],
+        cwd=tmp_path,
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("HELPDESK_")},
+            **{name: sandbox.process.env[name] for name in CONNECTION},
+        },
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_for(lambda: sandbox.requests())
+        time.sleep(0.3)
+        plan.send_signal(signal.SIGTERM)
+        stdout, stderr = plan.communicate(timeout=30)
+    finally:
+        if plan.poll() is None:
+            plan.kill()
+            plan.wait()
+    assert plan.returncode == 130
+    assert stderr.strip() == "Interrupted." and stdout == ""
