@@ -88,10 +88,12 @@ class ApplyReporter:
         self,
         *,
         color: bool,
+        per_minute: int = 0,
         on_start: Callable[[], None] | None = None,
         on_end: Callable[[], None] | None = None,
     ) -> None:
         self.color = color
+        self.per_minute = per_minute
         self._reading: Progress | None = Progress()
         self._bar: OperationsBar | None = None
         # The CLI's signal handlers: armed only while operations are being sent.
@@ -114,6 +116,10 @@ class ApplyReporter:
         click.echo(format_text(plan, color=self.color), nl=False)
 
     def started(self, plan: Plan) -> None:
+        from reconciler.estimate import estimate, estimate_text
+
+        found = estimate(plan, self.per_minute)
+        click.echo(f"Applying: {estimate_text(found, self.per_minute)}", err=True)
         self._bar = OperationsBar(plan.operation_count).__enter__()
         if self._on_start is not None:
             self._on_start()
@@ -140,6 +146,31 @@ class ApplyReporter:
         if self._bar is not None:
             self._bar.__exit__(None, None, None)
             self._bar = None
+
+
+def confirmation_text(plan: Plan, connection: Any) -> str:
+    """What `apply` asks before writing: the services and how much of each changes."""
+    from reconciler.estimate import estimate, estimate_text
+
+    per_minute = connection.rates.general if connection.helpdesk is not None else 0
+    found = estimate(plan, per_minute)
+    count = len(plan.changes)
+    counts = ", ".join(f"{n} to {action}" for action, n in plan.summary.items() if n)
+    lines = [
+        "",
+        f"Do you want to apply these {count} change{'s' if count != 1 else ''} ({counts})?",
+    ]
+    for name, service, calls in (
+        ("helpdesk", connection.helpdesk, found.helpdesk_calls),
+        ("workspace", connection.workspace, found.workspace_calls),
+    ):
+        if service is not None:
+            lines.append(f"  {name:<9}  {service.url}  ({calls:,} write call(s))")
+    lines += [
+        f"  {estimate_text(found, per_minute)}",
+        "  Only 'yes' will be accepted to approve.",
+    ]
+    return "\n".join(lines)
 
 
 def print_report(report: ApplyReport, log_path: Path) -> None:

@@ -20,11 +20,18 @@ from reconciler.cli.options import (
     open_connection,
     var_files,
 )
-from reconciler.console import ApplyReporter, colour, print_report, print_stopped_at_once
+from reconciler.console import (
+    ApplyReporter,
+    colour,
+    confirmation_text,
+    print_report,
+    print_stopped_at_once,
+)
 
 
-def _confirmation(yes: bool) -> Any:
-    """The `confirm` callback: the plan is already on screen when it is asked."""
+def _confirmation(yes: bool, connection: Any) -> Any:
+    """The `confirm` callback, as Terraform asks: the plan is already on screen; this
+    names the services that will change and what it will cost, and only `yes` approves."""
     from reconciler.errors import UsageError
 
     def confirm(plan: Any) -> bool:
@@ -34,9 +41,11 @@ def _confirmation(yes: bool) -> Any:
             raise UsageError(
                 "there is no terminal to confirm on: add --yes to apply without asking"
             )
-        count = len(plan.changes)
-        noun = "change" if count == 1 else "changes"
-        return click.confirm(f"Apply these {count} {noun}?", default=False, err=True)
+        click.echo(confirmation_text(plan, connection), err=True)
+        answer = click.prompt(
+            "  Enter a value", default="", show_default=False, err=True, prompt_suffix=": "
+        )
+        return bool(answer.strip() == "yes")
 
     return confirm
 
@@ -171,12 +180,15 @@ def apply(
             assert task is not None
             interrupts = ApplyInterrupts(session, task)
             reporter = ApplyReporter(
-                color=colour(sys.stdout), on_start=interrupts.arm, on_end=interrupts.disarm
+                color=colour(sys.stdout),
+                per_minute=conn.rates.general if conn.helpdesk is not None else 0,
+                on_start=interrupts.arm,
+                on_end=interrupts.disarm,
             )
             with reporter:
                 try:
                     return await session.apply(
-                        confirm=_confirmation(yes), progress=reporter, saved=saved
+                        confirm=_confirmation(yes, conn), progress=reporter, saved=saved
                     )
                 finally:
                     interrupts.disarm()
