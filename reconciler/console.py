@@ -1,6 +1,6 @@
-"""What the command line shows a person on stderr: the reading spinner, the apply progress
-bar and the apply report (pyinfra keeps these apart from the engine too). Colour and
-animation only on a terminal; plain lines otherwise."""
+"""What the command line shows a person on stderr: the progress while reading and
+applying (progress.py), the confirmation, and the apply report (pyinfra keeps these apart
+from the engine too). Colour and animation only on a terminal; plain lines otherwise."""
 
 from __future__ import annotations
 
@@ -13,71 +13,14 @@ import click
 
 from reconciler.apply import ApplyReport
 from reconciler.changes import Plan
+from reconciler.progress import OperationsProgress, ReadingProgress, Tracker
+
+Progress = ReadingProgress  # what `plan` shows while it reads
 
 
 def colour(stream: Any) -> bool:
     """Colour on a terminal, never with NO_COLOR."""
     return bool(stream.isatty()) and "NO_COLOR" not in os.environ
-
-
-class Progress:
-    """'Reading live state' on stderr while reads take a moment; silent off a terminal."""
-
-    def __init__(self) -> None:
-        from rich.console import Console
-
-        self.console = Console(stderr=True)
-        self.done: list[str] = []
-        self._status: Any = None
-
-    def __enter__(self) -> Progress:
-        if self.console.is_terminal:
-            self._status = self.console.status("Reading the live state...")
-            self._status.__enter__()
-        return self
-
-    def read(self, kind: str) -> None:
-        self.done.append(kind)
-        if self._status is not None:
-            self._status.update(f"Reading the live state... ({', '.join(self.done)})")
-
-    def __exit__(self, *exc: object) -> None:
-        if self._status is not None:
-            self._status.__exit__(None, None, None)
-
-
-class OperationsBar:
-    """A progress bar of operations on stderr, on a terminal only."""
-
-    def __init__(self, total: int) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-        console = Console(stderr=True)
-        self._bar: Any = None
-        if console.is_terminal and total:
-            self._bar = Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-            )
-            self._task = self._bar.add_task("Applying", total=total)
-
-    def __enter__(self) -> OperationsBar:
-        if self._bar is not None:
-            self._bar.__enter__()
-        return self
-
-    def advance(self) -> None:
-        if self._bar is not None:
-            self._bar.advance(self._task)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(None, None, None)
 
 
 class ApplyReporter:
@@ -94,8 +37,9 @@ class ApplyReporter:
     ) -> None:
         self.color = color
         self.per_minute = per_minute
-        self._reading: Progress | None = Progress()
-        self._bar: OperationsBar | None = None
+        self.tracker = Tracker()  # calls and waits, reading and applying alike
+        self._reading: ReadingProgress | None = ReadingProgress(self.tracker)
+        self._bar: OperationsProgress | None = None
         # The CLI's signal handlers: armed only while operations are being sent.
         self._on_start = on_start
         self._on_end = on_end
@@ -120,7 +64,7 @@ class ApplyReporter:
 
         found = estimate(plan, self.per_minute)
         click.echo(f"Applying: {estimate_text(found, self.per_minute)}", err=True)
-        self._bar = OperationsBar(plan.operation_count).__enter__()
+        self._bar = OperationsProgress(plan.operation_count, per_minute=self.per_minute).__enter__()
         if self._on_start is not None:
             self._on_start()
 

@@ -24,17 +24,21 @@ class Estimate:
         return self.helpdesk_calls + self.workspace_calls
 
 
-def budget_seconds(calls: int, per_minute: int) -> float:
-    """Seconds `calls` calls take at `per_minute` a minute (0 without a limit)."""
+def budget_seconds(calls: int, per_minute: int, used: int = 0) -> float:
+    """Seconds until the last of `calls` calls may start at `per_minute` a minute, when
+    `used` calls of the current minute are spent already (0 without a limit). The
+    limit is a sliding window: a minute's calls start at once, the next ones when the
+    window has moved a minute on."""
     if per_minute <= 0 or calls <= 0:
         return 0.0
-    return calls * 60.0 / per_minute
+    return ((calls + min(used, per_minute) - 1) // per_minute) * 60.0
 
 
-def estimate(plan: Plan, per_minute: int) -> Estimate:
+def estimate(plan: Plan, per_minute: int, used: int = 0) -> Estimate:
+    """`used`: calls already made within the current minute (the reading just before)."""
     helpdesk = sum(1 for c in plan.changes for o in c.operations if o.service == "helpdesk")
     workspace = plan.operation_count - helpdesk
-    return Estimate(helpdesk, workspace, budget_seconds(helpdesk, per_minute))
+    return Estimate(helpdesk, workspace, budget_seconds(helpdesk, per_minute, used))
 
 
 def duration_text(seconds: float) -> str:

@@ -14,6 +14,7 @@ VARIABLES = {
     "WORKSPACE_API_KEY": "workspace API key",
     "${NAME}": "any variable a manifest value names (after --var-file values)",
     "NO_COLOR": "set: no colour even on a terminal",
+    "RECONCILER_PROGRESS_INTERVAL": "seconds between progress lines off a terminal (30)",
     "RECONCILER_DEBUG": "set: show the traceback of an internal error",
 }
 CONNECTION = (
@@ -26,9 +27,9 @@ CONNECTION = (
 )
 COMMON = ("NO_COLOR", "RECONCILER_DEBUG")
 READS = {
-    "plan": (*CONNECTION, "${NAME}", *COMMON),
-    "apply": (*CONNECTION, "${NAME}", *COMMON),
-    "export": (*CONNECTION, *COMMON),
+    "plan": (*CONNECTION, "${NAME}", "RECONCILER_PROGRESS_INTERVAL", *COMMON),
+    "apply": (*CONNECTION, "${NAME}", "RECONCILER_PROGRESS_INTERVAL", *COMMON),
+    "export": (*CONNECTION, "RECONCILER_PROGRESS_INTERVAL", *COMMON),
     "validate": ("${NAME}", *COMMON),
 }
 

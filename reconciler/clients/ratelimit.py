@@ -17,6 +17,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from reconciler import activity
+
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -80,6 +82,7 @@ class SlidingWindow:
                     return waited
                 wait = self._starts[0] + self.window - now
                 waited += wait
+                activity.waiting(wait, activity.RATE_LIMIT)  # for the progress display
                 await self._sleep(wait)
 
 

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from reconciler import activity
 from reconciler.clients.parsing import error_message
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
 from reconciler.clients.retry import RetryPolicy
@@ -159,6 +160,7 @@ class Sender:
                     )
                 throttled += wait
                 log.info("%s %s: rate limited (429), waiting %.1f s", method, label, wait)
+                activity.waiting(wait, activity.THROTTLED)
                 async with self._gate.closed():
                     await self._unless_halted(policy.sleep(wait))
                 continue
@@ -230,6 +232,7 @@ class Sender:
             self.calls += 1
             self.calls_by_path[label] += 1
             self._window_age(bucket, started=True)
+            activity.call_sent()
             response = await self.http.send(request)
         log.debug("%s %s -> %s", request.method, label, response.status_code)
         return response
