@@ -8,8 +8,9 @@ The plan's data types live in `changes.py` and are re-exported here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from reconciler.addresses import split_address, unmatched
 from reconciler.changes import (
     Action,
     Change,
@@ -47,19 +48,21 @@ MANAGED_KINDS = KIND_NAMES
 
 @dataclass(frozen=True)
 class Selector:
-    """`KIND` or `KIND/KEY` from `--target`/`--exclude`."""
+    """`KIND`, `KIND/KEY` or an address as the plan prints it (`users["dmitri"]`), from
+    `--target`/`--exclude`."""
 
     kind: str
     key: str | None = None
+    text: str = field(default="", compare=False)  # as given, for messages
 
     @classmethod
     def parse(cls, text: str) -> Selector:
-        kind, _, key = text.partition("/")
+        kind, key = split_address(text)
         if kind not in MANAGED_KINDS:
             raise UsageError(
                 f"unknown kind {kind!r} in {text!r}; kinds: {', '.join(MANAGED_KINDS)}"
             )
-        return cls(kind, key or None)
+        return cls(kind, key, text)
 
     def matches(self, change: Change) -> bool:
         return change.kind == self.kind and (
@@ -110,7 +113,10 @@ def plan(
         cycle = " -> ".join(exc.args[1]) if len(exc.args) > 1 else str(exc)
         diagnostics.append(error(f"the changes depend on each other in a cycle: {cycle}"))
         ordered = changes
-    ordered = _select(ordered, list(targets), list(excludes), diagnostics)
+    targets, excludes = list(targets), list(excludes)
+    diagnostics += unmatched(targets, desired, live.kinds, ordered, "--target")
+    diagnostics += unmatched(excludes, desired, live.kinds, ordered, "--exclude")
+    ordered = _select(ordered, targets, excludes, diagnostics)
     return Plan(
         tuple(ordered),
         tuple(d for d in diagnostics if d.severity == "warning"),

@@ -1,0 +1,76 @@
+"""Addresses as `--target`/`--exclude` take them: every address the plan prints
+(`users["dmitri"]`, quotes and backslashes escaped as the plan escapes them), `KIND`, and
+`KIND/KEY`; and the check that each names something, so that a misspelt target is an
+error instead of a plan that silently does nothing.
+
+Pure: the live state and the desired state are given."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from reconciler.changes import Change, Diagnostic, error
+from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import key_field, normalise_key
+
+_ADDRESS = re.compile(r'(?P<kind>[^\[\]"/]+)\["(?P<key>(?:[^"\\]|\\.)*)"\]')
+_ESCAPE = re.compile(r"\\(.)")
+
+
+def split_address(text: str) -> tuple[str, str | None]:
+    """`users["dmitri"]` or `users/dmitri` -> ("users", "dmitri"); `users` -> ("users", None)."""
+    printed = _ADDRESS.fullmatch(text.strip())
+    if printed:
+        return printed.group("kind"), _ESCAPE.sub(r"\1", printed.group("key"))
+    kind, _, key = text.partition("/")
+    return kind, key or None
+
+
+def unmatched(
+    selectors: Iterable[Any],
+    desired: DesiredState,
+    live_kinds: Any,
+    changes: Sequence[Change],
+    flag: str,
+) -> list[Diagnostic]:
+    """An error for each `KIND/KEY` selector that names no manifest entry, no live object
+    (of the kinds read) and no change."""
+    found = []
+    for selector in selectors:
+        if selector.key is None or any(selector.matches(c) for c in changes):
+            continue
+        if _in_manifests(selector.kind, selector.key, desired):
+            continue
+        if _in_live(selector.kind, selector.key, live_kinds, desired):
+            continue
+        found.append(
+            error(
+                f"{flag} {selector.text or selector.kind + '/' + selector.key} matches no "
+                "manifest entry and no live object",
+                remedy="use an address as the plan prints it, e.g. "
+                f'{selector.kind}["KEY"], or KIND or KIND/KEY',
+            )
+        )
+    return found
+
+
+def _in_manifests(kind: str, key: str, desired: DesiredState) -> bool:
+    employee_key = desired.settings.employee_key
+    wanted = normalise_key(kind, key, employee_key)
+    field = key_field(kind, employee_key)
+    for entry in desired.entries(kind):
+        if normalise_key(kind, getattr(entry, field, None), employee_key) == wanted:
+            return True
+    return False
+
+
+def _in_live(kind: str, key: str, live_kinds: Any, desired: DesiredState) -> bool:
+    """Live objects by key, where the kind's live state keeps them by key (`by_key`)."""
+    data = live_kinds.get(kind) if live_kinds is not None else None
+    by_key = getattr(data, "by_key", None)
+    if by_key is None:
+        return False
+    wanted = normalise_key(kind, key, desired.settings.employee_key)
+    return wanted in by_key or key in by_key
