@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from reconciler.changes import Change, Diagnostic, error
@@ -54,6 +55,19 @@ def unmatched(
             )
         )
     return found
+
+
+def with_sources(changes: Sequence[Change], desired: DesiredState) -> list[Change]:
+    """Each change with `source`, the `file:line` of the manifest entry it comes from."""
+    out = []
+    for change in changes:
+        where = desired.location(change.kind, change.key)
+        if where is None or change.source:
+            out.append(change)
+            continue
+        file, line, _column = where.rsplit(":", 2)
+        out.append(replace(change, source=f"{file}:{line}"))
+    return out
 
 
 def _in_manifests(kind: str, key: str, desired: DesiredState) -> bool:

@@ -108,6 +108,9 @@ class Change:
     depends_on: tuple[str, ...] = ()  # addresses that must be applied first
     reason: str = ""  # for display only; never drives apply
     removal: bool = False  # a prune: counts against the safety brake, ordered last
+    # `file:line` of the manifest entry it comes from; None for a live object that no
+    # entry names (a prune). For reviewers only: never drives apply.
+    source: str | None = None
 
     @property
     def address(self) -> str:
@@ -128,6 +131,8 @@ class Change:
             out["reason"] = self.reason
         if self.removal:
             out["removal"] = True
+        if self.source:
+            out["source"] = self.source
         return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from reconciler.addresses import split_address, unmatched
+from reconciler.addresses import split_address, unmatched, with_sources
 from reconciler.changes import (
     Action,
     Change,
@@ -107,6 +107,7 @@ def plan(
                     remedy=_REMEDIES[service],
                 )
             )
+    changes = with_sources(changes, desired)
     try:
         ordered = order_changes(changes)
     except CycleError as exc:

@@ -55,6 +55,12 @@ def write_comment_parts(directory: Path, parts: list[str]) -> int:
     help="Also write the plan as Markdown comments DIR/1.md, DIR/2.md, ... of at most "
     "60,000 characters each, part 1 with the summary (whatever --format says).",
 )
+@click.option(
+    "--source-url",
+    metavar="BASE",
+    help="In the Markdown, link each change to its manifest line: BASE/FILE#LLINE "
+    "(e.g. https://github.com/ORG/REPO/blob/COMMIT).",
+)
 @click.option("--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes.")
 @click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
 @click.option(
@@ -80,6 +86,7 @@ def plan(
     fmt: str,
     out: Path | None,
     comment_dir: Path | None,
+    source_url: str | None,
     detailed_exitcode: bool,
     prune: bool,
     targets: tuple[str, ...],
@@ -120,7 +127,11 @@ def plan(
         write_plan_file(out, result, inputs)
         click.echo(f"Saved the plan to {out}.", err=True)
     if comment_dir is not None:
-        written = write_comment_parts(comment_dir, markdown_parts(result))
+        # A partial plan says so at the top of part 1, where a reviewer starts.
+        note = f"> {scope.describe()}\n\n" if scope is not None else ""
+        parts = markdown_parts(result, source_url=source_url, limit=60_000 - len(note))
+        parts[0] = note + parts[0]
+        written = write_comment_parts(comment_dir, parts)
         click.echo(f"Wrote the plan in {written} comment part(s) to {comment_dir}.", err=True)
     if fmt == "json":
         announce(scope)
@@ -128,7 +139,7 @@ def plan(
     elif fmt == "markdown":
         if scope is not None:  # at the top of the comment, where a reviewer starts
             click.echo(f"> {scope.describe()}\n")
-        click.echo(format_markdown(result), nl=False)
+        click.echo(format_markdown(result, source_url=source_url), nl=False)
     else:
         if scope is not None:
             click.echo(f"{scope.describe()}\n")

@@ -102,7 +102,7 @@ class PlanReader:
             data,
             where,
             required={"address", "kind", "key", "action", "fields", "operations"},
-            optional={"depends_on", "reason", "removal"},
+            optional={"depends_on", "reason", "removal", "source"},
         )
         kind, key = self.text(fields, "kind", where), self.text(fields, "key", where)
         action = self.action(fields.get("action"), f"{where}.action")
@@ -125,6 +125,7 @@ class PlanReader:
             ),
             reason=self.text(fields, "reason", where, default=""),
             removal=self.flag(fields, "removal", where, default=False),
+            source=self.text(fields, "source", where, default="") or None,
         )
 
     def brake(self, data: Any) -> BrakeVerdict:

@@ -13,7 +13,6 @@ ends inside a code block or an HTML tag.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from reconciler.changes import Action, Change, Plan
 from reconciler.render.markdown_blocks import (
@@ -23,6 +22,12 @@ from reconciler.render.markdown_blocks import (
     html_text,
     inline,
     longest_backtick_run,
+)
+from reconciler.render.markdown_sections import (
+    Section,
+    group_by_kind,
+    kind_summary,
+    linked_kind_sections,
 )
 from reconciler.render.text import summary_text
 
@@ -34,32 +39,31 @@ MAX_ADDRESS = 300  # characters of an address in the removals list; the details 
 _MOST_PARTS = 99_999  # the header is measured with this many parts, so it never grows
 
 
-@dataclass(frozen=True)
-class Section:
-    """Items under an opening, closed by `closing`; when the items go on in a later part
-    the section is opened there again with `reopening`. `lines` sections (code blocks)
-    may split an item between two of its lines."""
-
-    opening: str
-    closing: str = ""
-    items: tuple[str, ...] = ()
-    reopening: str = ""
-    separator: str = ""
-    lines: bool = False
-
-
-def format_markdown(plan: Plan, *, title: str = DEFAULT_TITLE) -> str:
+def format_markdown(
+    plan: Plan, *, title: str = DEFAULT_TITLE, source_url: str | None = None
+) -> str:
     """The whole plan as one Markdown document, however long (for `--format markdown` on
     stdout; `markdown_parts` is for comments)."""
-    return markdown_parts(plan, limit=None, title=title)[0]
+    return markdown_parts(plan, limit=None, title=title, source_url=source_url)[0]
 
 
 def markdown_parts(
-    plan: Plan, *, limit: int | None = DEFAULT_LIMIT, title: str = DEFAULT_TITLE
+    plan: Plan,
+    *,
+    limit: int | None = DEFAULT_LIMIT,
+    title: str = DEFAULT_TITLE,
+    source_url: str | None = None,
 ) -> list[str]:
     """The plan in parts of at most `limit` characters each (one part when `limit` is
-    None), each part ending in a newline, together naming every change."""
-    sections = [_summary(plan), *_lists(plan), *_kind_sections(plan.changes)]
+    None), each part ending in a newline, together naming every change. With
+    `source_url` (the base of the manifests' blob URLs, e.g.
+    `https://github.com/o/r/blob/SHA`), each change links to its manifest line."""
+    changes = plan.changes
+    if source_url:
+        kinds = linked_kind_sections(changes, source_url, limit)
+    else:
+        kinds = _kind_sections(changes)
+    sections = [_summary(plan), *_lists(plan), *kinds]
     heading = inline(title)
     if limit is None:
         bodies = [_pack(sections, None)[0]]
@@ -228,15 +232,9 @@ def _short(text: str) -> str:
 def _kind_sections(changes: Sequence[Change]) -> list[Section]:
     """One folded section per kind (kinds in the order they first appear, changes in plan
     order within a kind)."""
-    by_kind: dict[str, list[Change]] = {}
-    for change in changes:
-        by_kind.setdefault(change.kind, []).append(change)
     sections = []
-    for kind, members in by_kind.items():
-        counts = dict.fromkeys(Action, 0)
-        for change in members:
-            counts[change.action] += 1
-        summary = ", ".join(f"{n:,} to {action.value}" for action, n in counts.items() if n)
+    for kind, members in group_by_kind(changes).items():
+        summary = kind_summary(members)
         blocks = tuple(diff_block(c) for c in members)
         fence = "`" * max(3, max(longest_backtick_run(b) for b in blocks) + 1)
         title = html_text(kind)

@@ -69,6 +69,8 @@ def diff_block(change: Change) -> str:
     lines = [f"{DIFF_SIGNS[change.action]} {headline(change)}"]
     if change.reason:
         lines += [f"  # {line}" for line in clean_lines(change.reason)]
+    if change.source:
+        lines.append(f"  # from {clean(change.source)}")
     width = label_width(change.fields)
     for field in change.fields:
         lines += _field_lines(field, change.action, width)

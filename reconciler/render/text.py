@@ -81,6 +81,8 @@ def change_lines(change: Change, *, show_operations: bool = False) -> list[Line]
     lines: list[Line] = [[(SYMBOLS[change.action], style), (" ", None), (headline(change), style)]]
     if change.reason:
         lines += [[(f"{FIELD_INDENT}# {text}", "dim")] for text in clean_lines(change.reason)]
+    if change.source:
+        lines.append([(f"{FIELD_INDENT}# from {clean(change.source)}", "dim")])
     width = label_width(change.fields)
     for field in change.fields:
         lines += _field_lines(field, change.action, width)

@@ -60,7 +60,15 @@ def run_step(
 
 def direct_markdown_plan(repo: Path, sandbox: SandboxProcess) -> str:
     result = subprocess.run(
-        ["reconciler", "plan", "manifests", "--format", "markdown"],
+        [
+            "reconciler",
+            "plan",
+            "manifests",
+            "--format",
+            "markdown",
+            "--source-url",
+            f"https://github.com/acme/helpdesk-config/blob/{HEAD_SHA}",
+        ],
         cwd=repo,
         env=base_env(**sandbox.env),
         capture_output=True,

@@ -10,6 +10,7 @@ def test_exports_are_complete_and_real() -> None:
         "format_json",
         "format_markdown",
         "format_text",
+        "markdown_parts",
     ]
     assert all(callable(getattr(render, name)) for name in render.__all__)
     public = {n for n in vars(render) if not n.startswith("_") and callable(getattr(render, n))}

@@ -1,0 +1,99 @@
+"""The sections the Markdown parts are packed from (`markdown.py`), and the form of the
+changes when each links to its manifest line (`--source-url`): a link cannot sit inside
+a code block, so each change gets its own small diff block under its linked address."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from reconciler.changes import Action, Change
+from reconciler.render.markdown_blocks import (
+    code_span,
+    diff_block,
+    html_text,
+    longest_backtick_run,
+)
+
+
+@dataclass(frozen=True)
+class Section:
+    """Items under an opening, closed by `closing`; when the items go on in a later part
+    the section is opened there again with `reopening`. `lines` sections (code blocks)
+    may split an item between two of its lines."""
+
+    opening: str
+    closing: str = ""
+    items: tuple[str, ...] = ()
+    reopening: str = ""
+    separator: str = ""
+    lines: bool = False
+
+
+def group_by_kind(changes: Sequence[Change]) -> dict[str, list[Change]]:
+    """Kinds in the order they first appear, changes in plan order within a kind."""
+    by_kind: dict[str, list[Change]] = {}
+    for change in changes:
+        by_kind.setdefault(change.kind, []).append(change)
+    return by_kind
+
+
+def kind_summary(members: Sequence[Change]) -> str:
+    counts = dict.fromkeys(Action, 0)
+    for change in members:
+        counts[change.action] += 1
+    return ", ".join(f"{n:,} to {action.value}" for action, n in counts.items() if n)
+
+
+def source_link(base: str, source: str) -> str:
+    """`BASE/path/to/file.yaml#L12` for the source `path/to/file.yaml:12`."""
+    file, _, line = source.rpartition(":")
+    path = quote(file.removeprefix("./"), safe="/")
+    return f"{base.rstrip('/').replace(')', '%29')}/{path}#L{line}"
+
+
+def linked_kind_sections(changes: Sequence[Change], base: str, limit: int | None) -> list[Section]:
+    """One folded section per kind; in it, per change, its address linked to its
+    manifest line, then its diff block. A block too long for a part is cut between lines
+    into several blocks under the same link."""
+    chunk = None if limit is None else max(200, limit // 3)
+    sections = []
+    for kind, members in group_by_kind(changes).items():
+        items: list[str] = []
+        for change in members:
+            name = code_span(change.address)
+            head = f"[{name}]({source_link(base, change.source)})" if change.source else name
+            block = diff_block(change)
+            fence = "`" * max(3, longest_backtick_run(block) + 1)
+            for index, piece in enumerate(_chunks(block, chunk)):
+                label = head if index == 0 else f"{head} (continued)"
+                items.append(f"{label}\n\n{fence}diff\n{piece}{fence}\n\n")
+        title = html_text(kind)
+        sections.append(
+            Section(
+                opening=f"<details><summary>{title}: {kind_summary(members)}</summary>\n\n",
+                reopening=f"<details><summary>{title} (continued)</summary>\n\n",
+                closing="</details>\n\n",
+                items=tuple(items),
+            )
+        )
+    return sections
+
+
+def _chunks(block: str, size: int | None) -> list[str]:
+    if size is None or len(block) <= size:
+        return [block]
+    pieces, piece = [], ""
+    for line in block.splitlines(keepends=True):
+        while len(line) > size:
+            if piece:
+                pieces.append(piece)
+                piece = ""
+            pieces.append(line[: size - 1] + "\n")
+            line = line[size - 1 :]
+        if len(piece) + len(line) > size:
+            pieces.append(piece)
+            piece = ""
+        piece += line
+    return [*pieces, piece] if piece else pieces
