@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, replace
+from typing import Any
 
 import httpx
 
@@ -19,7 +20,7 @@ from reconciler.clients import (
     WorkspaceClient,
 )
 from reconciler.connection import Connection, HelpdeskConnection
-from reconciler.errors import UsageError
+from reconciler.errors import AuthenticationError, UsageError
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import DesiredState
 from reconciler.plan import Plan, Selector, plan, prune_kinds
@@ -93,7 +94,7 @@ async def read_state(
 ) -> LiveState:
     # Authentication is verified once, before anything else: a failure stops here.
     if clients.helpdesk is not None:
-        await clients.helpdesk.authenticate()
+        require_administrator(await clients.helpdesk.authenticate())
     return await read_live(
         desired,
         RESOURCES,
@@ -138,6 +139,23 @@ _VARIABLES = {
 def judged(result: Plan, live: LiveState, desired: DesiredState) -> Plan:
     """The plan with the safety brake's verdict on it, for reviewers and for apply."""
     return replace(result, brake=brake_verdict(result, live, desired.settings.safety))
+
+
+def require_administrator(caller: dict[str, Any]) -> None:
+    """The helpdesk endpoints reconciler reads and writes (Users, Companies, Departments,
+    Rule, every create and update) are for administrators. An account that is not one is
+    refused on its `Authorization` answer, its one request, rather than by a 403 after
+    reads of other kinds have already gone out."""
+    if caller.get("IsAdmin") is False:
+        name = caller.get("Username")
+        who = f"the helpdesk account {name!r}" if isinstance(name, str) else "the helpdesk account"
+        raise AuthenticationError(
+            403,
+            "POST",
+            "/api/Authorization",
+            f"{who} is not an administrator: reconciler needs an administrator's token "
+            "(or username and password)",
+        )
 
 
 @dataclass(frozen=True)

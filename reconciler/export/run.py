@@ -18,7 +18,7 @@ from reconciler.export.result import ExportResult
 from reconciler.export.selection import RULES, Selection
 from reconciler.export.snapshot import LiveSnapshot, read_snapshot
 from reconciler.manifest.kinds import service_of
-from reconciler.workflow import open_clients
+from reconciler.workflow import open_clients, require_administrator
 
 _CONVERT: dict[str, Callable[[Converter], list[Entry]]] = {
     "companies": Converter.companies,
@@ -113,7 +113,7 @@ async def export_live(
         helpdesk_kinds = any(service_of(k) == "helpdesk" for k in kinds)
         if helpdesk_kinds and clients.helpdesk is not None:
             # Authentication is verified once, before anything else: a failure stops here.
-            await clients.helpdesk.authenticate()
+            require_administrator(await clients.helpdesk.authenticate())
         snapshot = await read_snapshot(
             selection, kinds, clients.helpdesk, clients.workspace, on_read
         )
