@@ -23,6 +23,7 @@ from reconciler.connection import Connection, HelpdeskConnection
 from reconciler.errors import AuthenticationError, UsageError
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import service_of
 from reconciler.plan import Plan, Selector, plan, prune_kinds
 from reconciler.resources import RESOURCES
 from reconciler.safety import brake_verdict
@@ -112,12 +113,11 @@ def check_services(
     the variables to set (DESIGN §3), unless the whole kind is excluded: a drift check
     must not pass by silently not checking half of what it manages."""
     left_out = {s.kind for s in excludes if s.key is None}
-    services = {r.kind: r.service for r in RESOURCES}
     configured = {"helpdesk": connection.helpdesk, "workspace": connection.workspace}
     missing: dict[str, list[str]] = {}
     for kind in sorted(str(k) for k in desired.kinds_used):
-        service = services.get(kind)
-        if service is not None and kind not in left_out and configured[service] is None:
+        service = service_of(kind)
+        if kind not in left_out and configured[service] is None:
             missing.setdefault(service, []).append(kind)
     if not missing:
         return

@@ -152,6 +152,11 @@ def summary_lines(plan: Plan) -> list[Line]:
         pronoun = "it is" if len(plan.errors) == 1 else "they are"
         text = f"{plural(len(plan.errors), 'error')}: nothing can be applied until {pronoun} fixed."
         lines.append([(text, "bold red")])
+    if plan.brake is not None and plan.brake.holds:
+        # The brake's verdict, so that reviewers see it before merge (safety.py).
+        reasons = "; ".join(clean(reason) for reason in plan.brake.held)
+        text = f"Safety brake: apply refuses this plan without --force: {reasons}."
+        lines.append([(text, "bold yellow")])
     return lines
 
 

@@ -10,7 +10,7 @@ import pytest
 from reconciler.changes import Action, Change, FieldChange, Plan
 from reconciler.live import LiveState
 from reconciler.manifest.models import Safety
-from reconciler.safety import BrakeViolation, brake_violations
+from reconciler.safety import BrakeViolation, IrreversibleViolation, brake_verdict, brake_violations
 
 
 class Objects(list[int]):
@@ -154,3 +154,65 @@ def test_updates_that_only_fill_empty_values_do_not_count() -> None:
 def test_clearing_a_value_counts() -> None:
     clearing = changes("assets", 4, fields=(FieldChange("location", "HQ", None),))
     assert [v.changed for v in brake_violations(plan(clearing), live(assets=10), brake())] == [4]
+
+
+# -- irreversible deletions ---------------------------------------------------------------
+
+
+def irreversible(violations: list[Any]) -> list[tuple[str, int, int]]:
+    return [
+        (v.kind, v.deleted, v.existing) for v in violations if isinstance(v, IrreversibleViolation)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("deleted", "existing", "max_irreversible", "held"),
+    [
+        (5, 6, 1, True),  # issue 10: 5 of 6 employees, under min_existing, went unbraked
+        (1, 100, 1, False),  # one is allowed by default
+        (2, 100, 1, True),  # beyond max_irreversible
+        (1, 2, 1, False),  # exactly half is not more than half
+        (1, 1, 1, True),  # the whole kind, however small
+        (3, 10, 5, False),
+        (6, 10, 10, True),  # more than half, whatever max_irreversible allows
+        (1, 100, 0, True),  # 0: every deletion held
+    ],
+)
+def test_irreversible_deletions(
+    deleted: int, existing: int, max_irreversible: int, held: bool
+) -> None:
+    safety = Safety(max_change_percent=100, min_existing=10, max_irreversible=max_irreversible)
+    found = brake_violations(
+        plan(changes("workspace.employees", deleted, Action.delete, removal=True)),
+        live(workspace__employees=existing),
+        safety,
+    )
+    expected = [("workspace.employees", deleted, existing)] if held else []
+    assert irreversible(found) == expected
+    assert (
+        brake_verdict(
+            plan(changes("workspace.employees", deleted, Action.delete)),
+            live(workspace__employees=existing),
+            safety,
+        ).holds
+        is held
+    )
+
+
+def test_soft_removals_are_not_irreversible() -> None:
+    disables = plan(changes("users", 5, Action.disable, removal=True))
+    assert irreversible(brake_violations(disables, live(users=6), Safety())) == []
+
+
+def test_the_verdict_names_each_reason() -> None:
+    safety = Safety(max_change_percent=10, min_existing=1)
+    both = plan(changes("assets", 4), changes("workspace.employees", 2, Action.delete))
+    verdict = brake_verdict(both, live(assets=10, workspace__employees=10), safety)
+    assert verdict.held == (
+        "assets: 4 of 10 live objects would change or go (40%, above the 10% limit)",
+        "workspace.employees: 2 of 10 live objects would change or go (20%, above the 10% limit)",
+        "workspace.employees: 2 of 10 live objects would be deleted, which cannot be undone: "
+        "more than 1 in one run (max_irreversible)",
+    )
+    assert verdict.to_dict() == {"holds": True, "reasons": list(verdict.held)}
+    assert not brake_verdict(plan(), live(), safety).holds
