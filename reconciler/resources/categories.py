@@ -46,6 +46,7 @@ from reconciler.manifest.models import Category, Settings
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.category_records import (
     KIND,
+    TWINS_REMEDY,
     CategoryMatch,
     LiveCategories,
     parse_category,
@@ -140,6 +141,8 @@ class CategoriesResource(KindResource):
     ) -> Diagnostic | None:
         addr = address(KIND, category.name)
         location = ctx.location(KIND, category.name)
+        if found.twins:
+            return error(found.twins_error(repr(category.name)), addr, TWINS_REMEDY, location)
         if found.ambiguous:
             return error(
                 f"exists in several sections ({where_text(found.others)})",

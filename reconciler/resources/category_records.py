@@ -43,6 +43,22 @@ class CategoryMatch:
     live: LiveCategory | None
     others: tuple[LiveCategory, ...] = ()
     ambiguous: bool = False
+    # Several live categories of this name in the same section (two applies that raced):
+    # `others` are they, and no entry can say which it means.
+    twins: bool = False
+
+    def twins_error(self, subject: str) -> str:
+        ids = ", ".join(str(c.id) for c in self.others)
+        return (
+            f"{len(self.others)} live categories (ids {ids}) are named {subject} "
+            f"{self.others[0].where()}, so the manifests cannot tell which one they mean"
+        )
+
+
+TWINS_REMEDY = (
+    "the API cannot delete a category: in the helpdesk's admin panel, delete or rename "
+    "all but one of them (keep the one tickets use), then plan again"
+)
 
 
 @dataclass(frozen=True)
@@ -91,14 +107,16 @@ class LiveCategories:
         candidates = self.named(name)
         key = norm_key(name)
         if key in wishes:
-            wanted = wishes[key]
-            for candidate in candidates:
-                if candidate.section_key == wanted:
-                    return CategoryMatch(candidate)
-            return CategoryMatch(None, candidates)
-        if len(candidates) > 1:
-            return CategoryMatch(None, candidates, ambiguous=True)
-        return CategoryMatch(candidates[0] if candidates else None)
+            chosen = tuple(c for c in candidates if c.section_key == wishes[key])
+            if not chosen:
+                return CategoryMatch(None, candidates)
+        else:
+            chosen = candidates
+        if len({c.section_key for c in chosen}) > 1:
+            return CategoryMatch(None, chosen, ambiguous=True)
+        if len(chosen) > 1:
+            return CategoryMatch(None, chosen, twins=True)
+        return CategoryMatch(chosen[0] if chosen else None)
 
 
 def section_wishes(desired: DesiredState) -> dict[str, str | None]:

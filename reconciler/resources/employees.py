@@ -116,10 +116,12 @@ class EmployeesResource(KindResource):
             if len(group) > 1:
                 result.diagnostics.append(
                     error(
-                        f"{len(group)} live employees have this {key_field}, so the entry "
-                        "cannot tell which one it means",
+                        f"{len(group)} live employees (ids "
+                        f"{', '.join(str(r.get('id')) for r in group)}) have this "
+                        f"{key_field}, so the entry cannot tell which one it means",
                         address(KIND, shown_key),
-                        "remove the duplicates in the workspace service",
+                        "delete all but one of them in the workspace service (deleting "
+                        "an employee cannot be undone: keep the right one), then plan again",
                         ctx.location(KIND, shown_key),
                     )
                 )

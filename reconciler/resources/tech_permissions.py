@@ -40,6 +40,7 @@ from reconciler.manifest import DesiredState
 from reconciler.manifest.models import TechPermission
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.category_records import (
+    TWINS_REMEDY,
     CategoryMatch,
     LiveCategories,
     LiveCategory,
@@ -252,6 +253,9 @@ class _Planner:
         ctx = self.ctx
         addr = address(KIND, entry.category)
         location = ctx.location(KIND, entry.category)
+        if found.twins:
+            subject = repr(entry.category)
+            return error(found.twins_error(subject), addr, TWINS_REMEDY, location)
         if found.ambiguous:
             return error(
                 f"category {entry.category!r} exists in several sections, and the manifests "
