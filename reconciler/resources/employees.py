@@ -120,8 +120,8 @@ class EmployeesResource(KindResource):
                         f"{', '.join(str(r.get('id')) for r in group)}) have this "
                         f"{key_field}, so the entry cannot tell which one it means",
                         address(KIND, shown_key),
-                        "delete all but one of them in the workspace service (deleting "
-                        "an employee cannot be undone: keep the right one), then plan again",
+                        "delete all but one of them in the workspace service, then plan "
+                        "again; a deletion cannot be undone, so keep the right one",
                         ctx.location(KIND, shown_key),
                     )
                 )
