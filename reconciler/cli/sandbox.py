@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from reconciler.cli.group import ReconcilerGroup
+from reconciler.cli.options import MAX_RATE
 from reconciler.errors import UsageError
 
 DISTRIBUTION = "helpdesk-reconciler"
@@ -44,7 +45,13 @@ def sandbox() -> None:
 
 @sandbox.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8765, show_default=True, type=int, help="Port; 0 picks a free one.")
+@click.option(
+    "--port",
+    default=8765,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port; 0 picks a free one.",
+)
 @click.option(
     "--db",
     default=".reconciler/sandbox.db",
@@ -63,10 +70,18 @@ def sandbox() -> None:
 )
 @click.option("--faults", default="", help="Inject faults, e.g. 'error=0.05,drop=0.02,seed=1'.")
 @click.option(
-    "--rate-limit", default=90, show_default=True, type=int, help="Calls a minute; 0 = off."
+    "--rate-limit",
+    default=90,
+    show_default=True,
+    type=click.IntRange(0, MAX_RATE),
+    help="Calls a minute; 0 = off.",
 )
 @click.option(
-    "--search-rate-limit", default=60, show_default=True, type=int, help="Search/UserByEmail."
+    "--search-rate-limit",
+    default=60,
+    show_default=True,
+    type=click.IntRange(0, MAX_RATE),
+    help="Search/UserByEmail.",
 )
 def sandbox_serve(**options: Any) -> None:
     """Serve the helpdesk under /helpdesk and the workspace service under /workspace."""

@@ -20,6 +20,9 @@ warnings
 - a value listed twice where lists are sets (e-mail domains, technicians, assigned users,
   prune, ignore_fields), and one e-mail domain claimed by two companies.
 - pruning workspace employees: their removal (DELETE) cannot be undone.
+- two keys of a kind, or a name and the key it refers to (a user's company, a
+  technician), that are one name only after Unicode normalisation (NFKC) and case folding
+  (`Acme` with a fullwidth A, and `Acme`): a reviewer reads one name, the helpdesk two.
 """
 
 from __future__ import annotations
@@ -30,11 +33,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from reconciler.errors import ManifestError
+from reconciler.manifest.confusables import confusable_pairs
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import ENTRY_MODELS, key_field
 from reconciler.manifest.loader import load_manifests
-from reconciler.manifest.models import Kind
+from reconciler.manifest.models import Employee, Kind
 from reconciler.manifest.problems import printable
 
 # Why each kind that cannot be pruned cannot be.
@@ -84,6 +90,7 @@ def reference_warnings(desired: DesiredState) -> list[str]:
     _warn_disabled_users(desired, found)
     _warn_repeats(desired, found)
     _warn_shared_domains(desired, found)
+    _warn_confusable_names(desired, found)
     if Kind.employees in desired.settings.prune:
         index = desired.settings.prune.index(Kind.employees)
         found.setting(
@@ -276,3 +283,51 @@ def _repeated(values: Sequence[str]) -> list[int]:
             repeats.append(index)
         seen.add(folded)
     return repeats
+
+
+def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
+    """Keys of one kind, and names referring to another kind's keys, that are one name
+    only after Unicode normalisation and case folding (confusables.py)."""
+    settings = desired.settings
+    keys: dict[Kind, list[str]] = {}
+    for kind in Kind:
+        name = key_field(kind, settings.employee_key)
+        keys[kind] = [str(_field(entry, name)) for entry in desired.entries(kind)]
+        for key, first in confusable_pairs(keys[kind]):
+            where = desired.location(kind, first) or f"'{first}'"
+            found.entry(kind, key, (), f"{kind.value} '{key}' and '{first}' (at {where}) " + _SAME)
+    for kind, key, path, target, name in _named_references(desired):
+        for _, defined in confusable_pairs([name], keys[target]):
+            found.entry(kind, key, path, f"'{name}' and {target.value} '{defined}' " + _SAME)
+
+
+_SAME = (
+    "are one name only after Unicode normalisation (NFKC) and case folding, but two to the "
+    "helpdesk: write them alike"
+)
+
+
+def _field(entry: BaseModel, name: str) -> object:
+    if isinstance(entry, Employee):
+        return entry.fields.get(name, "")
+    return getattr(entry, name)
+
+
+def _named_references(
+    desired: DesiredState,
+) -> Iterable[tuple[Kind, str, tuple[str | int, ...], Kind, str]]:
+    """Names that refer to another kind's entries: (kind, entry key, path, kind referred
+    to, name)."""
+    for user in desired.manifest.users:
+        for field_name, target in (("company", Kind.companies), ("department", Kind.departments)):
+            value = getattr(user, field_name)
+            if value:
+                yield Kind.users, user.username, (field_name,), target, value
+    for asset in desired.manifest.assets:
+        if asset.company:
+            yield Kind.assets, asset.serial_number, ("company",), Kind.companies, asset.company
+    for permission in desired.manifest.tech_permissions:
+        category = permission.category
+        yield Kind.tech_permissions, category, ("category",), Kind.categories, category
+    for kind, key, path, username in _user_references(desired):
+        yield kind, key, path, Kind.users, username

@@ -84,8 +84,10 @@ ROWS = [
     Row("negative --rate-limit", OK, 1, "'--rate-limit': -1 is not in the range 0<=x<=10000", ("--rate-limit", "-1"), commands=PLAN),
     Row("huge --search-rate-limit", OK, 1, "'--search-rate-limit': 99999 is not in the range", ("--search-rate-limit", "99999"), commands=PLAN),
     Row("rate limit not a number", OK, 1, "'--rate-limit': 'fast' is not a valid integer", ("--rate-limit", "fast"), commands=PLAN),
+    Row("sandbox port out of range", OK, 1, "'--port': 70000 is not in the range 0<=x<=65535", ("--port", "70000"), commands=("sandbox serve",), paths=()),
     # usage errors exit 1 (item 5)
     Row("unknown option", OK, 1, "No such option '--bogus'", ("--bogus",)),
+    Row("unknown command", OK, 1, "No such command 'plna'", commands=("plna",)),
     Row("unknown format", OK, 1, "'--format': 'yaml' is not one of", ("--format", "yaml"), commands=PLAN),
     Row("no path", OK, 1, "Missing argument 'PATHS...'", paths=()),
     # secrets (item 6)
@@ -111,7 +113,7 @@ def _run(row: Row, command: str, tmp_path: Path) -> subprocess.CompletedProcess[
     paths = [_materialise(path, tmp_path) for path in row.paths]
     args = [_materialise(arg, tmp_path) for arg in row.args]
     return subprocess.run(
-        [sys.executable, "-m", "reconciler", command, *paths, *args],
+        [sys.executable, "-m", "reconciler", *command.split(), *paths, *args],
         cwd=tmp_path,
         env=env,
         capture_output=True,

@@ -1,0 +1,43 @@
+"""Names that are one name only after Unicode normalisation: `Acme` written with a
+fullwidth A (U+FF21) and `Acme`, `ﬁnance` (a ligature) and `finance`, `Ⅸ` and `IX`. The
+helpdesk compares
+names as written (apart from case), so such a pair is two objects to it, while a reviewer
+sees one: a duplicate created by accident, or a reference that never matches.
+
+`fold(name)` is NFKC normalisation with case folding and runs of white space collapsed;
+`confusable_pairs` finds the names that are equal by it but not as the helpdesk compares
+them (case and white space aside). It is pure: `validate` checks the manifests against
+themselves with it, and the planner can check them against the live names.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+
+def fold(name: str) -> str:
+    """The name as a reader sees it: NFKC, case-folded (twice: folding can denormalise)."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join(folded.split())
+
+
+def _as_compared(name: str) -> str:
+    # How keys are compared elsewhere (kinds.normalise_key): case and white space aside.
+    return " ".join(name.split()).casefold()
+
+
+def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """(name, other) for each name equal to an earlier name, or to one of `others`, only
+    after `fold`: the pairs a person would take for one name."""
+    seen: dict[str, str] = {}
+    exact: set[str] = set()
+    for other in others:
+        seen.setdefault(fold(other), other)
+        exact.add(_as_compared(other))
+    pairs: list[tuple[str, str]] = []
+    for name in names:
+        first = seen.setdefault(fold(name), name)
+        if _as_compared(name) not in exact and _as_compared(first) != _as_compared(name):
+            pairs.append((name, first))
+    return pairs

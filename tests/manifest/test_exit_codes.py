@@ -1,0 +1,68 @@
+"""Exit codes as a drift job reads them: an interrupt is 130 with one line, no traceback;
+`--help` of every command lists the codes."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from reconciler.cli import main
+
+
+def test_an_interrupted_plan_exits_130(tmp_path: Path) -> None:
+    (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")
+    with socket.socket() as silent:  # accepts, never answers: the plan waits on it
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        silent.settimeout(60)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("HELPDESK_", "WORK"))}
+        env.update(
+            HELPDESK_URL=f"http://127.0.0.1:{silent.getsockname()[1]}/helpdesk",
+            HELPDESK_TOKEN="token-value",
+        )
+        child = subprocess.Popen(
+            [sys.executable, "-m", "reconciler", "plan", "m.yaml"],
+            cwd=tmp_path,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            connection, _ = silent.accept()
+            with connection:
+                child.send_signal(signal.SIGINT)
+                _, stderr = child.communicate(timeout=60)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert child.returncode == 130, stderr
+    assert "Interrupted." in stderr and "Traceback" not in stderr
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    found = [prefix]
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            found += _commands(command, (*prefix, name))
+        else:
+            found.append((*prefix, name))
+    return found
+
+
+@pytest.mark.parametrize("command", _commands(main), ids=lambda c: " ".join(c) or "reconciler")
+def test_every_help_lists_the_exit_codes(command: tuple[str, ...]) -> None:
+    result = CliRunner().invoke(main, [*command, "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "Exit codes: 0 success" in text and "130 interrupted" in text
+    assert "usage errors included" in text
