@@ -106,7 +106,7 @@ class Executor:
                 halt()
 
     async def run(self) -> ApplyReport:
-        changes = list(self.plan.changes)
+        changes = list(self.plan.to_apply)  # the asserted operations are sent too
         self._finished = {c.address: asyncio.Event() for c in changes}
         forward = [c for c in changes if not c.removal]
         removals = [c for c in changes if c.removal]

@@ -111,6 +111,9 @@ class Change:
     # `file:line` of the manifest entry it comes from; None for a live object that no
     # entry names (a prune). For reviewers only: never drives apply.
     source: str | None = None
+    # The API cannot read the value back (a rule's enabled state under some versions):
+    # not compared, so not a change; `apply` sends its operations every time.
+    asserted: bool = False
 
     @property
     def address(self) -> str:
@@ -133,12 +136,14 @@ class Change:
             out["removal"] = True
         if self.source:
             out["source"] = self.source
+        if self.asserted:
+            out["asserted"] = True
         return out
 
 
 @dataclass(frozen=True)
 class Diagnostic:
-    severity: str  # "error" or "warning"
+    severity: str  # "error", "warning" or "note"
     message: str
     address: str | None = None
     remedy: str | None = None
@@ -169,6 +174,12 @@ def warning(message: str, address: str | None = None, remedy: str | None = None,
     return Diagnostic("warning", message, address, remedy, location)
 
 
+def note(message: str, address: str | None = None, remedy: str | None = None,
+         location: str | None = None) -> Diagnostic:  # fmt: skip
+    """Information for the reader that asks nothing of them (an implicit technician)."""
+    return Diagnostic("note", message, address, remedy, location)
+
+
 FORMAT_VERSION = 1
 
 
@@ -190,6 +201,10 @@ class BrakeVerdict:
 
 @dataclass(frozen=True)
 class Plan:
+    """`changes` are what differs; `asserted` are operations `apply` sends every time for
+    values the API cannot read back (listed apart, never counted as changes: not in the
+    summary, the exit code or the safety brake); `notes` inform and ask nothing."""
+
     changes: tuple[Change, ...]
     warnings: tuple[Diagnostic, ...] = ()
     errors: tuple[Diagnostic, ...] = ()
@@ -200,6 +215,8 @@ class Plan:
     # What a partial plan (`--changed-since`) covers: `scope.Scope.to_dict()`; None for a
     # plan of every entry.
     scope: Mapping[str, Any] | None = None
+    asserted: tuple[Change, ...] = ()
+    notes: tuple[Diagnostic, ...] = ()
 
     @property
     def summary(self) -> dict[str, int]:
@@ -214,7 +231,13 @@ class Plan:
 
     @property
     def operation_count(self) -> int:
-        return sum(len(c.operations) for c in self.changes)
+        """The operations `apply` sends: the changes' and the asserted ones'."""
+        return sum(len(c.operations) for c in self.to_apply)
+
+    @property
+    def to_apply(self) -> tuple[Change, ...]:
+        """What `apply` executes: the changes, then the asserted operations."""
+        return self.changes + self.asserted
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -223,6 +246,8 @@ class Plan:
             "changes": [c.to_dict() for c in self.changes],
             "warnings": [d.to_dict() for d in self.warnings],
             "errors": [d.to_dict() for d in self.errors],
+            **({"asserted": [c.to_dict() for c in self.asserted]} if self.asserted else {}),
+            **({"notes": [d.to_dict() for d in self.notes]} if self.notes else {}),
             "live_digest": self.live_digest,
         }
         if self.brake is not None:

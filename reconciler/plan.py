@@ -119,10 +119,12 @@ def plan(
     diagnostics += unmatched(excludes, desired, live.kinds, ordered, "--exclude")
     ordered = _select(ordered, targets, excludes, diagnostics)
     return Plan(
-        tuple(ordered),
+        tuple(c for c in ordered if not c.asserted),
         tuple(d for d in diagnostics if d.severity == "warning"),
         tuple(d for d in diagnostics if d.severity == "error"),
         live.digest(),
+        asserted=tuple(c for c in ordered if c.asserted),
+        notes=tuple(d for d in diagnostics if d.severity == "note"),
     )
 
 

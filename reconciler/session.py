@@ -179,7 +179,7 @@ class ApplySession:
         progress.planned(to_apply)
         if to_apply.errors:
             raise PlanHasErrors("the plan has errors: fix them, then apply again")
-        if not to_apply.changes:
+        if not to_apply.to_apply:
             return ApplyOutcome(to_apply, None, None)
         if to_apply.brake is not None and to_apply.brake.holds and not self.options.force:
             raise BrakeHolds(
@@ -187,7 +187,9 @@ class ApplySession:
                 + "\n  ".join(to_apply.brake.held)
                 + "\nReview the plan, then add --force to apply it anyway."
             )
-        if not confirm(to_apply):
+        # Only asserted operations (values the API cannot show, sent every time) change
+        # nothing a plan can show: nothing to confirm.
+        if to_apply.changes and not confirm(to_apply):
             raise ApplyDeclined("nothing applied")
         log_path = self.log_path or default_path()
         progress.started(to_apply)

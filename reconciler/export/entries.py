@@ -33,6 +33,7 @@ from reconciler.manifest.kinds import ENTRY_MODELS
 from reconciler.manifest.models import Kind
 from reconciler.resources.base import norm_key
 from reconciler.resources.custom_field_records import USAGE
+from reconciler.resources.implicit_technicians import implicit_access
 
 Entry = dict[str, Any]
 
@@ -159,6 +160,9 @@ class Converter:
         categories = self.snapshot.categories
         technicians = self.snapshot.technicians
         chosen = [c for g in categories.by_key.values() for c in g[:1] if c.id in technicians]
+        admins = [u.id for u in self.snapshot.users if u.is_admin]
+        access = implicit_access(admins, technicians, [c.id for c in categories.all()])
+        implicit: dict[int, str] = {}
         entries = []
         for category in self.keyed("tech_permissions", chosen, lambda c: c.name):
             shared = len(categories.named(category.name)) > 1
@@ -169,11 +173,20 @@ class Converter:
                     "section) can the manifests say which one (export categories too)"
                 )
                 continue
-            names = unique_names(t.username for t in technicians[category.id])
+            explicit = [t for t in technicians[category.id] if not access.covers(t.id)]
+            implicit.update(
+                (t.id, t.username) for t in technicians[category.id] if access.covers(t.id)
+            )
+            names = unique_names(t.username for t in explicit)
             if not names and not self.include_empty:
                 continue
             entry = {"category": category.name, "technicians": sorted(names, key=str.casefold)}
             entries.append(entry)
+        for user_id, username in sorted(implicit.items(), key=lambda i: i[1].casefold()):
+            self.notes.append(
+                f"tech_permissions: {username} has access through {access.through[user_id]}: "
+                "not written as a category permission (the plan leaves it alone)"
+            )
         return entries
 
     def rules(self) -> tuple[list[Entry], list[Entry]]:

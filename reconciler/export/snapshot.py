@@ -36,7 +36,8 @@ OnRead = Callable[[str], None]
 T = TypeVar("T")
 
 # What the conversion of a kind looks up in other kinds' lists (names for ids).
-_LOOKUPS = {"assets": ("companies", "users")}
+# tech_permissions: the administrators, who are implicit technicians (never exported).
+_LOOKUPS = {"assets": ("companies", "users"), "tech_permissions": ("users",)}
 
 
 @dataclass

@@ -116,7 +116,8 @@ def saved_plan_from_json(text: str | bytes, *, source: str = "plan") -> SavedPla
         raise PlanFileError(reader.problems)
     if inputs.manifests_digest and plan.live_digest != _live_digest(data):
         raise PlanFileError([f"{source}: {MADE_FROM}.live_digest: differs from live_digest"])
-    return SavedPlan(plan, inputs, list(data["changes"]))
+    # The asserted operations are executed too, so they are part of what was reviewed.
+    return SavedPlan(plan, inputs, [*data["changes"], *data.get("asserted", [])])
 
 
 def plan_from_json(text: str | bytes, *, source: str = "plan") -> Plan:
@@ -138,7 +139,7 @@ def plan_from_dict(data: Any, *, source: str = "plan") -> Plan:
 def differences(saved: SavedPlan, fresh: Plan) -> list[str]:
     """How the freshly derived changes differ from the saved ones (empty: identical), as
     lines naming the address and the JSON path of each difference."""
-    now = _as_json([c.to_dict() for c in fresh.changes])
+    now = _as_json([c.to_dict() for c in fresh.to_apply])
     then = saved.changes
     lines: list[str] = []
     then_by = {_address(c): c for c in then}

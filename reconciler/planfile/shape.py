@@ -68,7 +68,7 @@ class PlanReader:
             # All required, even the derived summary and the lists that may be empty: a
             # file without its "errors" must not read as a plan that has none.
             required=_PLAN_FIELDS,
-            optional={"brake", "scope", *self.extra},
+            optional={"brake", "scope", "asserted", "notes", *self.extra},
         )
         version = fields.get("format_version")
         if "format_version" in fields and (type(version) is not int or version != FORMAT_VERSION):
@@ -79,6 +79,7 @@ class PlanReader:
             )
             return Plan(())  # the rest may mean anything
         changes = self.items(fields.get("changes", []), "changes", self.change)
+        asserted = self.items(fields.get("asserted", []), "asserted", self.asserted_change)
         plan = Plan(
             changes=tuple(changes),
             warnings=tuple(self.items(fields.get("warnings", []), "warnings", self.warning)),
@@ -87,6 +88,8 @@ class PlanReader:
             brake=self.brake(fields["brake"]) if "brake" in fields else None,
             # What a partial plan covered (`--changed-since`): shown, never acted on.
             scope=fields["scope"] if isinstance(fields.get("scope"), dict) else None,
+            asserted=tuple(asserted),
+            notes=tuple(self.items(fields.get("notes", []), "notes", self.note)),
         )
         # The summary is derived from the changes; one that disagrees means the file was
         # edited after review, and applying it would not do what the reviewer read. (Not
@@ -102,7 +105,7 @@ class PlanReader:
             data,
             where,
             required={"address", "kind", "key", "action", "fields", "operations"},
-            optional={"depends_on", "reason", "removal", "source"},
+            optional={"depends_on", "reason", "removal", "source", "asserted"},
         )
         kind, key = self.text(fields, "kind", where), self.text(fields, "key", where)
         action = self.action(fields.get("action"), f"{where}.action")
@@ -126,7 +129,15 @@ class PlanReader:
             reason=self.text(fields, "reason", where, default=""),
             removal=self.flag(fields, "removal", where, default=False),
             source=self.text(fields, "source", where, default="") or None,
+            asserted=self.flag(fields, "asserted", where, default=False),
         )
+
+    def asserted_change(self, data: Any, where: str) -> Change:
+        """An entry of "asserted": a change sent on every apply, flagged so wherever read."""
+        change = self.change(data, where)
+        if not change.asserted:
+            self.problem(f"{where}.asserted", "missing: every entry here is asserted")
+        return change
 
     def brake(self, data: Any) -> BrakeVerdict:
         fields = self.object(data, "brake", required={"holds", "reasons"})
@@ -178,6 +189,9 @@ class PlanReader:
 
     def error(self, data: Any, where: str) -> Diagnostic:
         return self.diagnostic("error", data, where)
+
+    def note(self, data: Any, where: str) -> Diagnostic:
+        return self.diagnostic("note", data, where)
 
     def diagnostic(self, severity: str, data: Any, where: str) -> Diagnostic:
         fields = self.object(

@@ -53,6 +53,10 @@ NESTED_INDENT = "      "
 OPERATION_PARAMS_LIMIT = 10_000  # operations are shown for debugging: all their params
 
 NO_CHANGES = "No changes. The live state matches the manifests."
+ASSERTED_HEADING = (
+    "Asserted on every apply (the API does not show these values, so they are not "
+    "compared and are not changes; apply sends them each time):"
+)
 
 
 def format_text(plan: Plan, *, color: bool = False, show_operations: bool = False) -> str:
@@ -61,11 +65,22 @@ def format_text(plan: Plan, *, color: bool = False, show_operations: bool = Fals
     for change in plan.changes:
         lines += change_lines(change, show_operations=show_operations)
         lines.append([])
+    if plan.asserted:
+        lines.append([(ASSERTED_HEADING, "bold")])
+        for change in plan.asserted:
+            lines += [
+                [("  ", None), *line]
+                for line in change_lines(change, show_operations=show_operations)
+            ]
+        lines.append([])
     for diagnostic in plan.errors:
         lines += diagnostic_lines(diagnostic, "Error", "bold red")
         lines.append([])
     for diagnostic in plan.warnings:
         lines += diagnostic_lines(diagnostic, "Warning", "bold yellow")
+        lines.append([])
+    for diagnostic in plan.notes:
+        lines += diagnostic_lines(diagnostic, "Note", "bold")
         lines.append([])
     lines += summary_lines(plan)
     return "\n".join(_render(line, color=color) for line in lines) + "\n"
@@ -148,6 +163,9 @@ def summary_lines(plan: Plan) -> list[Line]:
         lines = [[("No changes planned.", "bold")]]
     else:
         lines = [[(NO_CHANGES, "bold")]]
+    if plan.asserted:
+        count = plural(len(plan.asserted), "value")
+        lines.append([(f"{count} asserted on every apply, not counted as changes.", None)])
     if plan.errors:
         pronoun = "it is" if len(plan.errors) == 1 else "they are"
         text = f"{plural(len(plan.errors), 'error')}: nothing can be applied until {pronoun} fixed."

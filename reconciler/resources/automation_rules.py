@@ -9,8 +9,9 @@ Decisions:
   points at another rule: an error, and that rule is left alone. When the XML carries no
   name, the name cannot be checked: a warning.
 - When the XML carries no enabled state (the minimal document of some versions), the
-  switch is planned anyway, shown as a change from `(unknown)`, with a warning: the rule
-  then shows as a change on every plan.
+  state cannot be compared: the switch is "asserted on every apply" (`Change.asserted`),
+  listed apart from the changes and never counted as one (summary, exit code, brake),
+  while `apply` sends it every time (EnableRule/DisableRule are harmless to repeat).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class AutomationRulesResource(KindResource):
             if not self._name_matches(rule, info, ignored, addr, location, result):
                 continue
             if "enabled" not in ignored:
-                self._switch(rule, info, addr, location, result)
+                self._switch(rule, info, result)
         return result
 
     @staticmethod
@@ -95,22 +96,9 @@ class AutomationRulesResource(KindResource):
         return False
 
     @staticmethod
-    def _switch(
-        rule: AutomationRule, info: RuleInfo, addr: str, location: str | None, result: KindPlan
-    ) -> None:
+    def _switch(rule: AutomationRule, info: RuleInfo, result: KindPlan) -> None:
         if info.enabled is rule.enabled:
             return
-        if info.enabled is None:
-            result.diagnostics.append(
-                warning(
-                    "the service does not say whether this rule is enabled, so it is "
-                    f"{'enabled' if rule.enabled else 'disabled'} on every apply and shows "
-                    "as a change on every plan",
-                    addr,
-                    "nothing to fix: EnableRule and DisableRule are harmless to repeat",
-                    location,
-                )
-            )
         verb = "EnableRule" if rule.enabled else "DisableRule"
         operation = Operation("helpdesk", "GET", f"/api/{verb}/{rule.id}", {})
         before = UNKNOWN if info.enabled is None else info.enabled
@@ -122,5 +110,6 @@ class AutomationRulesResource(KindResource):
                 (FieldChange("enabled", before, rule.enabled),),
                 (operation,),
                 reason=f"rule {info.name!r}" if info.name else "",
+                asserted=info.enabled is None,
             )
         )

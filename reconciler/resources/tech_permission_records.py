@@ -13,6 +13,8 @@ from typing import Any
 from reconciler.manifest import DesiredState
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.category_records import LiveCategories, section_wishes
+from reconciler.resources.implicit_technicians import worth_reading_all
+from reconciler.resources.user_records import LiveUsers
 
 KIND = "tech_permissions"
 
@@ -70,11 +72,34 @@ async def read_tech_permissions(reader: Reader) -> LiveTechPermissions:
     ids = categories_to_read(categories, reader.desired, prune)
     if reader.full(KIND):
         ids += [c.id for c in categories.all() if c.id not in ids and reader.wants(KIND, c.name)]
+    by_category = await read_technicians(reader, ids)
+    rest = [c.id for c in categories.all() if c.id not in by_category]
+    if rest:
+        # An all-category technician shows only in the full picture (implicit_technicians):
+        # read the other categories too when a removal from a managed one depends on it.
+        users = await reader.get("users") or LiveUsers({})
+        admins = {u.id for u in users.by_key.values() if u.is_admin}
+        wanted = wanted_by_category(categories, reader.desired)
+        if worth_reading_all(by_category, admins, wanted, len(categories)):
+            by_category.update(await read_technicians(reader, rest))
+    names = {c.id: c.name for c in categories.all() if c.id in by_category}
+    return LiveTechPermissions(by_category, names)
+
+
+async def read_technicians(reader: Reader, ids: list[int]) -> dict[int, tuple[Technician, ...]]:
     found = await asyncio.gather(*(reader.helpdesk.techs_for_category(i) for i in ids))
-    read = set(ids)
-    names = {c.id: c.name for c in categories.all() if c.id in read}
-    by_category = {
+    return {
         i: tuple(parse_technician(raw) for raw in items)
         for i, items in zip(ids, found, strict=True)
     }
-    return LiveTechPermissions(by_category, names)
+
+
+def wanted_by_category(categories: LiveCategories, desired: DesiredState) -> dict[int, set[str]]:
+    """Live category id -> the normalised usernames its manifest entry lists."""
+    wishes = section_wishes(desired)
+    out: dict[int, set[str]] = {}
+    for entry in desired.manifest.tech_permissions:
+        found = categories.match(entry.category, wishes).live
+        if found is not None:
+            out.setdefault(found.id, set()).update(norm_key(n) for n in entry.technicians)
+    return out

@@ -3,6 +3,11 @@ that category. Read per category with `TechsForCategory`, changed with
 `AddCategoryTechPermission` and `RemoveCategoryTechPermission`.
 
 Decisions:
+- Implicit technicians (`implicit_technicians.py`): administrators, and users listed in
+  every live category, are never removed (not by an entry, not by pruning), do not show
+  in the `technicians` before/after unless the entry lists them, and are named once in a
+  note ("has access through ..."). The technicians of every category are read when a
+  removal from a managed category depends on telling an all-category technician.
 - The category is the one `categories` matches (same name, and the section its entry
   gives); its id is a `Ref` when the plan creates it. `TechsForCategory` is read only for
   entries whose category exists live, and, when pruning, for every other live category.
@@ -47,6 +52,7 @@ from reconciler.resources.category_records import (
     section_wishes,
 )
 from reconciler.resources.custom_fields import closest
+from reconciler.resources.implicit_technicians import access_notes, implicit_access
 from reconciler.resources.tech_permission_records import (
     KIND,
     LiveTechPermissions,
@@ -65,7 +71,7 @@ def _sorted_names(names: list[str]) -> list[str]:
 
 class TechPermissionsResource(KindResource):
     kind = KIND
-    uses = ("categories",)
+    uses = ("categories", "users")  # users: the administrators (implicit technicians)
 
     def needs(self, desired: DesiredState) -> bool:
         return bool(desired.manifest.tech_permissions)
@@ -81,6 +87,7 @@ class TechPermissionsResource(KindResource):
         if ctx.prunes(KIND) and entries:
             planner.prune()
         planner.warn_role_loss()
+        planner.result.diagnostics += access_notes(planner.access, planner.implicit)
         return planner.result
 
 
@@ -97,6 +104,10 @@ class _Planner:
         self.removed: dict[int, str] = {}  # who leaves some category: for the role warning
         self.kept: set[str] = set()  # usernames some entry lists
         self.matched: set[int] = set()  # the live categories the entries name
+        admins = [u.id for u in self.users.by_key.values() if u.is_admin]
+        all_ids = [c.id for c in self.categories.all()]
+        self.access = implicit_access(admins, self.live.by_category, all_ids)
+        self.implicit: dict[int, str] = {}  # implicit technicians left alone: named once
 
     def plan(self, entry: TechPermission) -> None:
         self.kept.update(norm_key(name) for name in entry.technicians)
@@ -172,7 +183,9 @@ class _Planner:
         current_ids = {t.id for t in current}
         wanted_ids = {ident for ident, _ in wanted.values() if isinstance(ident, int)}
         adds = [(i, n) for i, n in wanted.values() if isinstance(i, Ref) or i not in current_ids]
-        drops = [t for t in current if t.id not in wanted_ids]
+        drops = self.drops(current, wanted_ids)
+        # Implicit technicians the entry does not list are not this category's permissions.
+        current = tuple(t for t in current if t.id in wanted_ids or not self.access.covers(t.id))
         if not adds and not drops:
             return
         action = Action.update
@@ -199,6 +212,18 @@ class _Planner:
             ),
         )
         self.result.changes.append(Change(KIND, entry.category, action, fields, tuple(operations)))
+
+    def drops(self, listed: tuple[Technician, ...], keep: set[int]) -> list[Technician]:
+        """The technicians of `listed` to remove: neither kept nor implicit."""
+        out = []
+        for tech in listed:
+            if tech.id in keep:
+                continue
+            if self.access.covers(tech.id):
+                self.implicit[tech.id] = tech.username
+            else:
+                out.append(tech)
+        return out
 
     def removals(self, drops: list[Technician], category_id: int | Ref) -> list[Operation]:
         for tech in drops:
@@ -233,8 +258,10 @@ class _Planner:
                 )
             )
         for category in categories.all():
-            techs = live.by_category.get(category.id, ())
-            if category.id in self.matched or not techs:
+            if category.id in self.matched:
+                continue
+            techs = self.drops(live.by_category.get(category.id, ()), set())
+            if not techs:
                 continue
             fields = (FieldChange("technicians", _sorted_names([t.username for t in techs]), []),)
             self.result.changes.append(
@@ -243,7 +270,7 @@ class _Planner:
                     _prune_key(category, categories),
                     Action.delete,
                     fields,
-                    tuple(self.removals(list(techs), category.id)),
+                    tuple(self.removals(techs, category.id)),
                     reason="not in the manifests (pruned)",
                     removal=True,
                 )

@@ -82,10 +82,11 @@ class UsersResource(KindResource):
 
     def needs(self, desired: DesiredState) -> bool:
         manifest = desired.manifest
-        # Tech permissions and asset assignments name users: their ids come from here.
+        # Tech permissions and asset assignments name users: their ids come from here, and
+        # tech permissions also need to know the administrators (implicit technicians).
         return (
             bool(manifest.users)
-            or any(p.technicians for p in manifest.tech_permissions)
+            or bool(manifest.tech_permissions)
             or any(a.assigned_users for a in manifest.assets)
         )
 

@@ -60,22 +60,26 @@ def test_case(path: Path, tmp_path: Path) -> None:
     result, helpdesk, _ = run_case(case, tmp_path)
     expect = case.get("expect") or {}
     got = result.to_dict()
-    want_changes = expect.get("changes", [])
-    assert [c["address"] for c in got["changes"]] == [c["address"] for c in want_changes]
-    for have, want in zip(got["changes"], want_changes, strict=True):
-        assert have["action"] == want["action"], have["address"]
-        if "fields" in want:
-            assert have["fields"] == want["fields"], have["address"]
-        if "operations" in want:
-            assert have["operations"] == want["operations"], have["address"]
-    for severity in ("errors", "warnings"):
-        messages = [_diagnostic_text(d) for d in got[severity]]
+    for listing in ("changes", "asserted"):  # asserted: sent on every apply, not changes
+        _check_changes(got.get(listing, []), expect.get(listing, []))
+    for severity in ("errors", "warnings", "notes"):
+        messages = [_diagnostic_text(d) for d in got.get(severity, [])]
         wanted = expect.get(severity, [])
         assert len(messages) == len(wanted), messages
         for message, fragment in zip(messages, wanted, strict=True):
             assert fragment in message, (fragment, message)
     if "reads" in expect:
         assert sorted(helpdesk.reads) == sorted(expect["reads"])
+
+
+def _check_changes(got: list[dict[str, Any]], want_changes: list[dict[str, Any]]) -> None:
+    assert [c["address"] for c in got] == [c["address"] for c in want_changes]
+    for have, want in zip(got, want_changes, strict=True):
+        assert have["action"] == want["action"], have["address"]
+        if "fields" in want:
+            assert have["fields"] == want["fields"], have["address"]
+        if "operations" in want:
+            assert have["operations"] == want["operations"], have["address"]
 
 
 def _diagnostic_text(d: dict[str, Any]) -> str:

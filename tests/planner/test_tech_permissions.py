@@ -159,6 +159,7 @@ def test_prune_reads_the_technicians_of_every_category(tmp_path: Path) -> None:
                 ],
                 "TechsForCategory?id=1": [],
                 "TechsForCategory?id=2": [{"UserID": 3, "Username": "bob"}],
+                "Users": [],
             }
         },
     }
@@ -169,5 +170,6 @@ def test_prune_reads_the_technicians_of_every_category(tmp_path: Path) -> None:
     assert sorted(helpdesk.reads) == [
         "TechsForCategory?id=1",
         "TechsForCategory?id=2",
+        "Users",  # the administrators: implicit technicians are never pruned
         "categories",
     ]
