@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from reconciler.export.clone import CLONE_LEAD, CloneSettings
 from reconciler.export.selection import EMPLOYEES, KIND_FILES, RULES, SETTINGS_FILE
 from reconciler.export.yamlout import commented_entries, dump, dump_header, entries_node, node
 from reconciler.manifest.kinds import service_of
@@ -26,10 +27,6 @@ _UNKNOWN_RULES = (
     "no state), so they are not managed yet: to manage one, uncomment it (remove `# `) and",
     "choose `enabled`; it is then switched on every apply, as its state cannot be read.",
 )
-_OPTIONS = (
-    "Dropdown options the API does not list, learned from the values the export read:",
-    "the manifests name these options, and the planner finds their ids here.",
-)
 
 
 @dataclass(frozen=True)
@@ -38,8 +35,12 @@ class ExportResult:
     sources: Mapping[str, str]  # service -> base URL, without credentials
     exported_at: datetime
     unknown_rules: Sequence[Entry] = ()  # rules whose enabled state is unknown
-    custom_field_options: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    clone: CloneSettings = field(default_factory=CloneSettings)
     warnings: Sequence[str] = ()
+
+    @property
+    def custom_field_options(self) -> Mapping[str, Mapping[str, int]]:
+        return self.clone.custom_field_options
 
     @property
     def count(self) -> int:
@@ -47,14 +48,14 @@ class ExportResult:
 
     def file_names(self) -> list[str]:
         names = [KIND_FILES[kind] for kind in KIND_FILES if kind in self.entries]
-        return [SETTINGS_FILE, *names] if self.custom_field_options else names
+        return [SETTINGS_FILE, *names] if self.clone else names
 
     def files(self, schema: str = SCHEMA_FILE) -> dict[str, str]:
         """File name -> text: one file per kind exported (an empty list when the kind has
-        no live object), and `settings.yaml` only when dropdown options must be named."""
+        no live object), and `settings.yaml` with what a clone needs (`clone.py`)."""
         texts = {}
-        if self.custom_field_options:
-            header = self._header(schema, ("helpdesk",), _OPTIONS)
+        if self.clone:
+            header = self._header(schema, ("helpdesk",), (*CLONE_LEAD, *self.clone.unseen))
             texts[SETTINGS_FILE] = dump({"settings": self._settings()}, header)
         for kind, file_name in KIND_FILES.items():
             if kind not in self.entries:
@@ -69,7 +70,7 @@ class ExportResult:
         """Every kind in one manifest (in the order of the schema)."""
         services = tuple(dict.fromkeys(service_of(k) for k in self.entries))
         helpdesk: dict[str, Any] = {}
-        if self.custom_field_options:
+        if self.clone:
             helpdesk["settings"] = node(self._settings())
         for kind in KIND_FILES:
             if kind in self.entries and kind != EMPLOYEES:
@@ -85,7 +86,13 @@ class ExportResult:
         return text
 
     def _settings(self) -> dict[str, Any]:
-        return {"custom_field_options": {k: dict(v) for k, v in self.custom_field_options.items()}}
+        settings: dict[str, Any] = {}
+        if self.clone.custom_field_options:
+            options = self.clone.custom_field_options
+            settings["custom_field_options"] = {k: dict(v) for k, v in options.items()}
+        if self.clone.section_ids:
+            settings["section_ids"] = dict(self.clone.section_ids)
+        return settings
 
     def _unknown_rules(self) -> str:
         if not self.unknown_rules:

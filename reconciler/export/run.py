@@ -12,6 +12,7 @@ import httpx
 from reconciler.connection import Connection
 from reconciler.errors import UsageError
 from reconciler.export.assets import assets
+from reconciler.export.clone import clone_settings
 from reconciler.export.entries import Converter, Entry
 from reconciler.export.people import employees, users
 from reconciler.export.result import ExportResult
@@ -69,7 +70,11 @@ def convert(
         sources or {},
         now or datetime.now(UTC),
         unknown_rules,
-        conv.learned.settings(),
+        clone_settings(
+            snapshot.catalogue,
+            conv.learned.settings(),
+            snapshot.categories if "categories" in snapshot.kinds else None,
+        ),
         notes,
     )
 

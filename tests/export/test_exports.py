@@ -9,6 +9,7 @@ def test_every_listed_name_exists_and_every_public_name_is_listed() -> None:
     assert all(hasattr(export, name) for name in export.__all__)
     modules = {
         "assets",
+        "clone",
         "entries",
         "output",
         "people",

@@ -97,7 +97,8 @@ def test_files_keys_order_and_header(tmp_path: Path) -> None:
     state, credentials = seeded()
     trip = round_trip(state, credentials, tmp_path)
     names = sorted(p.name for p in tmp_path.iterdir())
-    assert names == sorted([*KIND_FILES.values(), SCHEMA_FILE])
+    # settings.yaml: the section ids a clone needs, and the dropdowns the API hides.
+    assert names == sorted([*KIND_FILES.values(), SCHEMA_FILE, "settings.yaml"])
     yaml = YAML(typ="safe")
     for kind, file_name in KIND_FILES.items():
         text = (tmp_path / file_name).read_text(encoding="utf-8")
@@ -181,10 +182,14 @@ def test_option_names_known_only_from_values_go_to_settings(tmp_path: Path) -> N
     assert load_manifests([tmp_path], env={}).settings.custom_field_options == options
 
 
-def test_option_names_the_api_lists_need_no_settings(tmp_path: Path) -> None:
+def test_option_names_the_api_lists_are_all_written_for_a_clone(tmp_path: Path) -> None:
     state, credentials = seeded("customfield-extra-keys")
     trip = round_trip(state, credentials, tmp_path)
-    assert not (tmp_path / "settings.yaml").exists()
+    assert describe(trip.plan) == []
+    # Every option the API lists, used or not: a clone needs them all, by name.
+    options = trip.desired.settings.custom_field_options
+    assert options["Contract tier"] == {"Gold": 11, "Silver": 12, "Bronze": 13}
+    assert trip.desired.settings.section_ids == {"IT Support": 1, "Workplace": 2}
     acme = next(c for c in trip.desired.manifest.companies if c.name == "Acme Corp")
     assert acme.custom_fields is not None and acme.custom_fields["Contract tier"] == "Gold"
 

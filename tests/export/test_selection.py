@@ -77,6 +77,7 @@ def test_only_the_targeted_objects_are_read_and_written(tmp_path: Path) -> None:
     trip = round_trip(state, credentials, tmp_path, selection)
     assert describe(trip.plan) == []
     assert sorted(p.name for p in tmp_path.glob("*.yaml")) == [
+        "settings.yaml",  # the users' dropdown whose options the API does not show
         "tech_permissions.yaml",
         "users.yaml",
     ]

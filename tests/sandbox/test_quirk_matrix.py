@@ -175,3 +175,22 @@ def test_implicit_technicians_are_not_exported_as_permissions(tmp_path: Path) ->
         "tech_permissions: helen has access through the administrator role: not written as "
         "a category permission (the plan leaves it alone)",
     ]
+
+
+@pytest.mark.parametrize(
+    "quirks", [(), ("customfield-extra-keys",)], ids=["spec", "options-listed"]
+)
+def test_an_export_bootstraps_a_new_helpdesk(quirks: tuple[str, ...], tmp_path: Path) -> None:
+    # Export the acme tenant, then configure a new helpdesk holding only what the API
+    # cannot create (the catalogue seed) from that export: its settings (section ids,
+    # dropdown options) make the plan free of errors, and the clone converges.
+    source = Tenant(quirks, ROOT / "reconciler/sandbox/seeds/acme.yaml")
+    source.export_to(tmp_path)
+    exported = load_manifests([tmp_path], env={})
+    assert exported.settings.section_ids == {"IT Support": 1, "Workplace": 2}
+    clone = Tenant(quirks)
+    first = clone.plan(exported)
+    assert [d.text() for d in first.errors] == []
+    assert first.summary["create"] > 0
+    clone.apply(exported, tmp_path)
+    assert describe(clone.plan(exported)) == []
