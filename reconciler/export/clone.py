@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from reconciler.resources.base import norm_key
-from reconciler.resources.categories import LiveCategories
-from reconciler.resources.custom_fields import DROPDOWN, CustomFieldCatalogue
+from reconciler.resources.category_records import LiveCategories
+from reconciler.resources.custom_field_records import DROPDOWN, CustomFieldCatalogue
 
 USAGE_NAMES = {2: "assets", 3: "users", 4: "companies"}
 

@@ -100,7 +100,8 @@ async def read_snapshot(
         frozenset(kinds),
         wants=selection.wants,
         named={RULES: tuple(str(i) for i in selection.rule_ids)},
-        also=frozenset(k for kind in kinds for k in _LOOKUPS.get(kind, ())),
+        # A kind exported is read in full anyway: a lookup must not narrow its read.
+        also=frozenset(k for kind in kinds for k in _LOOKUPS.get(kind, ()) if k not in kinds),
     )
 
     def read(kind: str) -> None:
