@@ -116,6 +116,7 @@ def test_export_edit_plan_apply_converges(tmp_path: Path, tenant: dict[str, str]
         "companies.yaml",
         "departments.yaml",
         "manifest.schema.json",
+        "settings.yaml",  # what a clone needs: section ids, dropdown options (clone.py)
         "tech_permissions.yaml",
         "users.yaml",
         "workspace.yaml",
@@ -164,6 +165,7 @@ def test_kinds_target_and_exclude_choose_what_is_written(
     assert sorted(p.name for p in (tmp_path / "kinds").glob("*.yaml")) == [
         "assets.yaml",
         "companies.yaml",
+        "settings.yaml",  # the dropdowns a clone needs, or a comment on those hidden
     ]
 
     chosen = run(
