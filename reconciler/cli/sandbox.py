@@ -14,6 +14,9 @@ from reconciler.cli.options import MAX_RATE
 from reconciler.errors import UsageError
 
 DISTRIBUTION = "helpdesk-reconciler"
+# The tenant `sandbox serve` starts with, the same as `--sandbox`'s (`--sandbox-seed`), so
+# that the example plan means the same against either.
+DEFAULT_SEED = "acme"
 # The import names of the `sandbox` extra's distributions (pyproject.toml):
 # starlette, uvicorn, python-multipart (imported as python_multipart, formerly multipart).
 SANDBOX_MODULES = (("starlette",), ("uvicorn",), ("python_multipart", "multipart"))
@@ -61,8 +64,15 @@ def sandbox() -> None:
 )
 @click.option(
     "--seed",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="YAML or JSON file loaded into an empty database (docs/sandbox-seed.md).",
+    metavar="NAME|FILE",
+    help="The tenant loaded into an empty database: a built-in one (acme, acme-catalogue, "
+    f"empty) or a seed file (docs/sandbox-seed.md). Default: {DEFAULT_SEED}, as --sandbox.",
+)
+@click.option(
+    "--empty",
+    is_flag=True,
+    help="Start an empty database with no tenant: one administrator and one workspace API "
+    "key, with generated credentials.",
 )
 @click.option("--reset", is_flag=True, help="Empty the database first.")
 @click.option(
@@ -83,9 +93,16 @@ def sandbox() -> None:
     type=click.IntRange(0, MAX_RATE),
     help="Search/UserByEmail.",
 )
-def sandbox_serve(**options: Any) -> None:
-    """Serve the helpdesk under /helpdesk and the workspace service under /workspace."""
+def sandbox_serve(seed: str | None, empty: bool, **options: Any) -> None:
+    """Serve the helpdesk under /helpdesk and the workspace service under /workspace.
+
+    A new database starts with the built-in acme tenant, as --sandbox does (--seed for
+    another, --empty for none); a database that holds data keeps it."""
     require_sandbox_extra()
+    from reconciler.sandbox.embedded import seed_path
     from reconciler.sandbox.serve import serve_forever
 
-    serve_forever(**options)
+    if empty and seed is not None:
+        raise UsageError("--empty and --seed contradict each other: give one of them")
+    chosen = None if empty else seed_path(seed or DEFAULT_SEED)
+    serve_forever(seed=chosen, explicit=empty or seed is not None, **options)

@@ -4,7 +4,8 @@ nothing is ever cut, a longer plan only takes more parts (as Atlantis splits its
 
 Part 1 holds what a reviewer must see first: the counts per kind and action, the safety
 brake's verdict, every removal and disable by address, and the errors; then come the
-warnings and the changes, folded in one `<details>` block per kind. A list or a kind that
+warnings, the values asserted on every apply, the notes (an implicit technician's access)
+and the changes, folded in one `<details>` block per kind. A list or a kind that
 does not fit in what is left of a part continues in the next one, between two items (a
 change too long for a part by itself continues between two of its lines), so a part never
 ends inside a code block or an HTML tag.
@@ -29,6 +30,7 @@ from reconciler.render.markdown_sections import (
     kind_summary,
     linked_kind_sections,
 )
+from reconciler.render.overview import is_removal
 from reconciler.render.text import summary_text
 
 __all__ = ["DEFAULT_LIMIT", "diff_block", "format_markdown", "markdown_parts"]
@@ -36,6 +38,10 @@ __all__ = ["DEFAULT_LIMIT", "diff_block", "format_markdown", "markdown_parts"]
 DEFAULT_LIMIT = 60_000
 DEFAULT_TITLE = "reconciler plan"
 MAX_ADDRESS = 300  # characters of an address in the removals list; the details have it whole
+ASSERTED_LEAD = (
+    "The API does not show these values, so they are not compared and are not changes "
+    "(not in the counts, the exit code or the safety brake); `apply` sends them each time:"
+)
 _MOST_PARTS = 99_999  # the header is measured with this many parts, so it never grows
 
 
@@ -169,10 +175,8 @@ def _summary(plan: Plan) -> Section:
     text = ""
     if plan.changes:
         text += _counts_table(plan.changes) + "\n"
-    text += "".join(f"**{line}**\n\n" for line in summary_text(plan).split("\n"))
-    brake = plan.brake
-    if brake is not None and not brake.holds:
-        text += "**Safety brake:** passes (settings.safety).\n\n"
+    # summary_text ends with the brake's verdict whenever the plan removes something.
+    text += "".join(f"**{inline(line)}**\n\n" for line in summary_text(plan).split("\n"))
     return Section(text)
 
 
@@ -192,7 +196,8 @@ def _counts_table(changes: Sequence[Change]) -> str:
 
 
 def _lists(plan: Plan) -> list[Section]:
-    """The brake's reasons, the removals and disables, the errors, then the warnings."""
+    """The brake's reasons, the removals and disables, the errors, the warnings, the
+    values asserted on every apply, then the notes (implicit technicians' access)."""
     sections = []
     brake = plan.brake
     if brake is not None and brake.holds:
@@ -200,11 +205,7 @@ def _lists(plan: Plan) -> list[Section]:
         sections.append(
             _list("Safety brake: holds", reasons, "`apply` refuses this plan without `--force`:")
         )
-    removals = tuple(
-        f"- {code_span(_short(c.address))} ({c.action.value})\n"
-        for c in plan.changes
-        if c.removal or c.action in (Action.delete, Action.disable)
-    )
+    removals = tuple(_address_item(c) for c in plan.changes if is_removal(c))
     for heading, items in (
         ("Removals and disables", removals),
         ("Errors", tuple(diagnostic_item(d) for d in plan.errors)),
@@ -212,7 +213,17 @@ def _lists(plan: Plan) -> list[Section]:
     ):
         if items:
             sections.append(_list(heading, items))
+    if plan.asserted:
+        items = tuple(_address_item(c) for c in plan.asserted)
+        sections.append(_list("Asserted on every apply", items, ASSERTED_LEAD))
+    if plan.notes:
+        items = tuple(diagnostic_item(d) for d in plan.notes)
+        sections.append(_list("Notes", items))
     return sections
+
+
+def _address_item(change: Change) -> str:
+    return f"- {code_span(_short(change.address))} ({change.action.value})\n"
 
 
 def _list(heading: str, items: tuple[str, ...], lead: str = "") -> Section:

@@ -24,6 +24,7 @@ from reconciler.changes import (
     Operation,
     Plan,
 )
+from reconciler.render.overview import brake_line
 from reconciler.render.values import (
     KNOWN_AFTER_APPLY,
     clean,
@@ -170,11 +171,11 @@ def summary_lines(plan: Plan) -> list[Line]:
         pronoun = "it is" if len(plan.errors) == 1 else "they are"
         text = f"{plural(len(plan.errors), 'error')}: nothing can be applied until {pronoun} fixed."
         lines.append([(text, "bold red")])
-    if plan.brake is not None and plan.brake.holds:
+    verdict = brake_line(plan)
+    if verdict is not None:
         # The brake's verdict, so that reviewers see it before merge (safety.py).
-        reasons = "; ".join(clean(reason) for reason in plan.brake.held)
-        text = f"Safety brake: apply refuses this plan without --force: {reasons}."
-        lines.append([(text, "bold yellow")])
+        holds = plan.brake is not None and plan.brake.holds
+        lines.append([(verdict, "bold yellow" if holds else None)])
     return lines
 
 

@@ -16,11 +16,16 @@ from typing import IO
 class SandboxProcess:
     """Starts the sandbox on a free loopback port and parses the `export` lines it prints
     into `env` (HELPDESK_URL, HELPDESK_USERNAME, HELPDESK_PASSWORD, HELPDESK_TOKEN,
-    WORKSPACE_URL, WORKSPACE_API_KEY)."""
+    WORKSPACE_URL, WORKSPACE_API_KEY). A new database starts empty (`--empty`: one
+    administrator, generated credentials) unless `args` give a `--seed` or `empty` is
+    False (then as `sandbox serve` starts by default): tests and benchmarks build what
+    they need themselves."""
 
-    def __init__(self, db: Path, *args: str, start_timeout: float = 30.0) -> None:
+    def __init__(
+        self, db: Path, *args: str, start_timeout: float = 30.0, empty: bool = True
+    ) -> None:
         self.db = db
-        self.args = args
+        self.args = args if not empty or "--seed" in args else (*args, "--empty")
         self.start_timeout = start_timeout
         self.env: dict[str, str] = {}
         self.proc: subprocess.Popen[str] | None = None

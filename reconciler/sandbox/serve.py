@@ -81,6 +81,7 @@ def serve_forever(
     port: int,
     db: Path,
     seed: Path | None,
+    explicit: bool = True,
     reset: bool,
     quirks: tuple[str, ...],
     faults: str,
@@ -89,9 +90,10 @@ def serve_forever(
 ) -> None:
     config = build_config(quirks, faults, rate_limit, search_rate_limit)
     state, creds, seeded = open_state(db, seed, config, reset)
-    if seed is not None and not seeded:
+    if explicit and not seeded:
+        chosen = "--seed" if seed is not None else "--empty"
         click.echo(
-            f"{db} already holds data: --seed ignored (add --reset to start over).", err=True
+            f"{db} already holds data: {chosen} ignored (add --reset to start over).", err=True
         )
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
@@ -110,7 +112,8 @@ def serve_forever(
     click.echo(
         f"Sandbox serving the helpdesk at {base}/helpdesk and the workspace at {base}/workspace"
     )
-    click.echo(f"State: {db}" + (" (seeded now)" if seeded else ""))
+    tenant = "with no tenant" if seed is None else f"from {seed.name}"
+    click.echo(f"State: {db}" + (f" (seeded now {tenant})" if seeded else ""))
     if config.quirks:
         click.echo(f"Quirks: {', '.join(sorted(config.quirks))}")
     click.echo("Paste these to use it:")

@@ -50,9 +50,18 @@ def test_deleting_employees_is_held_until_forced_and_the_plan_says_so(
     assert_no_changes(workdir, sandbox, "--prune")
 
 
-def test_a_plan_within_the_brakes_says_nothing_of_them_in_text(start: Start, workdir: Path) -> None:
+def test_a_plan_within_the_brakes_that_disables_says_it_passes(start: Start, workdir: Path) -> None:
     sandbox = start("acme")
     planned = cli(workdir, sandbox.process, "plan", "acme", "--format", "json")
     assert json.loads(planned.stdout)["brake"] == {"holds": False, "reasons": []}
+    passes = (
+        "Safety brake: passes (2 removals or disables, within settings.safety): apply goes ahead."
+    )
     text = cli(workdir, sandbox.process, "plan", "acme")
-    assert "Safety brake" not in text.stdout
+    assert passes in text.stdout
+    markdown = cli(workdir, sandbox.process, "plan", "acme", "--format", "markdown")
+    assert f"**{passes}**" in markdown.stdout
+    # Once nothing is removed, the brake has nothing to say in text.
+    converge(workdir, sandbox)
+    again = cli(workdir, sandbox.process, "plan", "acme")
+    assert "Safety brake" not in again.stdout
