@@ -25,6 +25,7 @@ from reconciler.changes import (
 from reconciler.errors import UsageError
 from reconciler.gcpause import collector_paused
 from reconciler.live import LiveState
+from reconciler.lookalikes import lookalike_warnings
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
 from reconciler.order import CycleError, order_changes, with_dependencies, without_dependents
@@ -98,6 +99,7 @@ def plan(
         result = resource.diff(ctx)
         changes += result.changes
         diagnostics += result.diagnostics
+    diagnostics += lookalike_warnings(desired, live)
     for kind in live.skipped:
         if kind in MANAGED_KINDS:  # not the custom field catalogue
             service = service_of(kind)

@@ -6,7 +6,8 @@ sees one: a duplicate created by accident, or a reference that never matches.
 
 `fold(name)` is NFKC normalisation with case folding and runs of white space collapsed;
 `confusable_pairs` finds the names that are equal by it but not as the helpdesk compares
-them (case and white space aside). It is pure: `validate` checks the manifests against
+them (case and white space aside), and `lookalikes` those of some names equal to one of
+other names (the live ones) by it. It is pure: `validate` checks the manifests against
 themselves with it, and the planner can check them against the live names.
 """
 
@@ -18,6 +19,8 @@ from collections.abc import Iterable
 
 def fold(name: str) -> str:
     """The name as a reader sees it: NFKC, case-folded (twice: folding can denormalise)."""
+    if name.isascii():  # NFKC leaves ASCII as it is: the common case, cheap for live names
+        return " ".join(name.split()).casefold()
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     return " ".join(folded.split())
 
@@ -40,4 +43,20 @@ def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[t
         first = seen.setdefault(fold(name), name)
         if _as_compared(name) not in exact and _as_compared(first) != _as_compared(name):
             pairs.append((name, first))
+    return pairs
+
+
+def lookalikes(names: Iterable[str], others: Iterable[str]) -> list[tuple[str, str]]:
+    """(name, other) for each name equal to one of `others` only after `fold`, unless it
+    equals one of them as the helpdesk compares names."""
+    by_fold: dict[str, str] = {}
+    exact: set[str] = set()
+    for other in others:
+        by_fold.setdefault(fold(other), other)
+        exact.add(_as_compared(other))
+    pairs = []
+    for name in names:
+        match = by_fold.get(fold(name))
+        if match is not None and _as_compared(name) not in exact:
+            pairs.append((name, match))
     return pairs

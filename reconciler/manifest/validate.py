@@ -29,19 +29,18 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from pydantic import BaseModel
 
 from reconciler.errors import ManifestError
 from reconciler.manifest.confusables import confusable_pairs
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import ENTRY_MODELS, key_field
 from reconciler.manifest.loader import load_manifests
-from reconciler.manifest.models import Employee, Kind
+from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import printable
+from reconciler.manifest.references import entry_keys, named_references, user_references
 
 # Why each kind that cannot be pruned cannot be.
 UNPRUNABLE: dict[Kind, str] = {
@@ -203,7 +202,7 @@ def _check_pruned_user_references(desired: DesiredState, found: _Findings) -> No
     if Kind.users not in desired.settings.prune:
         return
     known = {user.username.casefold() for user in desired.manifest.users}
-    for kind, key, path, username in _user_references(desired):
+    for kind, key, path, username in user_references(desired):
         if username.casefold() not in known:
             found.entry(
                 kind,
@@ -216,21 +215,9 @@ def _check_pruned_user_references(desired: DesiredState, found: _Findings) -> No
 
 def _warn_disabled_users(desired: DesiredState, found: _Findings) -> None:
     disabled = {u.username.casefold() for u in desired.manifest.users if u.disabled is True}
-    for kind, key, path, username in _user_references(desired):
+    for kind, key, path, username in user_references(desired):
         if username.casefold() in disabled:
             found.entry(kind, key, path, f"user '{username}' is disabled (`disabled: true`)")
-
-
-def _user_references(
-    desired: DesiredState,
-) -> Iterable[tuple[Kind, str, tuple[str | int, ...], str]]:
-    """Every username the manifests refer to: (kind, entry key, path to it, username)."""
-    for permission in desired.manifest.tech_permissions:
-        for index, name in enumerate(permission.technicians):
-            yield Kind.tech_permissions, permission.category, ("technicians", index), name
-    for asset in desired.manifest.assets:
-        for index, name in enumerate(asset.assigned_users or []):
-            yield Kind.assets, asset.serial_number, ("assigned_users", index), name
 
 
 def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
@@ -288,15 +275,13 @@ def _repeated(values: Sequence[str]) -> list[int]:
 def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
     """Keys of one kind, and names referring to another kind's keys, that are one name
     only after Unicode normalisation and case folding (confusables.py)."""
-    settings = desired.settings
     keys: dict[Kind, list[str]] = {}
     for kind in Kind:
-        name = key_field(kind, settings.employee_key)
-        keys[kind] = [str(_field(entry, name)) for entry in desired.entries(kind)]
+        keys[kind] = entry_keys(desired, kind)
         for key, first in confusable_pairs(keys[kind]):
             where = desired.location(kind, first) or f"'{first}'"
             found.entry(kind, key, (), f"{kind.value} '{key}' and '{first}' (at {where}) " + _SAME)
-    for kind, key, path, target, name in _named_references(desired):
+    for kind, key, path, target, name in named_references(desired):
         for _, defined in confusable_pairs([name], keys[target]):
             found.entry(kind, key, path, f"'{name}' and {target.value} '{defined}' " + _SAME)
 
@@ -305,29 +290,3 @@ _SAME = (
     "are one name only after Unicode normalisation (NFKC) and case folding, but two to the "
     "helpdesk: write them alike"
 )
-
-
-def _field(entry: BaseModel, name: str) -> object:
-    if isinstance(entry, Employee):
-        return entry.fields.get(name, "")
-    return getattr(entry, name)
-
-
-def _named_references(
-    desired: DesiredState,
-) -> Iterable[tuple[Kind, str, tuple[str | int, ...], Kind, str]]:
-    """Names that refer to another kind's entries: (kind, entry key, path, kind referred
-    to, name)."""
-    for user in desired.manifest.users:
-        for field_name, target in (("company", Kind.companies), ("department", Kind.departments)):
-            value = getattr(user, field_name)
-            if value:
-                yield Kind.users, user.username, (field_name,), target, value
-    for asset in desired.manifest.assets:
-        if asset.company:
-            yield Kind.assets, asset.serial_number, ("company",), Kind.companies, asset.company
-    for permission in desired.manifest.tech_permissions:
-        category = permission.category
-        yield Kind.tech_permissions, category, ("category",), Kind.categories, category
-    for kind, key, path, username in _user_references(desired):
-        yield kind, key, path, Kind.users, username

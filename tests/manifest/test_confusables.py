@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from reconciler.manifest import validate_manifests
 from reconciler.manifest.confusables import confusable_pairs, fold
+from tests.planner.test_cases import run_case
 
 FULLWIDTH_A = "\uff21"
 MANIFEST = f"""\
@@ -59,3 +60,50 @@ def test_fold_is_idempotent_and_ignores_case(name: str) -> None:
     assert fold(fold(name)) == fold(name)
     assert fold(name.upper()) == fold(fold(name.upper()))
     assert confusable_pairs([name, name]) == []
+
+
+LIVE_CASE = {
+    "desired": {
+        "users": [{"username": f"{FULLWIDTH_A}lice", "email": "alice2@acme.com"}],
+        "tech_permissions": [{"category": "\uff28ardware", "technicians": ["bob", "\uff42ob"]}],
+        "workspace": {"employees": [{"email": "\uff43arol@acme.com"}, {"email": "DAN@acme.com"}]},
+    },
+    "live": {
+        "helpdesk": {
+            "Users": [
+                {"UserID": 3, "Username": "alice", "Email": "a@acme.com", "IsAdmin": False},
+                {"UserID": 4, "Username": "Bob", "Email": "b@acme.com", "IsAdmin": False},
+            ],
+            "Departments": [],
+            "categories": [{"CategoryID": 7, "Name": "Hardware", "SectionID": None}],
+            "TechsForCategory?id=7": [],
+        },
+        "workspace": {
+            "employees": [
+                {"id": 21, "email": "carol@acme.com"},
+                {"id": 22, "email": "dan@acme.com"},
+            ]
+        },
+    },
+}
+
+
+def test_plan_warns_about_manifest_names_equal_to_live_ones_only_after_normalisation(
+    tmp_path: Path,
+) -> None:
+    result, _, _ = run_case(LIVE_CASE, tmp_path)
+    path = tmp_path / "manifest.yaml"
+    same = "are one name only after Unicode normalisation (NFKC) and case folding, but two to"
+    remedy = "(write the name as the live one is written)"
+    assert [w.text() for w in result.warnings] == [
+        f"{path}:2:3: users[\"{FULLWIDTH_A}lice\"]: users '{FULLWIDTH_A}lice' and the live "
+        f"'alice' (id 3) {same} the helpdesk: the plan creates a second one {remedy}",
+        f'{path}:11:5: workspace.employees["\uff43arol@acme.com"]: workspace.employees '
+        f"'\uff43arol@acme.com' and the live 'carol@acme.com' (id 21) {same} the workspace: "
+        f"the plan creates a second one {remedy}",
+        f"{path}:5:13: tech_permissions[\"\uff28ardware\"]: categories '\uff28ardware' and the "
+        f"live 'Hardware' (id 7) {same} the helpdesk: this does not refer to the live one {remedy}",
+        f"{path}:8:5: tech_permissions[\"\uff28ardware\"]: users '\uff42ob' and the live 'Bob' "
+        f"(id 4) {same} the helpdesk: this does not refer to the live one {remedy}",
+    ]
+    # Names equal to live ones as the services compare them (bob, DAN@) are not warned about.
