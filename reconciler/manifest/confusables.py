@@ -48,15 +48,33 @@ def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[t
 
 def lookalikes(names: Iterable[str], others: Iterable[str]) -> list[tuple[str, str]]:
     """(name, other) for each name equal to one of `others` only after `fold`, unless it
-    equals one of them as the helpdesk compares names."""
-    by_fold: dict[str, str] = {}
-    exact: set[str] = set()
-    for other in others:
-        by_fold.setdefault(fold(other), other)
-        exact.add(_as_compared(other))
+    equals one of them as the helpdesk compares names.
+
+    The others are every live name, so this is kept cheap: `fold` of an ASCII name is its
+    compared form, so two ASCII names are never look-alikes. An ASCII name is looked up
+    among the non-ASCII others only, and the others are folded in full only when some
+    name is not ASCII."""
+    others = list(others)
+    foreign = _by_fold(o for o in others if not o.isascii())
+    every: dict[str, str] | None = None
+    exact: set[str] | None = None
     pairs = []
     for name in names:
-        match = by_fold.get(fold(name))
-        if match is not None and _as_compared(name) not in exact:
+        if name.isascii():
+            match = foreign.get(_as_compared(name)) if foreign else None
+        else:
+            every = _by_fold(others) if every is None else every
+            match = every.get(fold(name))
+        if match is None:
+            continue
+        exact = {_as_compared(o) for o in others} if exact is None else exact
+        if _as_compared(name) not in exact:
             pairs.append((name, match))
     return pairs
+
+
+def _by_fold(names: Iterable[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name in names:
+        found.setdefault(fold(name), name)
+    return found

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reconciler.manifest import validate_manifests
-from reconciler.manifest.confusables import confusable_pairs, fold
+from reconciler.manifest.confusables import confusable_pairs, fold, lookalikes
 from tests.planner.test_cases import run_case
 
 FULLWIDTH_A = "\uff21"
@@ -107,3 +107,22 @@ def test_plan_warns_about_manifest_names_equal_to_live_ones_only_after_normalisa
         f"(id 4) {same} the helpdesk: this does not refer to the live one {remedy}",
     ]
     # Names equal to live ones as the services compare them (bob, DAN@) are not warned about.
+
+
+LOOKALIKE_TEXT = st.text(alphabet="Aa\uff21\uff41 fi\ufb01\u2168IXx", max_size=4)
+
+
+@given(st.lists(LOOKALIKE_TEXT, max_size=5), st.lists(LOOKALIKE_TEXT, max_size=5))
+def test_lookalikes_is_the_plain_comparison_made_cheaply(
+    names: list[str], others: list[str]
+) -> None:
+    def compared(name: str) -> str:
+        return " ".join(name.split()).casefold()
+
+    exact = {compared(o) for o in others}
+    plain = [
+        (name, next(o for o in others if fold(o) == fold(name)))
+        for name in names
+        if compared(name) not in exact and any(fold(o) == fold(name) for o in others)
+    ]
+    assert lookalikes(names, others) == plain
