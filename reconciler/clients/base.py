@@ -9,7 +9,24 @@ from typing import Self
 
 import httpx
 
+from reconciler import __version__
 from reconciler.clients.sender import Sender
+
+
+def new_http_client(
+    base_url: str | httpx.URL,
+    transport: httpx.AsyncBaseTransport | None,
+    timeout: float | httpx.Timeout,
+) -> httpx.AsyncClient:
+    """The httpx client of an API client. Redirects are never followed: the credentials
+    would travel with them (the sender reports a 3xx instead)."""
+    return httpx.AsyncClient(
+        base_url=base_url,
+        transport=transport,
+        timeout=timeout,
+        follow_redirects=False,
+        headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
+    )
 
 
 class ClientBase:

@@ -25,9 +25,8 @@ from typing import Any
 
 import httpx
 
-from reconciler import __version__
 from reconciler.clients.auth import HelpdeskAuth
-from reconciler.clients.base import ClientBase
+from reconciler.clients.base import ClientBase, new_http_client
 from reconciler.clients.parsing import RuleInfo, parse_body, parse_rule
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, RateLimits
 from reconciler.clients.retry import RetryPolicy
@@ -68,13 +67,7 @@ class HelpdeskClient(ClientBase):
         self.read_only = read_only
         self.users_page_size = users_page_size
         self._auth = auth
-        self._http = httpx.AsyncClient(
-            base_url=api_base_url(base_url, "helpdesk"),
-            transport=transport,
-            timeout=timeout,
-            follow_redirects=False,
-            headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
-        )
+        self._http = new_http_client(api_base_url(base_url, "helpdesk"), transport, timeout)
         self._sender = Sender(
             self._http,
             auth_headers=auth.headers,

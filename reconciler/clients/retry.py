@@ -19,15 +19,14 @@ import asyncio
 import math
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 import httpx
 
-Sleep = Callable[[float], Awaitable[None]]
-Clock = Callable[[], float]
+from reconciler.clients.ratelimit import RATE_MARGIN, RATE_WINDOW, Clock, Sleep
 
 # A `Retry-After: 0` repeated forever must still end within `max_throttle_wait`.
 MIN_THROTTLE_WAIT = 1.0
@@ -44,8 +43,8 @@ class RetryPolicy:
     max_attempts: int = 5
     backoff_base: float = 0.5
     backoff_max: float = 30.0
-    rate_window: float = 60.0
-    rate_margin: float = 0.02
+    rate_window: float = RATE_WINDOW
+    rate_margin: float = RATE_MARGIN
     max_throttle_wait: float = 900.0
     sleep: Sleep = asyncio.sleep
     clock: Clock = time.monotonic

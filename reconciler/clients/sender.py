@@ -31,6 +31,7 @@ import asyncio
 import logging
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
@@ -110,10 +111,7 @@ class Sender:
     ) -> httpx.Response:
         """Send until there is an answer to return or a reason to give up. `label` is the
         path shown in errors and logs (`/api/Users`, never a query string or a secret)."""
-        failures = 0
-        throttled = 0.0
-        probes = 0
-        policy = self.retry
+        call = _Call(method, label, write, idempotent, bucket)
         while True:
             request = self.http.build_request(
                 method, url, params=params, data=data, json=json_body, headers=self._auth_headers()
@@ -123,66 +121,90 @@ class Sender:
             except httpx.UnsupportedProtocol as exc:
                 raise TransportFailure(f"{method} {label}: {exc}") from None
             except httpx.TransportError as exc:
-                what = _describe(exc)
-                kind = unreachable(exc)
-                if kind is not None:
-                    failures += 1
-                    if kind not in RETRIED or failures > 1:
-                        raise TransportFailure(
-                            unreachable_message(self.service, request.url, kind, what)
-                        ) from None
-                    await policy.sleep(QUICK_RETRY)
-                    continue
-                if not idempotent and not isinstance(exc, _NEVER_SENT):
-                    raise OutcomeUnknown(
-                        None, method, label, f"no answer ({what}); {_MAYBE_DONE}"
-                    ) from None
-                failures += 1
-                if failures >= policy.max_attempts:
-                    where = host_and_port(request.url)
-                    raise _gave_up(method, label, write, None, what, failures, where) from None
-                await self._back_off(method, label, what, failures)
+                await self._after_transport_error(call, request, exc)
                 continue
+            if await self._is_final(call, request, response):
+                return response
 
-            status = response.status_code
-            if status in AUTH_FAILURES:
-                raise AuthenticationError(status, method, label, error_message(response))
-            if status == 429:
-                probes += 1
-                wait = policy.throttle(response, window_age=self._window_age(bucket), probe=probes)
-                if throttled + wait > policy.max_throttle_wait:
-                    raise ApiError(
-                        429,
-                        method,
-                        label,
-                        f"{error_message(response)} (still rate limited after waiting "
-                        f"{throttled:.0f} s)",
-                    )
-                throttled += wait
-                log.info("%s %s: rate limited (429), waiting %.1f s", method, label, wait)
-                activity.waiting(wait, activity.THROTTLED)
-                async with self._gate.closed():
-                    await self._unless_halted(policy.sleep(wait))
-                continue
-            if status >= 500:
-                what = f"{status} {error_message(response)}"
-                if not idempotent:
-                    raise OutcomeUnknown(status, method, label, f"{what}; {_MAYBE_DONE}")
-                failures += 1
-                if failures >= policy.max_attempts:
-                    where = host_and_port(request.url)
-                    raise _gave_up(method, label, write, status, what, failures, where)
-                await self._back_off(method, label, what, failures)
-                continue
-            if status >= 400:
-                raise ApiError(status, method, label, error_message(response))
-            if 300 <= status < 400:
-                # Redirects are not followed: the credentials would travel with them.
-                where = response.headers.get("location", "elsewhere")
-                raise ApiError(
-                    status, method, label, f"redirected to {where}: check the service's URL"
-                )
-            return response
+    async def _after_transport_error(
+        self, call: _Call, request: httpx.Request, exc: httpx.TransportError
+    ) -> None:
+        """No answer: raise, or wait before the next attempt."""
+        what = _describe(exc)
+        kind = unreachable(exc)
+        if kind is not None:
+            call.failures += 1
+            if kind not in RETRIED or call.failures > 1:
+                raise TransportFailure(
+                    unreachable_message(self.service, request.url, kind, what)
+                ) from None
+            await self.retry.sleep(QUICK_RETRY)
+            return
+        if not call.idempotent and not isinstance(exc, _NEVER_SENT):
+            raise OutcomeUnknown(
+                None, call.method, call.label, f"no answer ({what}); {_MAYBE_DONE}"
+            ) from None
+        await self._count_failure(call, request, None, what)
+
+    async def _is_final(
+        self, call: _Call, request: httpx.Request, response: httpx.Response
+    ) -> bool:
+        """True for an answer to return; raises for one that ends the request; False
+        (after waiting) when the request is to be sent again."""
+        status = response.status_code
+        method, label = call.method, call.label
+        if status in AUTH_FAILURES:
+            raise AuthenticationError(status, method, label, error_message(response))
+        if status == 429:
+            await self._wait_out_throttling(call, response)
+            return False
+        if status >= 500:
+            what = f"{status} {error_message(response)}"
+            if not call.idempotent:
+                raise OutcomeUnknown(status, method, label, f"{what}; {_MAYBE_DONE}")
+            await self._count_failure(call, request, status, what)
+            return False
+        if status >= 400:
+            raise ApiError(status, method, label, error_message(response))
+        if 300 <= status < 400:
+            # Redirects are not followed: the credentials would travel with them.
+            where = response.headers.get("location", "elsewhere")
+            raise ApiError(status, method, label, f"redirected to {where}: check the service's URL")
+        return True
+
+    async def _wait_out_throttling(self, call: _Call, response: httpx.Response) -> None:
+        """A `429`: wait as the policy says, with every other request of this client held
+        at the gate; raise once the waits would exceed `max_throttle_wait`."""
+        policy = self.retry
+        call.probes += 1
+        wait = policy.throttle(
+            response, window_age=self._window_age(call.bucket), probe=call.probes
+        )
+        if call.throttled + wait > policy.max_throttle_wait:
+            raise ApiError(
+                429,
+                call.method,
+                call.label,
+                f"{error_message(response)} (still rate limited after waiting "
+                f"{call.throttled:.0f} s)",
+            )
+        call.throttled += wait
+        log.info("%s %s: rate limited (429), waiting %.1f s", call.method, call.label, wait)
+        activity.waiting(wait, activity.THROTTLED)
+        async with self._gate.closed():
+            await self._unless_halted(policy.sleep(wait))
+
+    async def _count_failure(
+        self, call: _Call, request: httpx.Request, status: int | None, what: str
+    ) -> None:
+        """A failed attempt that may be retried: give up after `max_attempts`, else back off."""
+        call.failures += 1
+        if call.failures >= self.retry.max_attempts:
+            where = host_and_port(request.url)
+            raise _gave_up(
+                call.method, call.label, call.write, status, what, call.failures, where
+            ) from None
+        await self._back_off(call.method, call.label, what, call.failures)
 
     def halt(self) -> None:
         """Send nothing more: requests not yet sent raise `Halted`."""
@@ -261,6 +283,20 @@ class Sender:
             self.retry.max_attempts,
         )
         await self._unless_halted(self.retry.sleep(wait))
+
+
+@dataclass(slots=True)
+class _Call:
+    """One logical request and what its attempts so far have cost."""
+
+    method: str
+    label: str
+    write: bool
+    idempotent: bool
+    bucket: str
+    failures: int = 0  # attempts that failed (5xx, no answer)
+    throttled: float = 0.0  # seconds waited for 429s
+    probes: int = 0  # 429s answered so far
 
 
 _MAYBE_DONE = "the write may or may not have happened: re-read before trying again"

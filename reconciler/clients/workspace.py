@@ -19,9 +19,8 @@ from urllib.parse import quote
 
 import httpx
 
-from reconciler import __version__
 from reconciler.clients.auth import ApiKey, Secret
-from reconciler.clients.base import ClientBase
+from reconciler.clients.base import ClientBase, new_http_client
 from reconciler.clients.parsing import parse_body
 from reconciler.clients.retry import RetryPolicy
 from reconciler.clients.sender import Sender
@@ -49,13 +48,7 @@ class WorkspaceClient(ClientBase):
     ) -> None:
         self.read_only = read_only
         self._key = ApiKey(api_key)
-        self._http = httpx.AsyncClient(
-            base_url=api_base_url(base_url, "workspace"),
-            transport=transport,
-            timeout=timeout,
-            follow_redirects=False,
-            headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
-        )
+        self._http = new_http_client(api_base_url(base_url, "workspace"), transport, timeout)
         self._sender = Sender(
             self._http,
             auth_headers=self._key.headers,

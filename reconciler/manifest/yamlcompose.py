@@ -9,10 +9,11 @@ has. Plain scalars are resolved with ruamel's YAML 1.2 resolver (`yes` stays a s
 
 libyaml is only trusted where it agrees with ruamel: whatever is unusual (a syntax error,
 an undefined alias, a `%YAML` or `%TAG` directive, a local tag, a tag and an anchor on
-one node, nesting beyond the limit, a tab, the line breaks YAML 1.1 and 1.2 disagree on)
-raises `Declined`, and the caller parses the text with ruamel.yaml instead: its messages
-are the ones users see, and its results are the reference. Without libyaml every text
-takes that path. tests/manifest/test_yaml_loaders.py holds both paths to the same results.
+one node, an anchor name libyaml ends before ruamel does, nesting beyond the limit, a tab,
+the line breaks YAML 1.1 and 1.2 disagree on) raises `Declined`, and the caller parses
+the text with ruamel.yaml instead: its messages are the ones users see, and its results
+are the reference. Without libyaml every text takes that path.
+tests/manifest/test_yaml_loaders.py holds both paths to the same results.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ _SEQ = "tag:yaml.org,2002:seq"
 _DISPUTED = ("\t", "\x85", "\u2028", "\u2029", "\ufeff")
 # A block scalar's header right before a comment (`|#`): libyaml takes it, ruamel refuses.
 _DISPUTED_TEXT = re.compile(r"[|>][-+0-9]*#")
+# An anchor or alias name as libyaml reads it, ended by a character that ruamel.yaml (YAML
+# 1.2: any non-space character but `,[]{}`) still reads as part of the name: `&a:` is the
+# anchor `a` before a colon to libyaml and the anchor `a:` to ruamel.
+_NAME_READ_ALIKE = re.compile(r"[&*][0-9A-Za-z_-]++(?![?:%@`])")
 # Explicit tags both read alike: `!!int` and the like (others are rare, and ruamel's own).
 _STANDARD_TAG = re.compile(r"tag:yaml\.org,2002:[a-z]+\Z")
 
@@ -143,6 +148,7 @@ _COLLECTIONS = (_Sequence, _Mapping)
 class _Composer:
     def __init__(self, text: str, max_depth: int) -> None:
         self._next = CParser(text).get_event
+        self._text = text
         self._max_depth = max_depth
         self._depth = 0
         self._anchors: dict[str, Any] = {}
@@ -164,6 +170,8 @@ class _Composer:
     def _node(self, event: Any) -> Any:
         kind = type(event)
         mark = event.start_mark
+        if event.anchor is not None and not _NAME_READ_ALIKE.match(self._text, mark.index):
+            raise Declined  # ruamel reads a longer name (libyaml's marks count characters)
         if kind is AliasEvent:
             target = self._anchors.get(event.anchor)
             if target is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
@@ -75,6 +75,10 @@ TRICKY = [
     "a: |\n  text\n   more\n  \tb\n",
     "a:    \n  - 1\n",
     "- &a\n- *a\n",
+    "&0:",
+    "a: &x: 1\nb: *x:\n",
+    "a: &x@ [1]\nb: *x@\n",
+    "a: &x 1\nb: [*x, *x]\nc: {k: *x}\n",
 ]
 
 
@@ -196,6 +200,8 @@ def test_generated_manifests_load_the_same(data: Any, flow: bool | None, style: 
 
 @SETTINGS
 @given(YAMLISH)
+@example("&0:")  # libyaml read the anchor `0` before a colon; YAML 1.2 names it `0:`
+@example("- &00:\n")
 def test_generated_yamlish_text_loads_the_same(text: str) -> None:
     assert_same(text)
 
