@@ -15,12 +15,21 @@ every figure is taken from the sandbox's request log, not from the client's own 
 2. Latency: no rate limit, every answer 20 ms late (`--faults slow=1.0,slow_seconds=0.02`),
    the same bootstrap with `apply`'s default `--parallelism` (10 operations in flight) and
    then with `--parallelism 1`: the speed-up of the execution (issue 13: at least 8x).
+   Each run also prints the CPU time per operation of this process (the reconciler) and
+   of the sandbox process during the execution: with 10 operations in flight and 20 ms
+   per answer, a run can be at most 10x faster, and only while one operation costs the
+   reconciler under 2 ms of CPU and the two processes find a free core each.
+3. The executor alone: the plan of 2. executed through a stand-in client that answers
+   every operation after the same latency (an `asyncio.sleep`, no HTTP, no sandbox), at
+   the default parallelism and at 1: what the dependency order and the executor allow,
+   the reference for 2.
 
     python benchmarks/apply_bench.py [--users 500 --assets 500 --companies 100]
                                      [--rate-limit 900] [--latency 0.02]
 
-Runtime about two minutes: a minute and a bit for (b), whose limiter must wait out one
-whole window, then ~10 s concurrent and ~45 s sequential for the latency runs.
+Runtime about three minutes: a minute and a bit for (b), whose limiter must wait out one
+whole window, then ~10 s concurrent and ~45 s sequential for the latency runs, and as much
+again for 3.
 
 How (b) is measured. The sandbox, like the real helpdesk, allows `L` calls in any sliding
 window of `W` = 60 s. A client that uses its whole budget makes `L` calls, then its next
@@ -35,9 +44,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
+import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -45,7 +57,7 @@ from typing import Any
 
 import httpx
 
-from reconciler.apply import PARALLEL_CHANGES, ApplyReport
+from reconciler.apply import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.clients import Secret
 from reconciler.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.errors import PlanHasErrors
@@ -121,6 +133,8 @@ class Bootstrap:
     execute_seconds: float
     client_calls: int
     log: list[dict[str, Any]]
+    client_cpu: float  # CPU seconds of this process during the execution
+    sandbox_cpu: float | None  # of the sandbox process (None where /proc is missing)
 
     @property
     def objects(self) -> int:
@@ -161,17 +175,26 @@ def bootstrap(
             None,
             RateSettings(rate_limit, search_rate_limit),
         )
-        result = asyncio.run(_apply(desired, connection, parallelism))
+        assert sandbox.proc is not None
+        clock = _Clock(lambda: process_cpu(sandbox.proc.pid if sandbox.proc else 0))
+        plan, calls = asyncio.run(_apply(desired, connection, parallelism, clock))
         with httpx.Client(timeout=60) as http:
             log = http.get(f"{sandbox.url}/_sandbox/requests").raise_for_status().json()
-    plan, seconds, calls = result
-    return Bootstrap(plan, seconds, calls, log)
+    return Bootstrap(plan, clock.seconds, calls, log, clock.cpu, clock.other_cpu)
+
+
+def process_cpu(pid: int) -> float | None:
+    """CPU seconds (user and system) process `pid` used so far; None without /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _apply(
-    desired: DesiredState, connection: Connection, parallelism: int
-) -> tuple[Plan, float, int]:
-    clock = _Clock()
+    desired: DesiredState, connection: Connection, parallelism: int, clock: _Clock
+) -> tuple[Plan, int]:
     with tempfile.TemporaryDirectory() as logs:
         async with ApplySession(
             desired,
@@ -186,21 +209,66 @@ async def _apply(
                 raise SystemExit(f"the generated tenant's plan has errors: {exc}") from None
             if outcome.report is None or not outcome.report.ok:
                 raise SystemExit(f"apply failed: {outcome.report}")
-            return outcome.plan, clock.seconds, session.clients.calls
+            return outcome.plan, session.clients.calls
 
 
 class _Clock(SilentProgress):
-    """Times the execution alone (from the first write to the last answer)."""
+    """Times the execution alone (from the first write to the last answer), in wall time,
+    in this process's CPU time and in another process's (`other_cpu`: the sandbox)."""
 
-    def __init__(self) -> None:
-        self.began = 0.0
-        self.seconds = 0.0
+    def __init__(self, other_cpu: Callable[[], float | None]) -> None:
+        self._other = other_cpu
+        self.began = self.began_cpu = 0.0
+        self.began_other: float | None = None
+        self.seconds = self.cpu = 0.0
+        self.other_cpu: float | None = None
 
     def started(self, plan: Plan) -> None:
+        self.began_other = self._other()
+        self.began_cpu = time.process_time()
         self.began = time.perf_counter()
 
     def finished(self, report: ApplyReport) -> None:
         self.seconds = time.perf_counter() - self.began
+        self.cpu = time.process_time() - self.began_cpu
+        ended = self._other()
+        if ended is not None and self.began_other is not None:
+            self.other_cpu = ended - self.began_other
+
+
+# -- the executor alone --------------------------------------------------------------------
+
+
+class StandInClient:
+    """Answers every operation after `latency` seconds, with a new id (a bare integer, as
+    the helpdesk's `CreateUser` answers on some versions): no HTTP, no sandbox."""
+
+    def __init__(self, latency: float) -> None:
+        self.latency = latency
+        self.calls = 0
+        self._ids = itertools.count(1000)
+
+    async def request(
+        self, method: str, path: str, params: Any, *, write: bool, idempotent: bool = True
+    ) -> int:
+        self.calls += 1
+        await asyncio.sleep(self.latency)
+        return next(self._ids)
+
+
+def execute_alone(plan: Plan, latency: float, parallelism: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of the executor running `plan` against stand-ins."""
+
+    async def run() -> tuple[float, float]:
+        client = StandInClient(latency)
+        executor = Executor(plan, helpdesk=client, workspace=client, parallel_changes=parallelism)
+        began, began_cpu = time.perf_counter(), time.process_time()
+        report = await executor.run()
+        if not report.ok or client.calls != plan.operation_count:
+            raise SystemExit(f"the stand-in execution failed: {report}")
+        return time.perf_counter() - began, time.process_time() - began_cpu
+
+    return asyncio.run(run())
 
 
 # -- the figures ---------------------------------------------------------------------------
@@ -270,7 +338,8 @@ def main() -> None:
         print(f"      429s received: {limited.statuses(429)} (target 0)")
 
         faults = f"slow=1.0,slow_seconds={args.latency}"
-        print(f"\n2. no rate limit, every answer {args.latency * 1000:.0f} ms late ({faults})")
+        latency_ms = f"{args.latency * 1000:.0f}"
+        print(f"\n2. no rate limit, every answer {latency_ms} ms late ({faults})")
         runs = {}
         for label, concurrency in (("concurrent", PARALLEL_CHANGES), ("one at a time", 1)):
             runs[label] = run = bootstrap(
@@ -282,12 +351,29 @@ def main() -> None:
                 parallelism=concurrency,
             )
             ok &= print_writes(f"(a) {label}", run)
+            operations = run.plan.operation_count
+            server = (
+                "?" if run.sandbox_cpu is None else f"{run.sandbox_cpu / operations * 1000:.2f}"
+            )
             print(
-                f"  {label} (max {concurrency} in flight): executed "
-                f"{run.plan.operation_count} operations in {run.execute_seconds:.1f} s"
+                f"  {label} (max {concurrency} in flight): executed {operations} operations "
+                f"in {run.execute_seconds:.1f} s; CPU per operation: reconciler "
+                f"{run.client_cpu / operations * 1000:.2f} ms, sandbox {server} ms"
             )
         speedup = runs["one at a time"].execute_seconds / runs["concurrent"].execute_seconds
         print(f"  (c) speed-up of --parallelism {PARALLEL_CHANGES}: {speedup:.1f}x (target >= 8x)")
+
+        plan = runs["concurrent"].plan
+        print(f"\n3. the executor alone: the same plan, stand-in answers {latency_ms} ms late")
+        alone = {}
+        for concurrency in (PARALLEL_CHANGES, 1):
+            wall, cpu = alone[concurrency] = execute_alone(plan, args.latency, concurrency)
+            print(
+                f"  --parallelism {concurrency}: {plan.operation_count} operations in "
+                f"{wall:.1f} s; CPU per operation {cpu / plan.operation_count * 1000:.2f} ms"
+            )
+        ceiling = alone[1][0] / alone[PARALLEL_CHANGES][0]
+        print(f"  speed-up of --parallelism {PARALLEL_CHANGES} without HTTP: {ceiling:.1f}x")
     print(f"\nruntime {time.perf_counter() - started:.0f} s")
     if not ok:
         raise SystemExit("writes and planned operations differ")
