@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the computation (unmanaged.py) reads the live state: not imported here
+    from reconciler.unmanaged import Coverage
 
 
 class Action(StrEnum):
@@ -217,6 +220,9 @@ class Plan:
     scope: Mapping[str, Any] | None = None
     asserted: tuple[Change, ...] = ()
     notes: tuple[Diagnostic, ...] = ()
+    # Unmanaged live objects and the coverage per kind (`unmanaged.py`); None when not
+    # computed (a partial plan, a plan read back from a file). Never a change.
+    coverage: Coverage | None = None
 
     @property
     def summary(self) -> dict[str, int]:
@@ -254,6 +260,8 @@ class Plan:
             out["brake"] = self.brake.to_dict()
         if self.scope is not None:
             out["scope"] = dict(self.scope)
+        if self.coverage is not None:
+            out.update(self.coverage.to_dict())
         return out
 
 

@@ -14,6 +14,7 @@ import click
 from reconciler.apply import ApplyReport
 from reconciler.changes import Plan
 from reconciler.progress import OperationsProgress, ReadingProgress, Tracker
+from reconciler.render.values import clean, plural
 
 Progress = ReadingProgress  # what `plan` shows while it reads
 
@@ -163,3 +164,33 @@ def print_stopped_at_once(log_path: Path) -> None:
         "apply` again: it plans afresh from the live state, so nothing is done twice.",
         err=True,
     )
+
+
+def refuse_partial_coverage(scope: Any, fail_on_unmanaged: bool) -> None:
+    """`--fail-on-unmanaged` judges every entry against the live state: a partial plan
+    (`--changed-since`) holds only some entries, so it cannot."""
+    if fail_on_unmanaged and scope is not None and scope.partial:
+        from reconciler.errors import UsageError
+
+        raise UsageError(
+            "--fail-on-unmanaged needs the full plan (every entry): leave out --changed-since"
+        )
+
+
+def unmanaged_failure(plan: Plan) -> bool:
+    """With `--fail-on-unmanaged`: whether the plan fails on its unmanaged objects (exit
+    1), saying so on stderr in one line per kind. Kinds not read in full are not judged."""
+    found = plan.coverage
+    if found is None or not found.unmanaged_count:
+        return False
+    click.echo(
+        f"Error: {plural(found.unmanaged_count, 'unmanaged live object')} and "
+        "--fail-on-unmanaged: add them to the manifests, or remove them in the service",
+        err=True,
+    )
+    for kind, figures in found.kinds.items():
+        if figures.unmanaged:
+            shown = ", ".join(clean(key) for key in figures.unmanaged[:10])
+            more = len(figures.unmanaged) - 10
+            click.echo(f"  {kind}: {shown}" + (f" and {more:,} more" if more > 0 else ""), err=True)
+    return True

@@ -30,6 +30,7 @@ from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
 from reconciler.order import CycleError, order_changes, with_dependencies, without_dependents
 from reconciler.resources.base import PlanContext, Resource, norm_key
+from reconciler.unmanaged import coverage
 
 __all__ = [
     "Action",
@@ -127,6 +128,7 @@ def plan(
         live.digest(),
         asserted=tuple(c for c in ordered if c.asserted),
         notes=tuple(d for d in diagnostics if d.severity == "note"),
+        coverage=coverage(desired, live, ordered),  # unmanaged objects (unmanaged.py)
     )
 
 

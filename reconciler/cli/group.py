@@ -24,8 +24,8 @@ EXIT_INTERRUPTED = 130
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 success (with --detailed-exitcode: no changes); 1 any error, "
-    "usage errors included; 2 changes present (only with --detailed-exitcode); "
-    "130 interrupted."
+    "usage errors included (and unmanaged objects with plan --fail-on-unmanaged); "
+    "2 changes present (only with --detailed-exitcode); 130 interrupted."
 )
 
 

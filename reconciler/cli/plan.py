@@ -19,7 +19,7 @@ from reconciler.cli.options import (
     open_connection,
     var_files,
 )
-from reconciler.console import Progress, colour
+from reconciler.console import Progress, colour, refuse_partial_coverage, unmanaged_failure
 
 
 def write_comment_parts(directory: Path, parts: list[str]) -> int:
@@ -62,6 +62,12 @@ def write_comment_parts(directory: Path, parts: list[str]) -> int:
     "(e.g. https://github.com/ORG/REPO/blob/COMMIT).",
 )
 @click.option("--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes.")
+@click.option(
+    "--fail-on-unmanaged",
+    is_flag=True,
+    help="Exit 1 when a kind the manifests manage, read in full, has live objects no "
+    "entry names (the plan lists them; kinds not read in full are not judged).",
+)
 @click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
 @click.option(
     "--target",
@@ -88,6 +94,7 @@ def plan(
     comment_dir: Path | None,
     source_url: str | None,
     detailed_exitcode: bool,
+    fail_on_unmanaged: bool,
     prune: bool,
     targets: tuple[str, ...],
     excludes: tuple[str, ...],
@@ -103,6 +110,7 @@ def plan(
     left_out = [Selector.parse(e) for e in excludes]
     validated = load_manifests(paths, var_files)
     desired, scope = narrowed(validated.desired, paths, var_files, since, prune)
+    refuse_partial_coverage(scope, fail_on_unmanaged)
     with sigterm_as_interrupt(), open_connection(**connection) as conn, Progress() as progress:
         outcome = asyncio.run(
             read_and_plan(
@@ -115,8 +123,9 @@ def plan(
             )
         )
     result = outcome.plan
-    if scope is not None:
-        result = replace(result, scope=scope.to_dict())
+    if scope is not None:  # a partial plan's desired state is not every entry: no coverage
+        coverage = None if scope.partial else result.coverage
+        result = replace(result, scope=scope.to_dict(), coverage=coverage)
     if out is not None:
         from reconciler.planfile import PlanInputs, manifests_digest, write_plan_file
 
@@ -144,7 +153,7 @@ def plan(
         if scope is not None:
             click.echo(f"{scope.describe()}\n")
         click.echo(format_text(result, color=colour(sys.stdout)), nl=False)
-    if result.errors:
+    if result.errors or (fail_on_unmanaged and unmanaged_failure(result)):
         sys.exit(1)
     if detailed_exitcode and result.has_changes:
         sys.exit(2)

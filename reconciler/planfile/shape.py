@@ -23,6 +23,7 @@ from reconciler.changes import (
     address,
 )
 from reconciler.render.values import clean, shorten, summary_counts
+from reconciler.unmanaged import COVERAGE_KEYS
 
 T = TypeVar("T")
 
@@ -68,7 +69,8 @@ class PlanReader:
             # All required, even the derived summary and the lists that may be empty: a
             # file without its "errors" must not read as a plan that has none.
             required=_PLAN_FIELDS,
-            optional={"brake", "scope", "asserted", "notes", *self.extra},
+            # The coverage (unmanaged objects) informs and is not read back.
+            optional={"brake", "scope", "asserted", "notes", *COVERAGE_KEYS, *self.extra},
         )
         version = fields.get("format_version")
         if "format_version" in fields and (type(version) is not int or version != FORMAT_VERSION):

@@ -30,7 +30,7 @@ from reconciler.render.markdown_sections import (
     kind_summary,
     linked_kind_sections,
 )
-from reconciler.render.overview import is_removal
+from reconciler.render.overview import coverage_table, is_removal, unmanaged_items
 from reconciler.render.text import summary_text
 
 __all__ = ["DEFAULT_LIMIT", "diff_block", "format_markdown", "markdown_parts"]
@@ -41,6 +41,10 @@ MAX_ADDRESS = 300  # characters of an address in the removals list; the details 
 ASSERTED_LEAD = (
     "The API does not show these values, so they are not compared and are not changes "
     "(not in the counts, the exit code or the safety brake); `apply` sends them each time:"
+)
+UNMANAGED_LEAD = "Live objects no manifest entry names: not changes, `apply` leaves them alone."
+COVERAGE_LEAD = (
+    "**Coverage** (live objects the manifests manage; the others are unmanaged, not changes):"
 )
 _MOST_PARTS = 99_999  # the header is measured with this many parts, so it never grows
 
@@ -69,7 +73,10 @@ def markdown_parts(
         kinds = linked_kind_sections(changes, source_url, limit)
     else:
         kinds = _kind_sections(changes)
-    sections = [_summary(plan), *_lists(plan), *kinds]
+    unmanaged = unmanaged_items(plan)
+    count = plan.coverage.unmanaged_count if plan.coverage is not None else 0
+    last = [_list("Unmanaged objects", unmanaged, UNMANAGED_LEAD, count)] if unmanaged else []
+    sections = [_summary(plan), *_lists(plan), *kinds, *last]
     heading = inline(title)
     if limit is None:
         bodies = [_pack(sections, None)[0]]
@@ -177,6 +184,9 @@ def _summary(plan: Plan) -> Section:
         text += _counts_table(plan.changes) + "\n"
     # summary_text ends with the brake's verdict whenever the plan removes something.
     text += "".join(f"**{inline(line)}**\n\n" for line in summary_text(plan).split("\n"))
+    table = coverage_table(plan)
+    if table:
+        text += f"{COVERAGE_LEAD}\n\n{table}\n"
     return Section(text)
 
 
@@ -226,11 +236,14 @@ def _address_item(change: Change) -> str:
     return f"- {code_span(_short(change.address))} ({change.action.value})\n"
 
 
-def _list(heading: str, items: tuple[str, ...], lead: str = "") -> Section:
+def _list(
+    heading: str, items: tuple[str, ...], lead: str = "", count: int | None = None
+) -> Section:
     intro = f"{lead}\n\n" if lead else ""
+    total = len(items) if count is None else count
     return Section(
-        opening=f"### {heading} ({len(items):,})\n\n{intro}",
-        reopening=f"### {heading} ({len(items):,}, continued)\n\n",
+        opening=f"### {heading} ({total:,})\n\n{intro}",
+        reopening=f"### {heading} ({total:,}, continued)\n\n",
         closing="\n",
         items=items,
     )

@@ -24,7 +24,7 @@ from reconciler.changes import (
     Operation,
     Plan,
 )
-from reconciler.render.overview import brake_line
+from reconciler.render.overview import brake_line, coverage_lines
 from reconciler.render.values import (
     KNOWN_AFTER_APPLY,
     clean,
@@ -82,6 +82,11 @@ def format_text(plan: Plan, *, color: bool = False, show_operations: bool = Fals
         lines.append([])
     for diagnostic in plan.notes:
         lines += diagnostic_lines(diagnostic, "Note", "bold")
+        lines.append([])
+    coverage = coverage_lines(plan)
+    if coverage:
+        lines.append([(coverage[0], "bold")])
+        lines += [[(line, None)] for line in coverage[1:]]
         lines.append([])
     lines += summary_lines(plan)
     return "\n".join(_render(line, color=color) for line in lines) + "\n"

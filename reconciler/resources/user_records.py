@@ -225,10 +225,9 @@ async def read_users(reader: Reader) -> LiveUsers:
     items = [parse_user(raw, departments) for raw in await helpdesk.users()]
     users = {norm_key(user.username): user for user in items}
     pruning = prunes_users(reader)
-    caller_id = None
-    if pruning or any(u.disabled for u in desired.manifest.users):
-        # Free: the client made this call before any other and keeps the answer.
-        caller_id = _user_id(await helpdesk.authenticate())
+    # Free: the client made this call before any other and keeps the answer. Pruning
+    # and disabling leave the caller alone, and it is never an unmanaged object.
+    caller_id = _user_id(await helpdesk.authenticate())
     ignored = ignored_fields(desired)
     detail_for: list[LiveUser] = []
     custom_for: list[LiveUser] = []

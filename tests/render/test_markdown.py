@@ -60,11 +60,12 @@ def read_comment(markdown: str) -> Comment:
     assert len(opened) == len(closed) == len(fences)
     assert all(b.count("\n") == 1 and b.rstrip().endswith("</summary>") for b in opened)
     assert "<details open" not in markdown  # folded
-    # No block of the values' making: one title, at most the four lists' headings, no
-    # quote, no rule and no indented code.
+    # No block of the values' making: one title, at most the seven lists' headings (brake,
+    # removals, errors, warnings, asserted, notes, unmanaged), no quote, no rule and no
+    # indented code.
     count = Counter(t.tag for t in tokens if t.nesting == 1 or t.type in ("hr", "code_block"))
-    assert count["h1"] == 0 and count["h2"] == 1 and count["h3"] <= 4
-    assert count["ul"] <= 4 and count["ol"] == 0 and count["blockquote"] == 0
+    assert count["h1"] == 0 and count["h2"] == 1 and count["h3"] <= 7
+    assert count["ul"] <= 7 and count["ol"] == 0 and count["blockquote"] == 0
     assert count["hr"] == 0 and sum(t.type == "code_block" for t in tokens) == 0
     # Nothing outside the code blocks is HTML of the values' making.
     html = PARSER.render(markdown)
