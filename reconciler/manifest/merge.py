@@ -107,7 +107,8 @@ def _add_entry(
         return
     key = normalise_key(kind, value.value if value else None, employee_key)
     if key is None:
-        if kind is Kind.employees:
+        checked_by_model = name == "email" and value is not None and value.value is not None
+        if kind is Kind.employees and not checked_by_model:  # the model: an e-mail's form
             problems.at(source, value or entry, f"'{name}' must be a non-empty text or number")
         return  # any other kind's key is checked by validation
     first = entries.get((kind, key))

@@ -199,9 +199,15 @@ class Employee(BaseModel):
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
+    email: Email | None = Field(
+        None, description="An e-mail address, checked as users' e-mails are (offline)."
+    )
+
     @property
     def fields(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
+        """The fields as written, `email` among them when given."""
+        given = {"email": self.email} if "email" in self.model_fields_set else {}
+        return {**given, **(self.model_extra or {})}
 
 
 def _nullable(entry: Any) -> BeforeValidator:

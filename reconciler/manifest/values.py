@@ -43,7 +43,12 @@ _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 VARIABLE_SCHEMA: dict[str, Any] = {
     "type": "string",
     "pattern": VARIABLE_PATTERN,
-    "description": "${NAME}: the value of a variable (--var-file or the environment).",
+    "description": (
+        "${NAME}: the value of a variable (--var-file or the environment), checked as the "
+        "field is when the manifests are loaded. The credential variables (HELPDESK_TOKEN, "
+        "HELPDESK_PASSWORD, WORKSPACE_API_KEY, those in RECONCILER_SECRET_VARIABLES) are "
+        "refused anywhere in a manifest."
+    ),
 }
 
 

@@ -45,7 +45,7 @@ def test_required_fields_defaults_and_examples_come_from_the_schema() -> None:
     assert "| `id` | integer ≥ 1, ≤ 2147483647 or [Variable](#variable) | yes |" in text
     assert "| `email_domains` | list of (domain name or [Variable](#variable)) or null |" in text
     assert "One of: `companies`, `departments`," in text
-    assert "Any field is allowed and passed through as written." in text  # employees
+    assert "Any other field is allowed and passed through as written." in text  # employees
 
 
 def test_each_definition_says_where_it_is_used() -> None:

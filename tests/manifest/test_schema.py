@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import reconciler.manifest
 from reconciler.manifest import Kind, json_schema, schema_text, write_schema
@@ -74,3 +76,31 @@ def test_optional_sections_are_plain_types_not_unions_with_null() -> None:
 def test_no_title_repeats_a_field_name_in_hover() -> None:
     text = schema_text()
     assert text.count('"title"') == 1  # the schema's own
+
+
+def _nodes(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _nodes(value)
+
+
+def test_no_description_is_shown_twice_in_hover() -> None:
+    """An editor's hover on a field whose schema is a `$ref` shows the field's description
+    and the definition's: only one of them may have one (an optional section's is its
+    definition's)."""
+    schema = json_schema()
+    definitions = schema["$defs"]
+    both = [
+        node["$ref"]
+        for node in _nodes(schema)
+        if "$ref" in node
+        and "description" in node
+        and "description" in definitions[node["$ref"].rsplit("/", 1)[-1]]
+    ]
+    assert both == []
+    assert "description" not in schema["properties"]["settings"]
+    assert definitions["Settings"]["description"]
