@@ -121,13 +121,15 @@ def check_services(
             missing.setdefault(service, []).append(kind)
     if not missing:
         return
+    # One line per service, each a whole message: what is missing and both ways out.
     lines = [
         f"the manifests manage {', '.join(kinds)}, but the {service} service is not "
-        f"configured: set {_VARIABLES[service]}"
+        f"configured: set {_VARIABLES[service]}, or leave "
+        f"{'it' if len(kinds) == 1 else 'them'} out with "
+        + " ".join(f"--exclude {kind}" for kind in kinds)
         for service, kinds in sorted(missing.items())
     ]
-    excluded = " ".join(f"--exclude {k}" for kinds in missing.values() for k in kinds)
-    raise UsageError("\n".join(lines) + f"\n(or leave them out with {excluded})")
+    raise UsageError("\n".join(lines))
 
 
 _VARIABLES = {
