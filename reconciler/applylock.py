@@ -19,7 +19,6 @@ import time
 from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
-from types import TracebackType
 
 import filelock
 
@@ -104,12 +103,7 @@ class ApplyLock:
         _write_holder(holder, url)
         self._stack.callback(holder.unlink, missing_ok=True)
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
 

@@ -8,7 +8,6 @@ import json
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Any
 
 from reconciler.masking import mask
@@ -42,12 +41,7 @@ class ApplyLog:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self.record({"time": stamp, "event": event, **details})
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None

@@ -102,20 +102,51 @@ def _join(*parts: str) -> str:
     return "; ".join(p for p in parts if p)
 
 
-class ReadingProgress:
-    """'Reading the live state' with the kinds read so far, the calls and the waits."""
+class _Display:
+    """What both displays share: the tracker is observed while shown; on a terminal a rich
+    display redraws itself, elsewhere a plain line is printed every `interval` seconds."""
 
-    def __init__(self, tracker: Tracker | None = None, *, interval: float | None = None) -> None:
+    def __init__(self, tracker: Tracker | None, interval: float | None) -> None:
         from rich.console import Console
 
         self.console = Console(stderr=True)
         self.tracker = tracker or Tracker()
-        self.done: list[str] = []
         self.started = self.tracker.clock()
-        self._live: Any = None
+        self._shown: Any = None  # the rich display
         self._ticker: Ticker | None = None
         self._observing: Any = None
         self._interval = interval or plain_interval()
+
+    def _observe(self) -> None:
+        self._observing = observing(self.tracker)
+        self._observing.__enter__()
+
+    def _show(self, rich_display: Callable[[], Any], line: Callable[[], str]) -> None:
+        if self.console.is_terminal:
+            self._shown = rich_display()
+            self._shown.__enter__()
+        else:
+            self._ticker = Ticker(line, self._interval)
+            self._ticker.start()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._shown is not None:
+            self._shown.__exit__(None, None, None)
+            self._shown = None
+        if self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+        if self._observing is not None:
+            self._observing.__exit__(None, None, None)
+            self._observing = None
+
+
+class ReadingProgress(_Display):
+    """'Reading the live state' with the kinds read so far, the calls and the waits."""
+
+    def __init__(self, tracker: Tracker | None = None, *, interval: float | None = None) -> None:
+        super().__init__(tracker, interval)
+        self.done: list[str] = []
 
     def text(self) -> str:
         read = f"read {', '.join(self.done)}" if self.done else ""
@@ -127,36 +158,22 @@ class ReadingProgress:
         return self._spinner
 
     def __enter__(self) -> ReadingProgress:
+        self._observe()
+        self._show(self._rich_spinner, self.text)
+        return self
+
+    def _rich_spinner(self) -> Any:
         from rich.live import Live
         from rich.spinner import Spinner
 
-        self._observing = observing(self.tracker)
-        self._observing.__enter__()
-        if self.console.is_terminal:
-            self._spinner = Spinner("dots", text=self.text())
-            self._live = Live(self, console=self.console, transient=True, refresh_per_second=4)
-            self._live.__enter__()
-        else:
-            self._ticker = Ticker(self.text, self._interval)
-            self._ticker.start()
-        return self
+        self._spinner = Spinner("dots", text=self.text())
+        return Live(self, console=self.console, transient=True, refresh_per_second=4)
 
     def read(self, kind: str) -> None:
         self.done.append(kind)
 
-    def __exit__(self, *exc: object) -> None:
-        if self._live is not None:
-            self._live.__exit__(None, None, None)
-            self._live = None
-        if self._ticker is not None:
-            self._ticker.stop()
-            self._ticker = None
-        if self._observing is not None:
-            self._observing.__exit__(None, None, None)
-            self._observing = None
 
-
-class OperationsProgress:
+class OperationsProgress(_Display):
     """Operations done of the total, the time left at the rate budget, and the waits."""
 
     def __init__(
@@ -167,18 +184,10 @@ class OperationsProgress:
         tracker: Tracker | None = None,
         interval: float | None = None,
     ) -> None:
-        from rich.console import Console
-
-        self.console = Console(stderr=True)
+        super().__init__(tracker, interval)
         self.total = total
         self.per_minute = per_minute
-        self.tracker = tracker or Tracker()
         self.done = 0
-        self.started = self.tracker.clock()
-        self._bar: Any = None
-        self._ticker: Ticker | None = None
-        self._observing: Any = None
-        self._interval = interval or plain_interval()
 
     def seconds_left(self) -> float:
         """At the rate budget after the wait in progress, or at the pace seen so far
@@ -198,16 +207,9 @@ class OperationsProgress:
         return "Applying: " + _join(done, self.status())
 
     def __enter__(self) -> OperationsProgress:
-        self._observing = observing(self.tracker)
-        self._observing.__enter__()
-        if not self.total:
-            return self
-        if self.console.is_terminal:
-            self._bar = self._rich_bar()
-            self._bar.__enter__()
-        else:
-            self._ticker = Ticker(self.line, self._interval)
-            self._ticker.start()
+        self._observe()
+        if self.total:
+            self._show(self._rich_bar, self.line)
         return self
 
     def _rich_bar(self) -> Any:
@@ -240,16 +242,5 @@ class OperationsProgress:
 
     def advance(self) -> None:
         self.done += 1
-        if self._bar is not None:
-            self._bar.advance(self._task)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.__exit__(None, None, None)
-            self._bar = None
-        if self._ticker is not None:
-            self._ticker.stop()
-            self._ticker = None
-        if self._observing is not None:
-            self._observing.__exit__(None, None, None)
-            self._observing = None
+        if self._shown is not None:
+            self._shown.advance(self._task)

@@ -82,6 +82,44 @@ def _flags_from_saved(
     return inputs.prune, inputs.targets, inputs.excludes, recorded_files
 
 
+def _read_saved(plan_file: Path, since: str | None) -> Any:
+    """The saved plan to apply; a partial one, or one with --changed-since, is refused."""
+    from reconciler.errors import UsageError
+    from reconciler.planfile import read_plan_file
+
+    if since is not None:
+        raise UsageError("--changed-since belongs to `plan`: a saved plan is applied whole")
+    saved = read_plan_file(plan_file)
+    if saved.plan.scope is not None and saved.plan.scope.get("partial"):
+        raise UsageError(
+            f"{plan_file} is a partial plan (--changed-since): apply the changes with "
+            "`apply --changed-since REF`, which plans them again, or save a full plan"
+        )
+    return saved
+
+
+async def _run(session: Any, conn: Any, yes: bool, saved: Any) -> Any:
+    """The session, with a confirmation, a progress reporter and interrupts armed while
+    operations run."""
+    async with session:
+        task = asyncio.current_task()
+        assert task is not None
+        interrupts = ApplyInterrupts(session, task)
+        reporter = ApplyReporter(
+            color=colour(sys.stdout),
+            per_minute=conn.rates.general if conn.helpdesk is not None else 0,
+            on_start=interrupts.arm,
+            on_end=interrupts.disarm,
+        )
+        with reporter:
+            try:
+                return await session.apply(
+                    confirm=_confirmation(yes, conn), progress=reporter, saved=saved
+                )
+            finally:
+                interrupts.disarm()
+
+
 @click.command()
 @manifest_paths
 @click.option(
@@ -137,21 +175,12 @@ def apply(
 ) -> None:
     """Plan, show, confirm, and execute, in dependency order."""
     from reconciler.applylog import default_path
-    from reconciler.errors import UsageError
     from reconciler.plan import Selector
-    from reconciler.planfile import read_plan_file
     from reconciler.session import ApplyOptions, ApplySession
 
     saved = None
     if plan_file is not None:
-        if since is not None:
-            raise UsageError("--changed-since belongs to `plan`: a saved plan is applied whole")
-        saved = read_plan_file(plan_file)
-        if saved.plan.scope is not None and saved.plan.scope.get("partial"):
-            raise UsageError(
-                f"{plan_file} is a partial plan (--changed-since): apply the changes with "
-                "`apply --changed-since REF`, which plans them again, or save a full plan"
-            )
+        saved = _read_saved(plan_file, since)
         prune, targets, excludes, var_files = _flags_from_saved(
             saved, prune, targets, excludes, var_files
         )
@@ -167,35 +196,11 @@ def apply(
     announce(scope)
     log_path = log_file or default_path()
 
-    async def run() -> Any:
-        async with ApplySession(
-            desired,
-            conn,
-            options=options,
-            log_path=log_path,
-            lock_timeout=lock_timeout,
-            parallelism=parallelism,
-        ) as session:
-            task = asyncio.current_task()
-            assert task is not None
-            interrupts = ApplyInterrupts(session, task)
-            reporter = ApplyReporter(
-                color=colour(sys.stdout),
-                per_minute=conn.rates.general if conn.helpdesk is not None else 0,
-                on_start=interrupts.arm,
-                on_end=interrupts.disarm,
-            )
-            with reporter:
-                try:
-                    return await session.apply(
-                        confirm=_confirmation(yes, conn), progress=reporter, saved=saved
-                    )
-                finally:
-                    interrupts.disarm()
-
     with sigterm_as_interrupt(), open_connection(**connection) as conn:
+        session = ApplySession(desired, conn, options=options, log_path=log_path,
+                               lock_timeout=lock_timeout, parallelism=parallelism)  # fmt: skip
         try:
-            outcome = asyncio.run(run())
+            outcome = asyncio.run(_run(session, conn, yes, saved))
         except asyncio.CancelledError:
             print_stopped_at_once(log_path)
             sys.exit(EXIT_INTERRUPTED)

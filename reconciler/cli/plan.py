@@ -103,7 +103,6 @@ def plan(
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
     from reconciler.plan import Selector
-    from reconciler.render import format_json, format_markdown, format_text, markdown_parts
     from reconciler.workflow import read_and_plan
 
     selected = [Selector.parse(t) for t in targets]
@@ -127,21 +126,49 @@ def plan(
         coverage = None if scope.partial else result.coverage
         result = replace(result, scope=scope.to_dict(), coverage=coverage)
     if out is not None:
-        from reconciler.planfile import PlanInputs, manifests_digest, write_plan_file
-
-        inputs = PlanInputs(
-            manifests_digest(validated.desired), prune, targets, excludes,
-            tuple(str(v) for v in var_files),
-        )  # fmt: skip
-        write_plan_file(out, result, inputs)
-        click.echo(f"Saved the plan to {out}.", err=True)
+        _save(out, result, validated.desired, prune, targets, excludes, var_files)
     if comment_dir is not None:
-        # A partial plan says so at the top of part 1, where a reviewer starts.
-        note = f"> {scope.describe()}\n\n" if scope is not None else ""
-        parts = markdown_parts(result, source_url=source_url, limit=60_000 - len(note))
-        parts[0] = note + parts[0]
-        written = write_comment_parts(comment_dir, parts)
-        click.echo(f"Wrote the plan in {written} comment part(s) to {comment_dir}.", err=True)
+        _write_comments(comment_dir, result, scope, source_url)
+    _print_plan(fmt, result, scope, source_url)
+    if result.errors or (fail_on_unmanaged and unmanaged_failure(result)):
+        sys.exit(1)
+    if detailed_exitcode and result.has_changes:
+        sys.exit(2)
+
+
+def _save(
+    out: Path,
+    result: Any,
+    desired: Any,
+    prune: bool,
+    targets: tuple[str, ...],
+    excludes: tuple[str, ...],
+    var_files: tuple[Path, ...],
+) -> None:
+    from reconciler.planfile import PlanInputs, manifests_digest, write_plan_file
+
+    inputs = PlanInputs(
+        manifests_digest(desired), prune, targets, excludes, tuple(str(v) for v in var_files)
+    )
+    write_plan_file(out, result, inputs)
+    click.echo(f"Saved the plan to {out}.", err=True)
+
+
+def _write_comments(comment_dir: Path, result: Any, scope: Any, source_url: str | None) -> None:
+    from reconciler.render import markdown_parts
+
+    # A partial plan says so at the top of part 1, where a reviewer starts.
+    note = f"> {scope.describe()}\n\n" if scope is not None else ""
+    parts = markdown_parts(result, source_url=source_url, limit=60_000 - len(note))
+    parts[0] = note + parts[0]
+    written = write_comment_parts(comment_dir, parts)
+    click.echo(f"Wrote the plan in {written} comment part(s) to {comment_dir}.", err=True)
+
+
+def _print_plan(fmt: str, result: Any, scope: Any, source_url: str | None) -> None:
+    """The plan on stdout; a partial plan says so where the reader starts."""
+    from reconciler.render import format_json, format_markdown, format_text
+
     if fmt == "json":
         announce(scope)
         click.echo(format_json(result), nl=False)
@@ -153,7 +180,3 @@ def plan(
         if scope is not None:
             click.echo(f"{scope.describe()}\n")
         click.echo(format_text(result, color=colour(sys.stdout)), nl=False)
-    if result.errors or (fail_on_unmanaged and unmanaged_failure(result)):
-        sys.exit(1)
-    if detailed_exitcode and result.has_changes:
-        sys.exit(2)

@@ -9,7 +9,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import IO
 
 
@@ -110,12 +109,7 @@ class SandboxProcess:
     def __enter__(self) -> SandboxProcess:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 

@@ -8,7 +8,6 @@ import socket
 import threading
 import time
 from pathlib import Path
-from types import TracebackType
 
 import uvicorn
 
@@ -94,10 +93,5 @@ class SandboxServer:
     def __enter__(self) -> SandboxServer:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()

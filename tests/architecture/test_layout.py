@@ -1,0 +1,140 @@
+"""The layout rules of docs/architecture.md, measured on the source (issue 9).
+
+- No module in `reconciler/` is over 400 lines.
+- No function (or method) is over 60 lines, counted from its `def` line to its last line
+  (decorators left out, docstring and comments in).
+- Outside `reconciler/sandbox/` (which imitates the APIs and names what they serve), at
+  most 5 modules name a given kind: the table of kinds, the kind's model, its live-state
+  module, its planning module and its export module. Everything else derives what it
+  needs from the table (`manifest/kinds.py`).
+
+How a module "names" a kind is counted on its syntax tree (`kind_mentions`), with the
+kind's bare name (the member name of `Kind`: `employees` for `workspace.employees`):
+- a string constant (an f-string's literal parts included) that is the name (`"users"`),
+  or starts with it followed by `[` or `/` (an address, `"users[alice]"`, `f"users/{x}"`),
+  or ends with `.` and it (`"workspace.employees"`);
+- an attribute of `Kind` (`Kind.users`).
+Anything else does not count: an identifier such as `manifest.users`, a name imported
+from another module, or a word inside a longer text ("a user's company").
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import reconciler
+from reconciler.manifest.models import Kind
+
+PACKAGE = Path(reconciler.__file__).parent
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+MAX_MODULES_PER_KIND = 5
+
+# Known exceptions, each to be removed by the change that ends it.
+# clients/sender.py `send`: being split by the work on issue 13 (client performance).
+LONG_FUNCTIONS_BEING_SPLIT = {("clients/sender.py", "send")}
+# The kinds still named in more modules than allowed, and in how many at most: a ratchet
+# while the work on issue 9 derives the rest from the table of kinds.
+KINDS_STILL_OVER = {
+    "companies": 12,
+    "departments": 10,
+    "categories": 11,
+    "users": 15,
+    "tech_permissions": 8,
+    "assets": 10,
+    "automation_rules": 5,
+    "employees": 11,
+}
+
+
+def _modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _name(path: Path) -> str:
+    return path.relative_to(PACKAGE).as_posix()
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def kind_mentions(tree: ast.AST) -> dict[str, list[int]]:
+    """Kind (bare name) -> the lines on which `tree` names it (module docstring)."""
+    names = {member.name for member in Kind}
+    found: dict[str, list[int]] = defaultdict(list)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+            for name in names:
+                if (
+                    text == name
+                    or text.startswith((f"{name}[", f"{name}/"))
+                    or text.endswith(f".{name}")
+                ):
+                    found[name].append(node.lineno)
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "Kind"
+            and node.attr in names
+        ):
+            found[node.attr].append(node.lineno)
+    return found
+
+
+def test_the_kind_count_sees_each_form() -> None:
+    tree = ast.parse(
+        'a = "users"\nb = f"users/{x}"\nc = "assets[SN-1]"\nd = "workspace.employees"\n'
+        "e = Kind.companies\n"
+        'f = manifest.users\ng = "a user\'s company"\nh = "usersx"\ni = Other.users\n'
+    )
+    assert kind_mentions(tree) == {
+        "users": [1, 2],
+        "assets": [3],
+        "employees": [4],
+        "companies": [5],
+    }
+
+
+def test_no_module_is_over_400_lines() -> None:
+    long = {}
+    for path in _modules():
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > MAX_MODULE_LINES:
+            long[_name(path)] = lines
+    assert long == {}, f"modules over {MAX_MODULE_LINES} lines: split them"
+
+
+def test_no_function_is_over_60_lines() -> None:
+    long = {}
+    for path in _modules():
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                assert node.end_lineno is not None
+                lines = node.end_lineno - node.lineno + 1
+                if lines > MAX_FUNCTION_LINES and (_name(path), node.name) not in (
+                    LONG_FUNCTIONS_BEING_SPLIT
+                ):
+                    long[f"{_name(path)}:{node.lineno} {node.name}"] = lines
+    assert long == {}, f"functions over {MAX_FUNCTION_LINES} lines: split them"
+
+
+def test_a_kind_is_named_in_at_most_five_modules() -> None:
+    naming: dict[str, list[str]] = defaultdict(list)
+    for path in _modules():
+        if _name(path).startswith("sandbox/"):
+            continue
+        for name in kind_mentions(_tree(path)):
+            naming[name].append(_name(path))
+    over = {
+        name: sorted(modules)
+        for name, modules in naming.items()
+        if len(modules) > KINDS_STILL_OVER.get(name, MAX_MODULES_PER_KIND)
+    }
+    assert over == {}, (
+        f"kinds named in more than {MAX_MODULES_PER_KIND} modules outside the sandbox: "
+        "derive what these modules need from the table of kinds (manifest/kinds.py)"
+    )
