@@ -30,7 +30,7 @@ from pydantic import BaseModel
 
 from reconciler.errors import ManifestError, UsageError
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import key_field, normalise_key
+from reconciler.manifest.kinds import key_field, normalise_key, spec
 from reconciler.manifest.loader import MANIFEST_SUFFIXES
 from reconciler.manifest.models import Kind
 
@@ -124,14 +124,6 @@ def _entries(desired: DesiredState) -> dict[EntryKey, Any]:
     return found
 
 
-# Which kinds an entry of a kind names, and in which fields.
-_NAMES: dict[Kind, tuple[tuple[str, Kind], ...]] = {
-    Kind.users: (("company", Kind.companies), ("department", Kind.departments)),
-    Kind.assets: (("company", Kind.companies), ("assigned_users", Kind.users)),
-    Kind.tech_permissions: (("category", Kind.categories), ("technicians", Kind.users)),
-}
-
-
 def _with_references(
     changed: Iterable[EntryKey], entries: dict[EntryKey, Any], employee_key: str
 ) -> set[EntryKey]:
@@ -144,7 +136,7 @@ def _with_references(
             continue
         wanted.add(key)
         entry = entries[key]
-        for field, kind in _NAMES.get(key[0], ()):
+        for field, kind in spec(key[0]).references:
             value = getattr(entry, field, None)
             for name in value if isinstance(value, list) else [value]:
                 named = (kind, normalise_key(kind, name, employee_key) or "")
@@ -165,11 +157,11 @@ def _cut(desired: DesiredState, wanted: set[EntryKey]) -> DesiredState:
             if (kind, normalise_key(kind, getattr(entry, field, None), employee_key) or "")
             in wanted
         ]
-        if kind is Kind.employees:
-            if manifest.workspace is not None:
-                update["workspace"] = manifest.workspace.model_copy(update={"employees": kept})
-        else:
-            update[kind.value] = kept
+        section, *inside = spec(kind).path
+        if not inside:
+            update[section] = kept
+        elif (parent := getattr(manifest, section)) is not None:  # workspace.employees
+            update[section] = parent.model_copy(update={inside[0]: kept})
     # A partial desired state must never prune: every unlisted object would go.
     update["settings"] = desired.settings.model_copy(update={"prune": []})
     return DesiredState(

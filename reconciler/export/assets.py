@@ -15,27 +15,32 @@ from __future__ import annotations
 
 from reconciler.export.entries import Converter, Entry, ordered, text
 from reconciler.export.people import live_user_names
-from reconciler.resources.asset_records import TEXTS, LiveAsset
+from reconciler.manifest.kinds import spec
+from reconciler.resources.asset_records import KIND, TEXTS, LiveAsset, LiveAssets
 from reconciler.resources.base import norm_key
+from reconciler.resources.company_records import LiveCompanies
+from reconciler.resources.user_records import LiveUsers
 
 REQUIRED_TEXTS = ("model_name", "manufacturer", "type", "supplier")  # never empty in a manifest
 
 
 def assets(conv: Converter) -> list[Entry]:
-    snapshot = conv.snapshot
-    unkeyed = sum(1 for a in snapshot.assets if a.serial_number is None)
+    listed = conv.live(KIND, LiveAssets({})).all()
+    unkeyed = sum(1 for a in listed if a.serial_number is None)
     if unkeyed:
         conv.notes.append(
-            f"assets: {unkeyed} asset(s) without a serial number cannot be named by a "
+            f"{KIND}: {unkeyed} asset(s) without a serial number cannot be named by a "
             "manifest entry: left out"
         )
-    companies = {c.id: c.name for c in snapshot.companies}
-    usernames = live_user_names(snapshot.users)
-    values = conv.values("assets")
+    # The kinds its fields name (the table's references): their names for the ids.
+    row = spec(KIND)
+    companies = {c.id: c.name for c in conv.live(row.target("company"), LiveCompanies({})).items}
+    usernames = live_user_names(conv.live(row.target("assigned_users"), LiveUsers({})).items)
+    values = conv.values(KIND)
     entries = []
-    for asset in conv.keyed("assets", snapshot.assets, lambda a: a.serial_number, drop_shared=True):
+    for asset in conv.keyed(KIND, listed, lambda a: a.serial_number, drop_shared=True):
         assert asset.serial_number is not None
-        where = f"assets/{asset.serial_number}"
+        where = f"{KIND}/{asset.serial_number}"
         entry: Entry = {"serial_number": asset.serial_number}
         for name in TEXTS:
             value = text(asset.texts.get(name))
@@ -54,7 +59,7 @@ def assets(conv: Converter) -> list[Entry]:
             entry["enabled"] = asset.enabled
         found = values.values(asset.custom_values, where)
         conv.put(entry, "custom_fields", found or None)
-        entries.append(ordered("assets", entry))
+        entries.append(ordered(KIND, entry))
     return entries
 
 

@@ -16,11 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from reconciler.manifest.kinds import KINDS
 from reconciler.resources.base import norm_key
 from reconciler.resources.category_records import LiveCategories
 from reconciler.resources.custom_field_records import DROPDOWN, CustomFieldCatalogue
 
-USAGE_NAMES = {2: "assets", 3: "users", 4: "companies"}
+# The kind whose custom fields each usage type holds (from the table of kinds).
+USAGE_NAMES = {row.custom_field_usage: row.name for row in KINDS if row.custom_field_usage}
 
 CLONE_LEAD = (
     "What the API cannot create but the manifests refer to, as this helpdesk has it: the",

@@ -22,18 +22,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from reconciler.export.selection import RULES, Selection
 from reconciler.export.snapshot import LiveSnapshot
 from reconciler.export.values import LearnedOptions, ValueExporter
-from reconciler.manifest.kinds import ENTRY_MODELS
+from reconciler.manifest.kinds import ENTRY_MODELS, spec
 from reconciler.manifest.models import Kind
 from reconciler.resources.base import norm_key
+from reconciler.resources.category_records import LiveCategories
+from reconciler.resources.company_records import LiveCompanies
 from reconciler.resources.custom_field_records import USAGE
+from reconciler.resources.department_records import LiveDepartments
 from reconciler.resources.implicit_technicians import implicit_access
+from reconciler.resources.rule_records import LiveRules
+from reconciler.resources.tech_permission_records import LiveTechPermissions
+from reconciler.resources.user_records import LiveUsers
+
+T = TypeVar("T")
 
 Entry = dict[str, Any]
 
@@ -71,6 +79,11 @@ class Converter:
     notes: list[str] = field(default_factory=list)
     learned: LearnedOptions = field(default_factory=LearnedOptions)
     keys: dict[str, set[str]] = field(default_factory=dict)  # kind -> normalised keys written
+    unknown_rules: list[Entry] = field(default_factory=list)  # rules whose state is unknown
+
+    def live(self, kind: str, empty: T) -> T:
+        """The live state of `kind` (`empty` when it was not read)."""
+        return self.snapshot.of(kind, empty)
 
     def values(self, kind: str) -> ValueExporter:
         catalogue = self.snapshot.catalogue
@@ -118,98 +131,108 @@ class Converter:
         if value not in (None, "", []) or self.include_empty:
             entry[name] = value
 
-    # -- the kinds ---------------------------------------------------------------------
 
-    def companies(self) -> list[Entry]:
-        values = self.values("companies")
-        entries = []
-        for company in self.keyed("companies", self.snapshot.companies, lambda c: c.name):
-            entry: Entry = {"name": company.name}
-            self.put(entry, "email_domains", unique_names(company.email_domains))
-            self.put(entry, "notes", text(company.notes))
-            if company.custom_values is not None:
-                found = values.values(company.custom_values, f"companies/{company.name}")
-                self.put(entry, "custom_fields", found or None)
-            entries.append(ordered("companies", entry))
-        return entries
+# -- the kinds: one function each, named as the kind (see KindSpec.exporter) ----------
 
-    def departments(self) -> list[Entry]:
-        names = [name for _, name in self.snapshot.departments.by_key.values()]
-        return [{"name": name} for name in self.keyed("departments", names, lambda n: n)]
 
-    def categories(self) -> list[Entry]:
-        entries = []
-        categories = self.snapshot.categories
-        firsts = [group[0] for group in categories.by_key.values()]
-        for category in self.keyed("categories", firsts, lambda c: c.name):
-            entry: Entry = {"name": category.name}
-            others = categories.named(category.name)[1:]
-            if others:
-                self.notes.append(
-                    f"categories/{category.name}: is also {', '.join(c.where() for c in others)}"
-                    f"; manifests key categories by name, so only the one {category.where()} "
-                    "is written"
-                )
-            if category.section or others or self.include_empty:
-                # `section: null` says "no section"; left out, any section would match.
-                entry["section"] = category.section
-            entries.append(ordered("categories", entry))
-        return entries
+def companies(conv: Converter) -> list[Entry]:
+    values = conv.values("companies")
+    entries = []
+    listed = conv.live("companies", LiveCompanies({})).items
+    for company in conv.keyed("companies", listed, lambda c: c.name):
+        entry: Entry = {"name": company.name}
+        conv.put(entry, "email_domains", unique_names(company.email_domains))
+        conv.put(entry, "notes", text(company.notes))
+        if company.custom_values is not None:
+            found = values.values(company.custom_values, f"companies/{company.name}")
+            conv.put(entry, "custom_fields", found or None)
+        entries.append(ordered("companies", entry))
+    return entries
 
-    def tech_permissions(self) -> list[Entry]:
-        categories = self.snapshot.categories
-        technicians = self.snapshot.technicians
-        chosen = [c for g in categories.by_key.values() for c in g[:1] if c.id in technicians]
-        admins = [u.id for u in self.snapshot.users if u.is_admin]
-        access = implicit_access(admins, technicians, [c.id for c in categories.all()])
-        implicit: dict[int, str] = {}
-        entries = []
-        for category in self.keyed("tech_permissions", chosen, lambda c: c.name):
-            shared = len(categories.named(category.name)) > 1
-            if shared and norm_key(category.name) not in self.keys.get("categories", set()):
-                self.notes.append(
-                    f"tech_permissions/{category.name}: left out: several categories have "
-                    "this name, and only with its `categories` entry (which gives the "
-                    "section) can the manifests say which one (export categories too)"
-                )
-                continue
-            explicit = [t for t in technicians[category.id] if not access.covers(t.id)]
-            implicit.update(
-                (t.id, t.username) for t in technicians[category.id] if access.covers(t.id)
+
+def departments(conv: Converter) -> list[Entry]:
+    names = [name for _, name in conv.live("departments", LiveDepartments({})).by_key.values()]
+    return [{"name": name} for name in conv.keyed("departments", names, lambda n: n)]
+
+
+def categories(conv: Converter) -> list[Entry]:
+    entries = []
+    categories = conv.live("categories", LiveCategories({}))
+    firsts = [group[0] for group in categories.by_key.values()]
+    for category in conv.keyed("categories", firsts, lambda c: c.name):
+        entry: Entry = {"name": category.name}
+        others = categories.named(category.name)[1:]
+        if others:
+            conv.notes.append(
+                f"categories/{category.name}: is also {', '.join(c.where() for c in others)}"
+                f"; manifests key categories by name, so only the one {category.where()} "
+                "is written"
             )
-            names = unique_names(t.username for t in explicit)
-            if not names and not self.include_empty:
-                continue
-            entry = {"category": category.name, "technicians": sorted(names, key=str.casefold)}
-            entries.append(entry)
-        for user_id, username in sorted(implicit.items(), key=lambda i: i[1].casefold()):
-            self.notes.append(
-                f"tech_permissions: {username} has access through {access.through[user_id]}: "
-                "not written as a category permission (the plan leaves it alone)"
-            )
-        return entries
+        if category.section or others or conv.include_empty:
+            # `section: null` says "no section"; left out, any section would match.
+            entry["section"] = category.section
+        entries.append(ordered("categories", entry))
+    return entries
 
-    def rules(self) -> tuple[list[Entry], list[Entry]]:
-        """The rules whose state the service says, and those it does not (written as
-        comments: `enabled` is required, and a guess would be a change on every plan)."""
-        known, unknown = [], []
-        for rule_id, info in sorted(self.snapshot.rules.items()):
-            if not self.selection.wants(RULES, str(rule_id)):
-                continue
-            self.keys.setdefault(RULES, set()).add(str(rule_id))
-            entry: Entry = {"id": rule_id}
-            if info.name:
-                entry["name"] = info.name
-            if info.enabled is None:
-                unknown.append(entry)
-                continue
-            entry["enabled"] = info.enabled
-            known.append(entry)
-        if unknown:
-            ids = ", ".join(str(e["id"]) for e in unknown)
-            self.notes.append(
-                f"{RULES}: the service does not say whether rule(s) {ids} are "
-                "enabled: they are written as comments; uncomment each and set `enabled` "
-                "to manage it"
+
+def tech_permissions(conv: Converter) -> list[Entry]:
+    categories = conv.live("categories", LiveCategories({}))
+    technicians = conv.live("tech_permissions", LiveTechPermissions({})).by_category
+    chosen = [c for g in categories.by_key.values() for c in g[:1] if c.id in technicians]
+    # The administrators, who have every category without a permission.
+    users = conv.live(spec("tech_permissions").target("technicians"), LiveUsers({}))
+    admins = [u.id for u in users.items if u.is_admin]
+    access = implicit_access(admins, technicians, [c.id for c in categories.all()])
+    implicit: dict[int, str] = {}
+    entries = []
+    for category in conv.keyed("tech_permissions", chosen, lambda c: c.name):
+        shared = len(categories.named(category.name)) > 1
+        if shared and norm_key(category.name) not in conv.keys.get("categories", set()):
+            conv.notes.append(
+                f"tech_permissions/{category.name}: left out: several categories have "
+                "this name, and only with its `categories` entry (which gives the "
+                "section) can the manifests say which one (export categories too)"
             )
-        return known, unknown
+            continue
+        explicit = [t for t in technicians[category.id] if not access.covers(t.id)]
+        implicit.update((t.id, t.username) for t in technicians[category.id] if access.covers(t.id))
+        names = unique_names(t.username for t in explicit)
+        if not names and not conv.include_empty:
+            continue
+        entry = {"category": category.name, "technicians": sorted(names, key=str.casefold)}
+        entries.append(entry)
+    for user_id, username in sorted(implicit.items(), key=lambda i: i[1].casefold()):
+        conv.notes.append(
+            f"tech_permissions: {username} has access through {access.through[user_id]}: "
+            "not written as a category permission (the plan leaves it alone)"
+        )
+    return entries
+
+
+def automation_rules(conv: Converter) -> list[Entry]:
+    """The rules whose state the service says; those it does not go to
+    `conv.unknown_rules` (written as comments: `enabled` is required, and a guess would
+    be a change on every plan)."""
+    known, unknown = [], conv.unknown_rules
+    for rule_id, info in sorted(conv.live(RULES, LiveRules({})).by_id.items()):
+        if info is None:
+            continue
+        if not conv.selection.wants(RULES, str(rule_id)):
+            continue
+        conv.keys.setdefault(RULES, set()).add(str(rule_id))
+        entry: Entry = {"id": rule_id}
+        if info.name:
+            entry["name"] = info.name
+        if info.enabled is None:
+            unknown.append(entry)
+            continue
+        entry["enabled"] = info.enabled
+        known.append(entry)
+    if unknown:
+        ids = ", ".join(str(e["id"]) for e in unknown)
+        conv.notes.append(
+            f"{RULES}: the service does not say whether rule(s) {ids} are "
+            "enabled: they are written as comments; uncomment each and set `enabled` "
+            "to manage it"
+        )
+    return known

@@ -13,12 +13,13 @@ written in general).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from reconciler.export.entries import Converter, Entry, ordered, text
 from reconciler.export.selection import EMPLOYEES
-from reconciler.resources.employee_records import SERVER_FIELDS
-from reconciler.resources.user_records import LiveUser
+from reconciler.resources.employee_records import SERVER_FIELDS, LiveEmployees
+from reconciler.resources.user_records import LiveUser, LiveUsers
 
 # User fields written as texts (the others: references, flags, custom fields).
 USER_TEXTS = ("first_name", "last_name", "phone", "location", "notes")
@@ -27,7 +28,8 @@ USER_TEXTS = ("first_name", "last_name", "phone", "location", "notes")
 def users(conv: Converter) -> list[Entry]:
     values = conv.values("users")
     entries = []
-    for user in conv.keyed("users", conv.snapshot.users, lambda u: u.username):
+    listed = conv.live("users", LiveUsers({})).items
+    for user in conv.keyed("users", listed, lambda u: u.username):
         entry: Entry = {"username": user.username}
         if user.email.strip():
             entry["email"] = user.email.strip()
@@ -50,7 +52,7 @@ def _name(value: str | None) -> str | None:
 
 def employees(conv: Converter) -> list[Entry]:
     key_field = conv.selection.employee_key
-    records = conv.snapshot.employees
+    records = [dict(r) for r in conv.live(EMPLOYEES, LiveEmployees("", {})).records]
     unkeyed = sum(1 for r in records if conv.selection.key(EMPLOYEES, r.get(key_field)) is None)
     if unkeyed:
         conv.notes.append(
@@ -76,6 +78,6 @@ def _employee(record: dict[str, Any], key_field: str, include_empty: bool) -> En
     return entry
 
 
-def live_user_names(users: list[LiveUser]) -> dict[int, str]:
+def live_user_names(users: Iterable[LiveUser]) -> dict[int, str]:
     """User id -> username, for assignments that carry only an id."""
     return {u.id: u.username for u in users if u.username}

@@ -17,7 +17,7 @@ from typing import Any
 from reconciler.export.clone import CLONE_LEAD, CloneSettings
 from reconciler.export.selection import EMPLOYEES, KIND_FILES, RULES, SETTINGS_FILE
 from reconciler.export.yamlout import commented_entries, dump, dump_header, entries_node, node
-from reconciler.manifest.kinds import service_of
+from reconciler.manifest.kinds import service_of, spec
 
 Entry = dict[str, Any]
 _PLACEHOLDER = re.compile(r"^(#\s+)enabled: null$", re.MULTILINE)
@@ -118,6 +118,11 @@ def _open_rules(text: str) -> str:
 
 
 def _document(kind: str, entries: Sequence[Entry]) -> dict[str, Any]:
-    if kind == EMPLOYEES:
-        return {"workspace": {"employees": entries_node(entries)}}
-    return {kind: entries_node(entries)}
+    """`{kind: entries}`, nested as the manifest nests it: `{workspace: {employees: ...}}`."""
+    document: dict[str, Any] = {}
+    inner = document
+    *sections, name = spec(kind).path
+    for section in sections:
+        inner = inner.setdefault(section, {})
+    inner[name] = entries_node(entries)
+    return document

@@ -5,31 +5,28 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from importlib import import_module
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 from reconciler.connection import Connection
 from reconciler.errors import UsageError
-from reconciler.export.assets import assets
 from reconciler.export.clone import clone_settings
 from reconciler.export.entries import Converter, Entry
-from reconciler.export.people import employees, users
 from reconciler.export.result import ExportResult
-from reconciler.export.selection import RULES, Selection
+from reconciler.export.selection import Selection
 from reconciler.export.snapshot import LiveSnapshot, read_snapshot
-from reconciler.manifest.kinds import service_of
+from reconciler.manifest.kinds import service_of, spec
+from reconciler.resources.category_records import LiveCategories
 from reconciler.workflow import open_clients, require_administrator
 
-_CONVERT: dict[str, Callable[[Converter], list[Entry]]] = {
-    "companies": Converter.companies,
-    "departments": Converter.departments,
-    "categories": Converter.categories,
-    "tech_permissions": Converter.tech_permissions,
-    "users": users,
-    "assets": assets,
-    "workspace.employees": employees,
-}
+
+def _converter(kind: str) -> Callable[[Converter], list[Entry]]:
+    """The function converting `kind`'s live state (the table of kinds' `exporter`)."""
+    module, _, name = spec(kind).exporter.partition(":")
+    found: Callable[[Converter], list[Entry]] = getattr(import_module(module), name)
+    return found
 
 
 def public_url(url: str) -> str:
@@ -53,13 +50,7 @@ def convert(
 ) -> ExportResult:
     """The entries of every kind the snapshot holds (pure)."""
     conv = Converter(snapshot, selection, include_empty)
-    entries: dict[str, list[Entry]] = {}
-    unknown_rules: list[Entry] = []
-    for kind in snapshot.kinds:
-        if kind == RULES:
-            entries[kind], unknown_rules = conv.rules()
-        else:
-            entries[kind] = _CONVERT[kind](conv)
+    entries = {kind: _converter(kind)(conv) for kind in snapshot.kinds}
     notes = [*(warnings or []), *snapshot.notes, *conv.notes]
     notes += [
         f"--target {target} matched no live object"
@@ -69,11 +60,9 @@ def convert(
         entries,
         sources or {},
         now or datetime.now(UTC),
-        unknown_rules,
+        conv.unknown_rules,
         clone_settings(
-            snapshot.catalogue,
-            conv.learned.settings(),
-            snapshot.categories if "categories" in snapshot.kinds else None,
+            snapshot.catalogue, conv.learned.settings(), snapshot.exported(LiveCategories)
         ),
         notes,
     )

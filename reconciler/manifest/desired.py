@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 from pydantic import BaseModel
 
-from reconciler.manifest.kinds import normalise_key
+from reconciler.manifest.kinds import normalise_key, spec
 from reconciler.manifest.models import Kind, Manifest, Settings
 from reconciler.manifest.problems import Source
 from reconciler.manifest.yamltree import Node
@@ -44,11 +45,10 @@ class DesiredState:
 
     def entries(self, kind: Kind | str) -> list[BaseModel]:
         """The entries of a kind, in the order they were written (files in load order)."""
-        kind = Kind(kind)
-        if kind is Kind.employees:
-            return list(self.manifest.workspace.employees) if self.manifest.workspace else []
-        found: list[BaseModel] = getattr(self.manifest, kind.value)
-        return list(found)
+        found: Any = self.manifest
+        for part in spec(kind).path:  # ("users",), ("workspace", "employees")
+            found = getattr(found, part) if found is not None else None
+        return list(found or [])
 
     def location(self, kind: str, key: str | int, *path: str | int) -> str | None:
         """`file:line:column` of an entry (kinds as `Kind` values, keys as written: case and

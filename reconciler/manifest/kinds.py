@@ -52,8 +52,22 @@ class KindSpec:
     key_field: str | None  # None: `settings.employee_key`
     key_form: KeyForm
     model: type[BaseModel]  # the manifest entry's model
+    noun: str  # one object of it, in messages: "user"
     module: str = ""  # its modules: resources/<module>.py, with <module>_records.py
     export_file: str = ""  # the file `export` writes it to
+    # export/<export_module>.py converts its live state to entries, in a function named
+    # as the kind's `Kind` member (`companies`, `employees`).
+    export_module: str = "entries"
+    # The entry fields that name objects of another kind: (field, kind). Partial plans
+    # take the entries named along, validation checks the names, planners resolve them.
+    references: tuple[tuple[str, Kind], ...] = ()
+    # The kinds its export looks names up in (ids to names), read beside it.
+    export_reads: tuple[Kind, ...] = ()
+    custom_field_usage: int | None = None  # the helpdesk's usage type of its custom fields
+    unique: tuple[str, ...] = ()  # fields the service requires unique across the kind
+    exclusive: tuple[str, ...] = ()  # list fields whose items belong to one entry only
+    prune_refused: str = ""  # why `settings.prune` cannot list it ("": it can)
+    prune_warning: str = ""  # what pruning it does that must be said ("pruning KIND ...")
 
     @property
     def name(self) -> str:
@@ -69,6 +83,25 @@ class KindSpec:
     @property
     def file_name(self) -> str:
         return self.export_file or f"{self.name}.yaml"
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        """Where its entries are in a manifest: ("users",), ("workspace", "employees")."""
+        return tuple(self.name.split("."))
+
+    @property
+    def open_fields(self) -> bool:
+        """Whether its entries' field set is open (passed through as written)."""
+        return self.model.model_config.get("extra") == "allow"
+
+    @property
+    def exporter(self) -> str:
+        """`module:function` converting its live state to entries."""
+        return f"reconciler.export.{self.export_module}:{self.kind.name}"
+
+    def target(self, field: str) -> str:
+        """The kind its entries' `field` names (a declared reference)."""
+        return next(kind.value for name, kind in self.references if name == field)
 
     def key_field_for(self, employee_key: str = "email") -> str:
         return self.key_field or employee_key
@@ -97,20 +130,52 @@ class KindSpec:
 # the export file's (`.yaml`). Serial numbers compare as names: `sn-0001` in a manifest
 # and `SN-0001` live are one asset, and telling them apart would create a duplicate (and,
 # under prune, disable the original).
-# fmt: off
+_NO_DELETE = "the helpdesk API cannot delete {}"
 KINDS: tuple[KindSpec, ...] = (
-    #        kind                   service    key field        key form       model
-    KindSpec(Kind.companies,        HELPDESK,  "name",          KeyForm.NAME,  Company),
-    KindSpec(Kind.departments,      HELPDESK,  "name",          KeyForm.NAME,  Department),
-    KindSpec(Kind.categories,       HELPDESK,  "name",          KeyForm.NAME,  Category),
-    KindSpec(Kind.users,            HELPDESK,  "username",      KeyForm.NAME,  User),
-    KindSpec(Kind.tech_permissions, HELPDESK,  "category",      KeyForm.NAME,  TechPermission),
-    KindSpec(Kind.assets,           HELPDESK,  "serial_number", KeyForm.NAME,  Asset),
-    KindSpec(Kind.automation_rules, HELPDESK,  "id",            KeyForm.ID,    AutomationRule),
-    KindSpec(Kind.employees,        WORKSPACE, None,            KeyForm.FIELD, Employee,
-             module="employees", export_file="workspace.yaml"),
-)
-# fmt: on
+    KindSpec(
+        Kind.companies, HELPDESK, "name", KeyForm.NAME, Company, "company",
+        custom_field_usage=4, exclusive=("email_domains",),
+        prune_refused=_NO_DELETE.format("companies"),
+    ),
+    KindSpec(
+        Kind.departments, HELPDESK, "name", KeyForm.NAME, Department, "department",
+        prune_refused=_NO_DELETE.format("departments"),
+    ),
+    KindSpec(
+        Kind.categories, HELPDESK, "name", KeyForm.NAME, Category, "category",
+        prune_refused=_NO_DELETE.format("categories"),
+    ),
+    KindSpec(
+        Kind.users, HELPDESK, "username", KeyForm.NAME, User, "user",
+        export_module="people",
+        references=(("company", Kind.companies), ("department", Kind.departments)),
+        custom_field_usage=3, unique=("email",),
+    ),
+    KindSpec(
+        Kind.tech_permissions, HELPDESK, "category", KeyForm.NAME, TechPermission,
+        "tech permission",
+        references=(("category", Kind.categories), ("technicians", Kind.users)),
+        # The administrators, who are implicit technicians (never exported).
+        export_reads=(Kind.users,),
+    ),
+    KindSpec(
+        Kind.assets, HELPDESK, "serial_number", KeyForm.NAME, Asset, "asset",
+        export_module="assets",
+        references=(("company", Kind.companies), ("assigned_users", Kind.users)),
+        export_reads=(Kind.companies, Kind.users), custom_field_usage=2,
+    ),
+    KindSpec(
+        Kind.automation_rules, HELPDESK, "id", KeyForm.ID, AutomationRule, "automation rule",
+        prune_refused="the API cannot list automation rules, so rules missing from the "
+        "manifests cannot be found (disable one with `enabled: false`)",
+    ),
+    KindSpec(
+        Kind.employees, WORKSPACE, None, KeyForm.FIELD, Employee, "employee",
+        module="employees", export_file="workspace.yaml", export_module="people",
+        prune_warning="deletes employees missing from the manifests, and that cannot be "
+        "undone",
+    ),
+)  # fmt: skip
 
 if [row.kind for row in KINDS] != list(Kind):  # pragma: no cover - a programming error
     raise RuntimeError("manifest/kinds.py: KINDS must have one row per Kind, in its order")
@@ -122,6 +187,11 @@ KIND_NAMES: tuple[str, ...] = tuple(BY_NAME)
 def spec(kind: str) -> KindSpec:
     """The row of `kind`; KeyError for a name that is not a managed kind."""
     return BY_NAME[kind]
+
+
+def references_to(kind: str) -> list[tuple[KindSpec, str]]:
+    """The kinds whose entries name objects of `kind`, with the field that does."""
+    return [(row, name) for row in KINDS for name, target in row.references if target == kind]
 
 
 def service_of(kind: str) -> str:
@@ -160,6 +230,7 @@ __all__ = [
     "key_field",
     "norm_key",
     "normalise_key",
+    "references_to",
     "service_of",
     "spec",
 ]

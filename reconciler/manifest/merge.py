@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reconciler.manifest.kinds import key_field, normalise_key
+from reconciler.manifest.kinds import key_field, normalise_key, spec
 from reconciler.manifest.models import Kind, Manifest, Workspace
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import Node
@@ -79,10 +79,9 @@ def _employee_key(settings: Node | None) -> str:
 def _entry_nodes(root: Node) -> list[tuple[Kind, Node]]:
     found: list[tuple[Kind, Node]] = []
     for kind in Kind:
-        if kind is Kind.employees:
-            listed = _mapping_value(_mapping_value(root, "workspace"), "employees")
-        else:
-            listed = _mapping_value(root, kind.value)
+        listed: Node | None = root
+        for part in spec(kind).path:  # ("users",), ("workspace", "employees")
+            listed = _mapping_value(listed, part)
         if listed is not None and isinstance(listed.value, list):
             found.extend((kind, entry) for entry in listed.value if entry.is_mapping)
     return found
@@ -98,17 +97,18 @@ def _add_entry(
 ) -> None:
     name = key_field(kind, employee_key)
     value = _mapping_value(entry, name)
-    if value is None and kind is Kind.employees:
+    configured = spec(kind).key_field is None  # keyed by `settings.employee_key`
+    if value is None and configured:
         problems.at(
             source,
             entry,
-            f"workspace.employees: an employee without '{name}', its key (settings.employee_key)",
+            f"{kind.value}: an {spec(kind).noun} without '{name}', its key (settings.employee_key)",
         )
         return
     key = normalise_key(kind, value.value if value else None, employee_key)
     if key is None:
         checked_by_model = name == "email" and value is not None and value.value is not None
-        if kind is Kind.employees and not checked_by_model:  # the model: an e-mail's form
+        if configured and not checked_by_model:  # the model: an e-mail's form
             problems.at(source, value or entry, f"'{name}' must be a non-empty text or number")
         return  # any other kind's key is checked by validation
     first = entries.get((kind, key))
@@ -127,7 +127,7 @@ def _merged_manifest(documents: Sequence[Document]) -> Manifest:
     manifests = [document.manifest for document in documents if document.manifest is not None]
     merged: dict[str, Any] = {}
     for kind in Kind:
-        if kind is not Kind.employees:
+        if len(spec(kind).path) == 1:  # workspace.employees: with the workspace below
             merged[kind.value] = [entry for m in manifests for entry in getattr(m, kind.value)]
     settings = [m.settings for m in manifests if m.settings is not None]
     merged["settings"] = settings[0] if settings else None

@@ -29,27 +29,25 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from pydantic import BaseModel
 
 from reconciler.errors import ManifestError
 from reconciler.manifest.confusables import confusable_pairs
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import ENTRY_MODELS, key_field
+from reconciler.manifest.kinds import ENTRY_MODELS, KINDS, key_field, spec
 from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import printable
-from reconciler.manifest.references import entry_keys, named_references, user_references
+from reconciler.manifest.references import entry_keys, named_references
 
-# Why each kind that cannot be pruned cannot be.
-UNPRUNABLE: dict[Kind, str] = {
-    Kind.companies: "the helpdesk API cannot delete companies",
-    Kind.departments: "the helpdesk API cannot delete departments",
-    Kind.categories: "the helpdesk API cannot delete categories",
-    Kind.automation_rules: "the API cannot list automation rules, so rules missing from the "
-    "manifests cannot be found (disable one with `enabled: false`)",
-}
+# Why each kind that cannot be pruned cannot be (from the table of kinds).
+UNPRUNABLE: dict[Kind, str] = {row.kind: row.prune_refused for row in KINDS if row.prune_refused}
+# How a field is named in messages, where its name is not enough.
+_LABELS = {"email": "e-mail", "email_domains": "e-mail domain"}
 
 
 @dataclass(frozen=True)
@@ -74,29 +72,34 @@ def validate_manifests(
 
 def validate_references(desired: DesiredState) -> list[str]:
     """The offline errors (module docstring), each as `file:line:column: message`."""
-    found = _Findings(desired)
-    _check_prune(desired, found)
-    _check_ignore_fields(desired, found)
-    _check_user_emails(desired, found)
-    _check_section_ids(desired, found)
-    _check_pruned_user_references(desired, found)
-    return found.sorted()
+    return _findings(
+        desired,
+        _check_prune,
+        _check_ignore_fields,
+        _check_unique_values,
+        _check_section_ids,
+        _check_pruned_references,
+    )
 
 
 def reference_warnings(desired: DesiredState) -> list[str]:
     """The offline warnings (module docstring), each as `file:line:column: message`."""
+    return _findings(
+        desired,
+        _warn_disabled_references,
+        _warn_repeats,
+        _warn_shared_items,
+        _warn_confusable_names,
+        _warn_prune,
+    )
+
+
+def _findings(
+    desired: DesiredState, *checks: Callable[[DesiredState, _Findings], None]
+) -> list[str]:
     found = _Findings(desired)
-    _warn_disabled_users(desired, found)
-    _warn_repeats(desired, found)
-    _warn_shared_domains(desired, found)
-    _warn_confusable_names(desired, found)
-    if Kind.employees in desired.settings.prune:
-        index = desired.settings.prune.index(Kind.employees)
-        found.setting(
-            ("prune", index),
-            "pruning workspace.employees deletes employees missing from the manifests, "
-            "and that cannot be undone",
-        )
+    for check in checks:
+        check(desired, found)
     return found.sorted()
 
 
@@ -137,6 +140,13 @@ def _check_prune(desired: DesiredState, found: _Findings) -> None:
             found.setting(("prune", index), f"{kind.value} cannot be pruned: {UNPRUNABLE[kind]}")
 
 
+def _warn_prune(desired: DesiredState, found: _Findings) -> None:
+    for index, kind in enumerate(desired.settings.prune):
+        warning = spec(kind).prune_warning
+        if warning and desired.settings.prune.index(kind) == index:
+            found.setting(("prune", index), f"pruning {kind.value} {warning}")
+
+
 def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
     settings = desired.settings
     for kind, names in settings.ignore_fields.items():
@@ -148,7 +158,7 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
                 found.setting(where, f"'{name}' is the key of {kind.value}: it cannot be ignored")
             elif name.startswith("custom_fields.") and "custom_fields" in fields:
                 continue  # one custom field of the kind, by name
-            elif kind is not Kind.employees and name not in fields:
+            elif not spec(kind).open_fields and name not in fields:
                 close = difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
                 hint = (
                     f"did you mean '{close[0]}'?" if close else f"the fields: {', '.join(fields)}"
@@ -156,21 +166,26 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
                 found.setting(where, f"{kind.value} have no field '{name}'; {hint}")
 
 
-def _check_user_emails(desired: DesiredState, found: _Findings) -> None:
-    first: dict[str, str] = {}
-    for user in desired.manifest.users:
-        if user.email is None:
-            continue
-        earlier = first.setdefault(user.email.casefold(), user.username)
-        if earlier != user.username:
-            where = desired.location(Kind.users, earlier, "email") or f"user '{earlier}'"
-            found.entry(
-                Kind.users,
-                user.username,
-                ("email",),
-                f"e-mail '{user.email}' is also the e-mail of user '{earlier}' (at {where}); "
-                "the helpdesk requires e-mails to be unique",
-            )
+def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
+    for row in KINDS:
+        key = row.key_field_for(desired.settings.employee_key)
+        for name in row.unique:
+            label = _LABELS.get(name, name)
+            first: dict[str, str] = {}
+            for entry in desired.entries(row.kind):
+                value, entry_key = getattr(entry, name), str(getattr(entry, key))
+                if value is None:
+                    continue
+                earlier = first.setdefault(str(value).casefold(), entry_key)
+                if earlier != entry_key:
+                    where = desired.location(row.kind, earlier, name) or (f"{row.noun} '{earlier}'")
+                    found.entry(
+                        row.kind,
+                        entry_key,
+                        (name,),
+                        f"{label} '{value}' is also the {label} of {row.noun} '{earlier}' "
+                        f"(at {where}); the helpdesk requires {label}s to be unique",
+                    )
 
 
 def _check_section_ids(desired: DesiredState, found: _Findings) -> None:
@@ -198,43 +213,57 @@ def _check_section_ids(desired: DesiredState, found: _Findings) -> None:
             )
 
 
-def _check_pruned_user_references(desired: DesiredState, found: _Findings) -> None:
-    if Kind.users not in desired.settings.prune:
-        return
-    known = {user.username.casefold() for user in desired.manifest.users}
-    for kind, key, path, username in user_references(desired):
-        if username.casefold() not in known:
+def _check_pruned_references(desired: DesiredState, found: _Findings) -> None:
+    """A name that refers to a pruned kind must be in the manifests: else the same run
+    would remove (disable) what the entry refers to."""
+    prune = desired.settings.prune
+    keys = {k: _keys(desired, k) for k in Kind if k in prune and k not in UNPRUNABLE}
+    for kind, key, path, target, name in named_references(desired):
+        if target in keys and name.casefold() not in keys[target]:
             found.entry(
                 kind,
                 key,
                 path,
-                f"user '{username}' is not in the manifests' users, and users are pruned: "
-                "the same run would disable it; add it to users or drop it here",
+                f"{spec(target).noun} '{name}' is not in the manifests' {target.value}, and "
+                f"{target.value} are pruned: the same run would disable it; add it to "
+                f"{target.value} or drop it here",
             )
 
 
-def _warn_disabled_users(desired: DesiredState, found: _Findings) -> None:
-    disabled = {u.username.casefold() for u in desired.manifest.users if u.disabled is True}
-    for kind, key, path, username in user_references(desired):
-        if username.casefold() in disabled:
-            found.entry(kind, key, path, f"user '{username}' is disabled (`disabled: true`)")
+def _warn_disabled_references(desired: DesiredState, found: _Findings) -> None:
+    """A name that refers to an entry with `disabled: true`."""
+    disabled = {
+        kind: {key for key, entry in _by_key(desired, kind) if getattr(entry, "disabled", None)}
+        for kind in Kind
+    }
+    for kind, key, path, target, name in named_references(desired):
+        if name.casefold() in disabled[target]:
+            noun = spec(target).noun
+            found.entry(kind, key, path, f"{noun} '{name}' is disabled (`disabled: true`)")
+
+
+def _by_key(desired: DesiredState, kind: Kind) -> Iterable[tuple[str, BaseModel]]:
+    """The entries of `kind` by their key as written, case folded."""
+    keys = entry_keys(desired, kind)
+    yield from zip((key.casefold() for key in keys), desired.entries(kind), strict=True)
+
+
+def _keys(desired: DesiredState, kind: Kind) -> set[str]:
+    return {key for key, _ in _by_key(desired, kind)}
 
 
 def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
-    lists: list[tuple[Kind, str, str, list[str]]] = []
-    for company in desired.manifest.companies:
-        lists.append((Kind.companies, company.name, "email_domains", company.email_domains or []))
-    for permission in desired.manifest.tech_permissions:
-        lists.append(
-            (Kind.tech_permissions, permission.category, "technicians", permission.technicians)
-        )
-    for asset in desired.manifest.assets:
-        lists.append(
-            (Kind.assets, asset.serial_number, "assigned_users", asset.assigned_users or [])
-        )
-    for kind, key, name, values in lists:
-        for index in _repeated(values):
-            found.entry(kind, key, (name, index), f"'{values[index]}' is listed twice in {name}")
+    # The lists of entries are sets (e-mail domains, technicians, assigned users).
+    for kind in Kind:
+        key = key_field(kind, desired.settings.employee_key)
+        for entry in desired.entries(kind):
+            for name in type(entry).model_fields:
+                values = getattr(entry, name)
+                if not isinstance(values, list):
+                    continue
+                for index in _repeated(values):
+                    message = f"'{values[index]}' is listed twice in {name}"
+                    found.entry(kind, str(getattr(entry, key)), (name, index), message)
     settings = desired.settings
     for index in _repeated(settings.prune):
         found.setting(("prune", index), f"'{settings.prune[index].value}' is listed twice in prune")
@@ -246,18 +275,24 @@ def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
             )
 
 
-def _warn_shared_domains(desired: DesiredState, found: _Findings) -> None:
-    owner: dict[str, str] = {}
-    for company in desired.manifest.companies:
-        for index, domain in enumerate(company.email_domains or []):
-            earlier = owner.setdefault(domain.casefold(), company.name)
-            if earlier.casefold() != company.name.casefold():
-                found.entry(
-                    Kind.companies,
-                    company.name,
-                    ("email_domains", index),
-                    f"e-mail domain '{domain}' is also a domain of company '{earlier}'",
-                )
+def _warn_shared_items(desired: DesiredState, found: _Findings) -> None:
+    for row in KINDS:
+        key = row.key_field_for(desired.settings.employee_key)
+        for name in row.exclusive:
+            label = _LABELS.get(name, name)
+            owner: dict[str, str] = {}
+            for entry in desired.entries(row.kind):
+                entry_key = str(getattr(entry, key))
+                for index, item in enumerate(getattr(entry, name) or []):
+                    earlier = owner.setdefault(item.casefold(), entry_key)
+                    if earlier.casefold() != entry_key.casefold():
+                        found.entry(
+                            row.kind,
+                            entry_key,
+                            (name, index),
+                            f"{label} '{item}' is also a {label.split()[-1]} of "
+                            f"{row.noun} '{earlier}'",
+                        )
 
 
 def _repeated(values: Sequence[str]) -> list[int]:

@@ -8,10 +8,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from reconciler.manifest.kinds import spec
 from reconciler.manifest.models import Kind
 from reconciler.resources.base import Reader, norm_key
 
 KIND = "assets"
+# The kinds its entries name (the table of kinds' references).
+COMPANIES = spec(KIND).target("company")
+USERS = spec(KIND).target("assigned_users")
 
 # Manifest field -> parameter of `Asset`/`UpdateAsset`, for the plain text fields.
 TEXTS = {

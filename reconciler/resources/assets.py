@@ -41,8 +41,10 @@ from reconciler.changes import (
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Asset
 from reconciler.resources.asset_records import (
+    COMPANIES,
     KIND,
     TEXTS,
+    USERS,
     AssignedUser,
     LiveAsset,
     LiveAssets,
@@ -106,13 +108,13 @@ class _Planner:
         self.catalogue = ctx.live_of("custom_fields", CustomFieldCatalogue)
         self.ignored = ctx.ignored(KIND)
         self.result = KindPlan()
-        self.companies = ctx.live_of("companies", LiveCompanies) or LiveCompanies({})
+        self.companies = ctx.live_of(COMPANIES, LiveCompanies) or LiveCompanies({})
         self.company_names = {c.id: c.name for c in self.companies.by_key.values()}
         self.user_ids: dict[str, int] = {}
         self.usernames: dict[int, str] = {}
         # AssignedUsers items that carry both are live users too.
         known = [(u.id, u.username) for a in live.all() for u in a.assigned]
-        users = ctx.live_of("users", LiveUsers)
+        users = ctx.live_of(USERS, LiveUsers)
         known += [(u.id, u.username) for u in users.by_key.values()] if users else []
         for user_id, username in known:
             if user_id is not None and username:
@@ -141,12 +143,12 @@ class _Planner:
             self.create(entry)
 
     def company(self, entry: Asset, name: str) -> int | Ref | None:
-        found = self.ctx.resolve("companies", name)
+        found = self.ctx.resolve(COMPANIES, name)
         if found is None:
             self.problem(
-                f"unknown company {name!r}" + closest(name, self.ctx.known_names("companies")),
+                f"unknown company {name!r}" + closest(name, self.ctx.known_names(COMPANIES)),
                 entry,
-                "add it under `companies` in the manifests, or fix the name",
+                f"add it under `{COMPANIES}` in the manifests, or fix the name",
             )
         return found
 
@@ -154,9 +156,9 @@ class _Planner:
         # The AssignedUsers items name users too, with their ids.
         found: int | Ref | None = self.user_ids.get(norm_key(username))
         if found is None:
-            found = self.ctx.resolve("users", username)
+            found = self.ctx.resolve(USERS, username)
         if found is None:
-            known = [*self.usernames.values(), *self.ctx.known_names("users")]
+            known = [*self.usernames.values(), *self.ctx.known_names(USERS)]
             self.problem(
                 f"unknown user {username!r}" + closest(username, known),
                 entry,

@@ -13,11 +13,18 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import KINDS
 from reconciler.resources.base import Reader, norm_key
 
 KIND = "custom_fields"
 TEXT, DATE, DROPDOWN, CHECKBOX, MULTILINE = 1, 2, 3, 4, 5
-USAGE = {"assets": 2, "users": 3, "companies": 4}
+# Kind -> the usage type of its custom fields (from the table of kinds), by usage type.
+USAGE = dict(
+    sorted(
+        ((row.name, row.custom_field_usage) for row in KINDS if row.custom_field_usage),
+        key=lambda item: item[1],
+    )
+)
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d %b %Y", "%b %d, %Y")
 T = TypeVar("T")
 

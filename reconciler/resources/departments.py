@@ -7,8 +7,23 @@ from __future__ import annotations
 
 from reconciler.changes import Action, Change, FieldChange, address, error, warning
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import references_to
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.department_records import KIND, LiveDepartments, read_departments
+
+
+def _carriers(ctx: PlanContext) -> dict[str, tuple[str, str]]:
+    """Normalised department name -> (kind, key) of the first managed entry that names it
+    (a user, through the table's references), whose create or update creates it."""
+    carriers: dict[str, tuple[str, str]] = {}
+    for row, field in references_to(KIND):
+        if field in ctx.ignored(row.name):
+            continue
+        key = row.key_field_for(ctx.desired.settings.employee_key)
+        for entry in ctx.desired.entries(row.name):
+            if name := getattr(entry, field):
+                carriers.setdefault(norm_key(name), (row.name, str(getattr(entry, key))))
+    return carriers
 
 
 class DepartmentsResource(KindResource):
@@ -25,18 +40,13 @@ class DepartmentsResource(KindResource):
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveDepartments) or LiveDepartments({})
         result = KindPlan()
-        users_ignore_department = "department" in ctx.ignored("users")
-        carriers: dict[str, str] = {}
-        if not users_ignore_department:
-            for user in ctx.desired.manifest.users:
-                if user.department:
-                    carriers.setdefault(norm_key(user.department), user.username)
+        carriers = _carriers(ctx)
         for department in ctx.desired.manifest.departments:
             if live.get(department.name) is not None:
                 continue
             addr = address(KIND, department.name)
-            carrier = carriers.get(norm_key(department.name))
-            if carrier is None:
+            found = carriers.get(norm_key(department.name))
+            if found is None:
                 result.diagnostics.append(
                     error(
                         "does not exist, and the API creates departments only through a "
@@ -55,8 +65,8 @@ class DepartmentsResource(KindResource):
                     Action.create,
                     (FieldChange("name", None, department.name),),
                     (),
-                    depends_on=(address("users", carrier),),
-                    reason=f'created by users["{carrier}"], which names it',
+                    depends_on=(address(*found),),
+                    reason=f'created by {found[0]}["{found[1]}"], which names it',
                 )
             )
         if ctx.prunes(KIND):

@@ -103,9 +103,9 @@ def worth_reading_all(
     )
 
 
-def access_notes(access: ImplicitAccess, named: Mapping[int, str]) -> list[Diagnostic]:
+def access_notes(access: ImplicitAccess, named: Mapping[int, str], users: str) -> list[Diagnostic]:
     """One note per implicit technician the plan would otherwise have removed somewhere
-    (`named`: user id -> username), in username order."""
+    (`named`: user id -> username; `users`: their kind), in username order."""
     notes = []
     for user_id, username in sorted(named.items(), key=lambda item: item[1].casefold()):
         through = access.through[user_id]
@@ -120,7 +120,7 @@ def access_notes(access: ImplicitAccess, named: Mapping[int, str]) -> list[Diagn
             note(
                 f"{username} has access through {through}: listed by TechsForCategory, "
                 "not managed as a category permission",
-                address("users", username),
+                address(users, username),
                 remedy,
             )
         )

@@ -11,12 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import spec
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.category_records import LiveCategories, section_wishes
 from reconciler.resources.implicit_technicians import worth_reading_all
 from reconciler.resources.user_records import LiveUsers
 
 KIND = "tech_permissions"
+# The kinds its entries name (the table of kinds' references).
+CATEGORIES = spec(KIND).target("category")
+USERS = spec(KIND).target("technicians")
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,7 @@ def categories_to_read(categories: LiveCategories, desired: DesiredState, prune:
 
 
 async def read_tech_permissions(reader: Reader) -> LiveTechPermissions:
-    categories = await reader.get("categories") or LiveCategories({})
+    categories = await reader.get(CATEGORIES) or LiveCategories({})
     # Pruning only when the manifests list tech permissions (see tech_permissions.py).
     prune = KIND in reader.prune and bool(reader.desired.manifest.tech_permissions)
     ids = categories_to_read(categories, reader.desired, prune)
@@ -77,7 +81,7 @@ async def read_tech_permissions(reader: Reader) -> LiveTechPermissions:
     if rest:
         # An all-category technician shows only in the full picture (implicit_technicians):
         # read the other categories too when a removal from a managed one depends on it.
-        users = await reader.get("users") or LiveUsers({})
+        users = await reader.get(USERS) or LiveUsers({})
         admins = {u.id for u in users.by_key.values() if u.is_admin}
         wanted = wanted_by_category(categories, reader.desired)
         if worth_reading_all(by_category, admins, wanted, len(categories)):

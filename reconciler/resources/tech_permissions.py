@@ -54,7 +54,9 @@ from reconciler.resources.category_records import (
 from reconciler.resources.custom_fields import closest
 from reconciler.resources.implicit_technicians import access_notes, implicit_access
 from reconciler.resources.tech_permission_records import (
+    CATEGORIES,
     KIND,
+    USERS,
     LiveTechPermissions,
     Technician,
     read_tech_permissions,
@@ -71,7 +73,7 @@ def _sorted_names(names: list[str]) -> list[str]:
 
 class TechPermissionsResource(KindResource):
     kind = KIND
-    uses = ("categories", "users")  # users: the administrators (implicit technicians)
+    uses = (CATEGORIES, USERS)  # users: the administrators (implicit technicians)
 
     def needs(self, desired: DesiredState) -> bool:
         return bool(desired.manifest.tech_permissions)
@@ -87,7 +89,7 @@ class TechPermissionsResource(KindResource):
         if ctx.prunes(KIND) and entries:
             planner.prune()
         planner.warn_role_loss()
-        planner.result.diagnostics += access_notes(planner.access, planner.implicit)
+        planner.result.diagnostics += access_notes(planner.access, planner.implicit, USERS)
         return planner.result
 
 
@@ -96,8 +98,8 @@ class _Planner:
 
     def __init__(self, ctx: PlanContext) -> None:
         self.ctx = ctx
-        self.categories = ctx.live_of("categories", LiveCategories) or LiveCategories({})
-        self.users = ctx.live_of("users", LiveUsers) or LiveUsers({})
+        self.categories = ctx.live_of(CATEGORIES, LiveCategories) or LiveCategories({})
+        self.users = ctx.live_of(USERS, LiveUsers) or LiveUsers({})
         self.live = ctx.live_of(KIND, LiveTechPermissions) or LiveTechPermissions({})
         self.wishes = section_wishes(ctx.desired)
         self.result = KindPlan()
@@ -116,7 +118,7 @@ class _Planner:
             self.matched.add(found.live.id)
             self.entry(entry, found.live.id, self.live.by_category.get(found.live.id, ()))
             return
-        ref = self.ctx.created_ref("categories", entry.category)
+        ref = self.ctx.created_ref(CATEGORIES, entry.category)
         if ref is None:
             self.result.diagnostics.append(self.unknown_category(entry, found))
         else:
@@ -126,7 +128,7 @@ class _Planner:
         """Warn about users taken out of categories and listed under none, unless they are
         administrators or the plan disables them anyway."""
         entries = {norm_key(u.username): u for u in self.ctx.desired.manifest.users}
-        prunes_users = self.ctx.prunes("users") and bool(entries)
+        prunes_users = self.ctx.prunes(USERS) and bool(entries)
         for username in sorted(self.removed.values(), key=str.casefold):
             key = norm_key(username)
             user = self.users.get(username)
@@ -139,7 +141,7 @@ class _Planner:
                     "is removed from categories and listed under none of the managed ones: if "
                     "these were the last category permissions, the helpdesk may stop treating "
                     "the user as a technician",
-                    address("users", username),
+                    address(USERS, username),
                     "list the user under the technicians of the categories they should keep",
                 )
             )
@@ -160,10 +162,10 @@ class _Planner:
                 wanted[key] = (user.id, user.username)
             elif key in listed:
                 wanted[key] = (listed[key].id, listed[key].username)
-            elif isinstance(ref := self.ctx.resolve("users", username), Ref):
+            elif isinstance(ref := self.ctx.resolve(USERS, username), Ref):
                 wanted[key] = (ref, username)
             else:
-                known = self.ctx.known_names("users")
+                known = self.ctx.known_names(USERS)
                 self.result.diagnostics.append(
                     error(
                         f"unknown technician {username!r}: no such user exists or is created "
@@ -300,7 +302,7 @@ class _Planner:
             # Its `categories` entry carries the error that says why (section, move).
             return error(
                 f"category {entry.category!r} is in the manifests but cannot be created or "
-                f"matched (see {address('categories', (listed or [entry.category])[0])})",
+                f"matched (see {address(CATEGORIES, (listed or [entry.category])[0])})",
                 addr,
                 None,
                 location,

@@ -11,11 +11,15 @@ from typing import Any
 
 from reconciler.changes import FieldChange
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import spec
 from reconciler.manifest.models import Kind, User
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for, unignored
 
 KIND = "users"
+# The kinds its entries name (the table of kinds' references).
+COMPANIES = spec(KIND).target("company")
+DEPARTMENTS = spec(KIND).target("department")
 # Manifest fields that `UpdateUser` carries -> its parameter names, in display order.
 RECORD_FIELDS = {
     "email": "email",
@@ -91,6 +95,16 @@ class LiveUsers:
 
     def names(self) -> list[str]:
         return [u.username for u in self.by_key.values()]
+
+    def export_notes(self) -> list[str]:
+        """What an export of these users leaves out: a department the listing names
+        only by an id that no listed department has."""
+        return [
+            f"{KIND}/{user.username}: department is left out: its id {user.department_id} "
+            "is not among the departments listed"
+            for user in self.items
+            if user.department is None and user.department_id
+        ]
 
 
 def _flag(value: Any) -> bool:
@@ -221,7 +235,7 @@ async def read_users(reader: Reader) -> LiveUsers:
     entries set some, and in a full read of every one selected (when user fields exist)."""
     helpdesk = reader.helpdesk
     desired = reader.desired
-    departments = await reader.get("departments")
+    departments = await reader.get(DEPARTMENTS)
     items = [parse_user(raw, departments) for raw in await helpdesk.users()]
     users = {norm_key(user.username): user for user in items}
     pruning = prunes_users(reader)

@@ -42,6 +42,8 @@ from reconciler.resources.company_records import LiveCompanies
 from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue
 from reconciler.resources.custom_fields import closest, diff_values
 from reconciler.resources.user_records import (
+    COMPANIES,
+    DEPARTMENTS,
     KIND,
     RECORD_FIELDS,
     LiveUser,
@@ -63,7 +65,7 @@ CREATE_FIELDS = ("first_name", "last_name", "phone", "location", "company", "dep
 
 class UsersResource(KindResource):
     kind = KIND
-    uses = ("departments", "custom_fields")
+    uses = (DEPARTMENTS, "custom_fields")  # departments: names for the listed ids
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
@@ -280,17 +282,17 @@ class _Planner:
         if not company:
             return ()
         ctx = self.ctx
-        found = ctx.resolve("companies", str(company))
+        found = ctx.resolve(COMPANIES, str(company))
         if isinstance(found, Ref):
             return (found.address,)
-        if found is None and ctx.live_of("companies", LiveCompanies) is not None:
-            known = ctx.live_names("companies")
+        if found is None and ctx.live_of(COMPANIES, LiveCompanies) is not None:
+            known = ctx.live_names(COMPANIES)
             self.result.diagnostics.append(
                 warning(
                     f"company {company!r} is neither live nor in the manifests: the helpdesk "
                     "creates it with no e-mail domains or notes" + closest(str(company), known),
                     address(KIND, user.username),
-                    "add it under `companies`, or fix the name",
+                    f"add it under `{COMPANIES}`, or fix the name",
                     ctx.desired.location(KIND, user.username, "company"),
                 )
             )

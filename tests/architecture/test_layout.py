@@ -35,18 +35,6 @@ MAX_MODULES_PER_KIND = 5
 # Known exceptions, each to be removed by the change that ends it.
 # clients/sender.py `send`: being split by the work on issue 13 (client performance).
 LONG_FUNCTIONS_BEING_SPLIT = {("clients/sender.py", "send")}
-# The kinds still named in more modules than allowed, and in how many at most: a ratchet
-# while the work on issue 9 derives the rest from the table of kinds.
-KINDS_STILL_OVER = {
-    "companies": 12,
-    "departments": 10,
-    "categories": 11,
-    "users": 15,
-    "tech_permissions": 8,
-    "assets": 10,
-    "automation_rules": 5,
-    "employees": 11,
-}
 
 
 def _modules() -> list[Path]:
@@ -132,7 +120,7 @@ def test_a_kind_is_named_in_at_most_five_modules() -> None:
     over = {
         name: sorted(modules)
         for name, modules in naming.items()
-        if len(modules) > KINDS_STILL_OVER.get(name, MAX_MODULES_PER_KIND)
+        if len(modules) > MAX_MODULES_PER_KIND
     }
     assert over == {}, (
         f"kinds named in more than {MAX_MODULES_PER_KIND} modules outside the sandbox: "
