@@ -126,6 +126,10 @@ class Converter:
             chosen.append(group[-1])
         return chosen
 
+    def listed(self, kind: str, empty: Any, key_of: Callable[[Any], str | None]) -> list[Any]:
+        """The selected objects of `kind`'s listing (its live state's `items`), as `keyed`."""
+        return self.keyed(kind, self.live(kind, empty).items, key_of)
+
     def put(self, entry: Entry, name: str, value: Any) -> None:
         """Sets a text, list or reference field when it has a value (or with include_empty)."""
         if value not in (None, "", []) or self.include_empty:
@@ -138,8 +142,7 @@ class Converter:
 def companies(conv: Converter) -> list[Entry]:
     values = conv.values("companies")
     entries = []
-    listed = conv.live("companies", LiveCompanies({})).items
-    for company in conv.keyed("companies", listed, lambda c: c.name):
+    for company in conv.listed("companies", LiveCompanies({}), lambda c: c.name):
         entry: Entry = {"name": company.name}
         conv.put(entry, "email_domains", unique_names(company.email_domains))
         conv.put(entry, "notes", text(company.notes))

@@ -28,8 +28,7 @@ USER_TEXTS = ("first_name", "last_name", "phone", "location", "notes")
 def users(conv: Converter) -> list[Entry]:
     values = conv.values("users")
     entries = []
-    listed = conv.live("users", LiveUsers({})).items
-    for user in conv.keyed("users", listed, lambda u: u.username):
+    for user in conv.listed("users", LiveUsers({}), lambda u: u.username):
         entry: Entry = {"username": user.username}
         if user.email.strip():
             entry["email"] = user.email.strip()

@@ -103,6 +103,9 @@ class KindSpec:
         """The kind its entries' `field` names (a declared reference)."""
         return next(kind.value for name, kind in self.references if name == field)
 
+    def targets(self, *fields: str) -> tuple[str, ...]:
+        return tuple(self.target(field) for field in fields)
+
     def key_field_for(self, employee_key: str = "email") -> str:
         return self.key_field or employee_key
 

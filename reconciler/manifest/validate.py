@@ -72,31 +72,32 @@ def validate_manifests(
 
 def validate_references(desired: DesiredState) -> list[str]:
     """The offline errors (module docstring), each as `file:line:column: message`."""
-    return _findings(
-        desired,
-        _check_prune,
-        _check_ignore_fields,
-        _check_unique_values,
-        _check_section_ids,
-        _check_pruned_references,
-    )
+    return _findings(desired, _ERRORS)
 
 
 def reference_warnings(desired: DesiredState) -> list[str]:
     """The offline warnings (module docstring), each as `file:line:column: message`."""
-    return _findings(
-        desired,
-        _warn_disabled_references,
-        _warn_repeats,
-        _warn_shared_items,
-        _warn_confusable_names,
-        _warn_prune,
-    )
+    return _findings(desired, _WARNINGS)
 
 
-def _findings(
-    desired: DesiredState, *checks: Callable[[DesiredState, _Findings], None]
-) -> list[str]:
+Check = Callable[[DesiredState, "_Findings"], None]
+# The checks, each registered by its decorator (`_error`, `_warning`); their order does not
+# matter: findings are sorted by where they are.
+_ERRORS: list[Check] = []
+_WARNINGS: list[Check] = []
+
+
+def _error(check: Check) -> Check:
+    _ERRORS.append(check)
+    return check
+
+
+def _warning(check: Check) -> Check:
+    _WARNINGS.append(check)
+    return check
+
+
+def _findings(desired: DesiredState, checks: list[Check]) -> list[str]:
     found = _Findings(desired)
     for check in checks:
         check(desired, found)
@@ -134,12 +135,14 @@ class _Findings:
         return sorted(dict.fromkeys(self._found), key=order)
 
 
+@_error
 def _check_prune(desired: DesiredState, found: _Findings) -> None:
     for index, kind in enumerate(desired.settings.prune):
         if kind in UNPRUNABLE:
             found.setting(("prune", index), f"{kind.value} cannot be pruned: {UNPRUNABLE[kind]}")
 
 
+@_warning
 def _warn_prune(desired: DesiredState, found: _Findings) -> None:
     for index, kind in enumerate(desired.settings.prune):
         warning = spec(kind).prune_warning
@@ -147,6 +150,7 @@ def _warn_prune(desired: DesiredState, found: _Findings) -> None:
             found.setting(("prune", index), f"pruning {kind.value} {warning}")
 
 
+@_error
 def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
     settings = desired.settings
     for kind, names in settings.ignore_fields.items():
@@ -166,6 +170,7 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
                 found.setting(where, f"{kind.value} have no field '{name}'; {hint}")
 
 
+@_error
 def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
     for row in KINDS:
         key = row.key_field_for(desired.settings.employee_key)
@@ -188,6 +193,7 @@ def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
                     )
 
 
+@_error
 def _check_section_ids(desired: DesiredState, found: _Findings) -> None:
     # Whether a section name exists is only known live; what can be known here is that the
     # mapping contradicts itself: one id cannot be two sections, one section cannot have two.
@@ -213,6 +219,7 @@ def _check_section_ids(desired: DesiredState, found: _Findings) -> None:
             )
 
 
+@_error
 def _check_pruned_references(desired: DesiredState, found: _Findings) -> None:
     """A name that refers to a pruned kind must be in the manifests: else the same run
     would remove (disable) what the entry refers to."""
@@ -230,6 +237,7 @@ def _check_pruned_references(desired: DesiredState, found: _Findings) -> None:
             )
 
 
+@_warning
 def _warn_disabled_references(desired: DesiredState, found: _Findings) -> None:
     """A name that refers to an entry with `disabled: true`."""
     disabled = {
@@ -252,6 +260,7 @@ def _keys(desired: DesiredState, kind: Kind) -> set[str]:
     return {key for key, _ in _by_key(desired, kind)}
 
 
+@_warning
 def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
     # The lists of entries are sets (e-mail domains, technicians, assigned users).
     for kind in Kind:
@@ -275,6 +284,7 @@ def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
             )
 
 
+@_warning
 def _warn_shared_items(desired: DesiredState, found: _Findings) -> None:
     for row in KINDS:
         key = row.key_field_for(desired.settings.employee_key)
@@ -307,6 +317,7 @@ def _repeated(values: Sequence[str]) -> list[int]:
     return repeats
 
 
+@_warning
 def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
     """Keys of one kind, and names referring to another kind's keys, that are one name
     only after Unicode normalisation and case folding (confusables.py)."""

@@ -14,8 +14,7 @@ from reconciler.resources.base import Reader, norm_key
 
 KIND = "assets"
 # The kinds its entries name (the table of kinds' references).
-COMPANIES = spec(KIND).target("company")
-USERS = spec(KIND).target("assigned_users")
+COMPANIES, USERS = spec(KIND).targets("company", "assigned_users")
 
 # Manifest field -> parameter of `Asset`/`UpdateAsset`, for the plain text fields.
 TEXTS = {

@@ -19,8 +19,7 @@ from reconciler.resources.user_records import LiveUsers
 
 KIND = "tech_permissions"
 # The kinds its entries name (the table of kinds' references).
-CATEGORIES = spec(KIND).target("category")
-USERS = spec(KIND).target("technicians")
+CATEGORIES, USERS = spec(KIND).targets("category", "technicians")
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,7 @@ from reconciler.resources.custom_field_records import full_values_for, unignored
 
 KIND = "users"
 # The kinds its entries name (the table of kinds' references).
-COMPANIES = spec(KIND).target("company")
-DEPARTMENTS = spec(KIND).target("department")
+COMPANIES, DEPARTMENTS = spec(KIND).targets("company", "department")
 # Manifest fields that `UpdateUser` carries -> its parameter names, in display order.
 RECORD_FIELDS = {
     "email": "email",
