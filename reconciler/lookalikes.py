@@ -12,8 +12,8 @@ the live names. Pure: a function of the desired and the live state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, cast
 
 from reconciler.changes import Diagnostic, address, warning
 from reconciler.live import LiveState
@@ -22,52 +22,16 @@ from reconciler.manifest.confusables import lookalikes
 from reconciler.manifest.kinds import normalise_key, service_of
 from reconciler.manifest.models import Kind
 from reconciler.manifest.references import entry_keys, named_references
-from reconciler.resources.asset_records import LiveAssets
-from reconciler.resources.category_records import LiveCategories
-from reconciler.resources.company_records import LiveCompanies
-from reconciler.resources.department_records import LiveDepartments
-from reconciler.resources.employee_records import LiveEmployees
-from reconciler.resources.user_records import LiveUsers
 
 _SAME = "are one name only after Unicode normalisation (NFKC) and case folding, but two to the"
 
 
-def _companies(live: LiveCompanies) -> Iterable[tuple[str, object]]:
-    return ((c.name, c.id) for c in live.by_key.values())
-
-
-def _departments(live: LiveDepartments) -> Iterable[tuple[str, object]]:
-    return ((name, ident) for ident, name in live.by_key.values())
-
-
-def _categories(live: LiveCategories) -> Iterable[tuple[str, object]]:
-    return ((c.name, c.id) for c in live.all())
-
-
-def _users(live: LiveUsers) -> Iterable[tuple[str, object]]:
-    return ((u.username, u.id) for u in live.by_key.values())
-
-
-def _assets(live: LiveAssets) -> Iterable[tuple[str, object]]:
-    return ((a.serial_number, a.id) for a in live.all() if a.serial_number)
-
-
-def _employees(live: LiveEmployees) -> Iterable[tuple[str, object]]:
-    for group in live.by_key.values():
-        for record in group:
-            yield str(record.get(live.key_field)), record.get("id")
-
-
-# The kinds whose objects have names a manifest writes, and how to list (name, id) of
-# each live object. Automation rules are keyed by id; a permission names a category.
-_LIVE_NAMES: Mapping[Kind, tuple[type, Callable[[Any], Iterable[tuple[str, object]]]]] = {
-    Kind.companies: (LiveCompanies, _companies),
-    Kind.departments: (LiveDepartments, _departments),
-    Kind.categories: (LiveCategories, _categories),
-    Kind.users: (LiveUsers, _users),
-    Kind.assets: (LiveAssets, _assets),
-    Kind.employees: (LiveEmployees, _employees),
-}
+def _named_ids(data: Any) -> Iterable[tuple[str, object]] | None:
+    """(name, id) of each live object of a kind whose objects have names a manifest
+    writes (its live state's `named_ids`); None for the others (automation rules are keyed
+    by id, a permission names a category) and for a kind not read."""
+    named_ids = getattr(data, "named_ids", None)
+    return None if named_ids is None else cast(Iterable[tuple[str, object]], named_ids())
 
 
 def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnostic]:
@@ -76,12 +40,12 @@ def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnosti
     service compares names."""
     live_ids: dict[Kind, dict[str, object]] = {}
     found: list[Diagnostic] = []
-    for kind, (live_type, names_of) in _LIVE_NAMES.items():
-        data = live.kinds.get(kind.value)
-        if isinstance(data, live_type):  # else not read
+    for kind in Kind:
+        named = _named_ids(live.kinds.get(kind.value))
+        if named is not None:
             ids: dict[str, object] = {}
             live_ids[kind] = ids
-            for name, ident in names_of(data):
+            for name, ident in named:
                 ids.setdefault(name, ident)
             for key, live_name in lookalikes(entry_keys(desired, kind), ids):
                 found.append(

@@ -83,6 +83,10 @@ class LiveAssets:
         assets = [a for _, group in sorted(self.by_key.items()) for a in group]
         return [a.digest_data() for a in [*assets, *self.unkeyed]]
 
+    def named_ids(self) -> Iterable[tuple[str, object]]:
+        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        return ((a.serial_number, a.id) for a in self.all() if a.serial_number)
+
     def keys(self) -> frozenset[str]:
         return frozenset(self.by_key)
 

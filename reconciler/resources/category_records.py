@@ -5,7 +5,7 @@ reader. See `categories.py` for the decisions."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,6 +78,10 @@ class LiveCategories:
 
     def digest_data(self) -> Any:
         return [c.digest_data() for c in self.all()]
+
+    def named_ids(self) -> Iterable[tuple[str, object]]:
+        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        return ((c.name, c.id) for c in self.all())
 
     def keys(self) -> frozenset[str]:
         return frozenset(self.by_key)

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -41,6 +41,10 @@ class LiveCompanies:
 
     def digest_data(self) -> Any:
         return [c.digest_data() for _, c in sorted(self.by_key.items())]
+
+    def named_ids(self) -> Iterable[tuple[str, object]]:
+        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        return ((c.name, c.id) for c in self.by_key.values())
 
     def keys(self) -> frozenset[str]:
         return frozenset(self.by_key)

@@ -4,7 +4,7 @@ department only by id: `name_of` names it. See `departments.py` for the decision
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,10 @@ class LiveDepartments:
 
     def digest_data(self) -> Any:
         return sorted(self.by_key.values())
+
+    def named_ids(self) -> Iterable[tuple[str, object]]:
+        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        return ((name, ident) for ident, name in self.by_key.values())
 
     def keys(self) -> frozenset[str]:
         return frozenset(self.by_key)

@@ -4,7 +4,7 @@ gives them (an open field set), grouped by the normalised key field
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,12 @@ class LiveEmployees:
     def digest_data(self) -> Any:
         records = [r for _, group in sorted(self.by_key.items()) for r in group]
         return [[[str(k), r[k]] for k in sorted(r, key=str)] for r in records] + [self.unkeyed]
+
+    def named_ids(self) -> Iterable[tuple[str, object]]:
+        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        for group in self.by_key.values():
+            for record in group:
+                yield str(record.get(self.key_field)), record.get("id")
 
     def keys(self) -> frozenset[str]:
         return frozenset(self.by_key)

@@ -5,7 +5,7 @@ the reader (which must know whose full record to fetch) and `diff` (which plans 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -81,6 +81,10 @@ class LiveUsers:
     def digest_data(self) -> Any:
         users = [u.digest_data() for _, u in sorted(self.by_key.items())]
         return {"caller": self.caller_id, "users": users}
+
+    def named_ids(self) -> Iterable[tuple[str, object]]:
+        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        return ((u.username, u.id) for u in self.by_key.values())
 
     def keys(self) -> frozenset[str]:
         return frozenset(self.by_key)
