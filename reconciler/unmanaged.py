@@ -36,7 +36,11 @@ from reconciler.resources.company_records import LiveCompanies
 from reconciler.resources.department_records import LiveDepartments
 from reconciler.resources.employee_records import LiveEmployees
 from reconciler.resources.implicit_technicians import implicit_access
-from reconciler.resources.tech_permission_records import LiveTechPermissions
+from reconciler.resources.tech_permission_records import (
+    CATEGORIES,
+    USERS,
+    LiveTechPermissions,
+)
 from reconciler.resources.user_records import LiveUsers
 
 # The plan's JSON keys `Coverage.to_dict` gives.
@@ -149,8 +153,8 @@ def _assets(data: LiveAssets) -> Objects | str:
 
 
 def _tech_permissions(data: LiveTechPermissions, live: LiveState) -> Objects | str:
-    categories = live.kinds.get("categories")
-    users = live.kinds.get("users")
+    categories = live.kinds.get(CATEGORIES)  # the kinds its entries name (table of kinds)
+    users = live.kinds.get(USERS)
     if not isinstance(categories, LiveCategories):
         return NAMED_ONLY
     ids = [c.id for c in categories.all()]
