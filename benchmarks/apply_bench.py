@@ -19,13 +19,14 @@ every figure is taken from the sandbox's request log, not from the client's own 
    of the sandbox process during the execution: with 10 operations in flight and 20 ms
    per answer, a run can be at most 10x faster, and only while one operation costs the
    reconciler under 2 ms of CPU and the two processes find a free core each.
-3. The executor alone: the plan of 2. executed through a stand-in client that answers
-   every operation after the same latency (an `asyncio.sleep`, no HTTP, no sandbox), at
-   the default parallelism and at 1: what the dependency order and the executor allow,
-   the reference for 2.
+3. Without network: the plan of 2. executed as `apply` executes it (the executor, a
+   `HelpdeskClient` with as many requests in flight, the apply log) but over httpx's
+   `MockTransport`, whose handler answers every request after the same latency (an
+   `asyncio.sleep`): no socket, no sandbox. The speed-up of the reconciler itself, at the
+   default parallelism against 1, and its CPU per operation without the network stack.
 
     python benchmarks/apply_bench.py [--users 500 --assets 500 --companies 100]
-                                     [--rate-limit 900] [--latency 0.02]
+                                     [--rate-limit 900] [--latency 0.02] [--parts 1,2,3]
 
 Runtime about three minutes: a minute and a bit for (b), whose limiter must wait out one
 whole window, then ~10 s concurrent and ~45 s sequential for the latency runs, and as much
@@ -58,7 +59,8 @@ from typing import Any
 import httpx
 
 from reconciler.apply import PARALLEL_CHANGES, ApplyReport, Executor
-from reconciler.clients import Secret
+from reconciler.applylog import ApplyLog
+from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, Secret
 from reconciler.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.errors import PlanHasErrors
 from reconciler.manifest import DesiredState, load_manifests
@@ -236,37 +238,56 @@ class _Clock(SilentProgress):
             self.other_cpu = ended - self.began_other
 
 
-# -- the executor alone --------------------------------------------------------------------
+# -- the reconciler without the network ---------------------------------------------------
 
 
-class StandInClient:
-    """Answers every operation after `latency` seconds, with a new id (a bare integer, as
-    the helpdesk's `CreateUser` answers on some versions): no HTTP, no sandbox."""
+class LateAnswers:
+    """An `httpx.MockTransport` handler: every request answered after `latency` seconds,
+    `Authorization` with a user object and every other call with a new id (a bare integer,
+    as `CreateUser` answers on some versions). No socket, no server: what remains is the
+    reconciler's own work (executor, clients, retry and rate-limit bookkeeping, the apply
+    log) and httpx's client layer."""
 
     def __init__(self, latency: float) -> None:
         self.latency = latency
         self.calls = 0
         self._ids = itertools.count(1000)
 
-    async def request(
-        self, method: str, path: str, params: Any, *, write: bool, idempotent: bool = True
-    ) -> int:
+    async def __call__(self, request: httpx.Request) -> httpx.Response:
         self.calls += 1
         await asyncio.sleep(self.latency)
-        return next(self._ids)
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1, "Username": "admin"})
+        return httpx.Response(200, json=next(self._ids))
 
 
-def execute_alone(plan: Plan, latency: float, parallelism: int) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of the executor running `plan` against stand-ins."""
+def execute_without_network(plan: Plan, latency: float, parallelism: int) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of executing `plan` as `ApplySession` does (a
+    `HelpdeskClient` with `parallelism` requests in flight, no rate limit, the apply log
+    written), every answer coming from `LateAnswers`."""
 
     async def run() -> tuple[float, float]:
-        client = StandInClient(latency)
-        executor = Executor(plan, helpdesk=client, workspace=client, parallel_changes=parallelism)
-        began, began_cpu = time.perf_counter(), time.process_time()
-        report = await executor.run()
-        if not report.ok or client.calls != plan.operation_count:
-            raise SystemExit(f"the stand-in execution failed: {report}")
-        return time.perf_counter() - began, time.process_time() - began_cpu
+        answers = LateAnswers(latency)
+        with tempfile.TemporaryDirectory() as logs:
+            async with HelpdeskClient(
+                "http://helpdesk.invalid",
+                BasicAuth("admin", "secret"),
+                limits=RateLimits(general=0, search=0),
+                transport=httpx.MockTransport(answers),
+                max_concurrency=parallelism,
+            ) as helpdesk:
+                await helpdesk.authenticate()
+                with ApplyLog(Path(logs) / "apply.jsonl") as log:
+                    executor = Executor(
+                        plan, helpdesk=helpdesk, log=log, parallel_changes=parallelism
+                    )
+                    began, began_cpu = time.perf_counter(), time.process_time()
+                    report = await executor.run()
+                    seconds = time.perf_counter() - began
+                    cpu = time.process_time() - began_cpu
+        if not report.ok or answers.calls != plan.operation_count + 1:
+            raise SystemExit(f"the execution without network failed: {report}")
+        return seconds, cpu
 
     return asyncio.run(run())
 
@@ -312,71 +333,90 @@ def main() -> None:
     parser.add_argument("--assets", type=int, default=500)
     parser.add_argument("--rate-limit", type=int, default=900, help="calls a minute")
     parser.add_argument("--latency", type=float, default=0.02, help="seconds per answer")
+    parser.add_argument("--parts", default="1,2,3", help="which parts to run (3 needs 2), e.g. 2,3")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     started = time.perf_counter()
+    ok = True
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "tenant").mkdir()
         write_tenant(root / "tenant", args.companies, args.users, args.assets)
         desired = load_manifests([root / "tenant"], env={})
         objects = args.companies + args.users + args.assets
-        print(f"apply: bootstrapping a generated tenant of {objects} objects from empty\n")
-
-        limit, search = args.rate_limit, args.rate_limit * 2 // 3
-        print(f"1. rate limit {limit} a minute ({search} for searches), sandbox and client")
-        limited = bootstrap(
-            desired, root / "limited.db", rate_limit=limit, search_rate_limit=search
-        )
-        ok = print_writes("(a)", limited)
-        share, calls, span = budget_share(limited.log, limit)
-        pace = calls / span * 60 if span else float("inf")
-        shown = "limit not reached (too few calls)" if share is None else f"{share:.1%}"
-        print(
-            f"  (b) {calls} helpdesk calls in {span:.1f} s ({pace:.0f} a minute overall); "
-            f"share of the limit over whole windows: {shown} (target >= 95%)"
-        )
-        print(f"      429s received: {limited.statuses(429)} (target 0)")
-
-        faults = f"slow=1.0,slow_seconds={args.latency}"
-        latency_ms = f"{args.latency * 1000:.0f}"
-        print(f"\n2. no rate limit, every answer {latency_ms} ms late ({faults})")
-        runs = {}
-        for label, concurrency in (("concurrent", PARALLEL_CHANGES), ("one at a time", 1)):
-            runs[label] = run = bootstrap(
-                desired,
-                root / f"latency-{concurrency}.db",
-                rate_limit=0,
-                search_rate_limit=0,
-                faults=faults,
-                parallelism=concurrency,
-            )
-            ok &= print_writes(f"(a) {label}", run)
-            operations = run.plan.operation_count
-            server = (
-                "?" if run.sandbox_cpu is None else f"{run.sandbox_cpu / operations * 1000:.2f}"
-            )
-            print(
-                f"  {label} (max {concurrency} in flight): executed {operations} operations "
-                f"in {run.execute_seconds:.1f} s; CPU per operation: reconciler "
-                f"{run.client_cpu / operations * 1000:.2f} ms, sandbox {server} ms"
-            )
-        speedup = runs["one at a time"].execute_seconds / runs["concurrent"].execute_seconds
-        print(f"  (c) speed-up of --parallelism {PARALLEL_CHANGES}: {speedup:.1f}x (target >= 8x)")
-
-        plan = runs["concurrent"].plan
-        print(f"\n3. the executor alone: the same plan, stand-in answers {latency_ms} ms late")
-        alone = {}
-        for concurrency in (PARALLEL_CHANGES, 1):
-            wall, cpu = alone[concurrency] = execute_alone(plan, args.latency, concurrency)
-            print(
-                f"  --parallelism {concurrency}: {plan.operation_count} operations in "
-                f"{wall:.1f} s; CPU per operation {cpu / plan.operation_count * 1000:.2f} ms"
-            )
-        ceiling = alone[1][0] / alone[PARALLEL_CHANGES][0]
-        print(f"  speed-up of --parallelism {PARALLEL_CHANGES} without HTTP: {ceiling:.1f}x")
+        print(f"apply: bootstrapping a generated tenant of {objects} objects from empty")
+        if "1" in parts:
+            ok &= rate_limited(desired, root, args.rate_limit)
+        if "2" in parts:
+            plan, latency_ok = with_latency(desired, root, args.latency)
+            ok &= latency_ok
+            if "3" in parts:
+                without_network(plan, args.latency)
     print(f"\nruntime {time.perf_counter() - started:.0f} s")
     if not ok:
         raise SystemExit("writes and planned operations differ")
+
+
+def rate_limited(desired: DesiredState, root: Path, limit: int) -> bool:
+    """Part 1; whether the writes equal the operations planned."""
+    search = limit * 2 // 3
+    print(f"\n1. rate limit {limit} a minute ({search} for searches), sandbox and client")
+    run = bootstrap(desired, root / "limited.db", rate_limit=limit, search_rate_limit=search)
+    ok = print_writes("(a)", run)
+    share, calls, span = budget_share(run.log, limit)
+    pace = calls / span * 60 if span else float("inf")
+    shown = "limit not reached (too few calls)" if share is None else f"{share:.1%}"
+    print(
+        f"  (b) {calls} helpdesk calls in {span:.1f} s ({pace:.0f} a minute overall); "
+        f"share of the limit over whole windows: {shown} (target >= 95%)"
+    )
+    print(f"      429s received: {run.statuses(429)} (target 0)")
+    return ok
+
+
+def with_latency(desired: DesiredState, root: Path, latency: float) -> tuple[Plan, bool]:
+    """Part 2; the plan executed, and whether the writes equal the operations planned."""
+    faults = f"slow=1.0,slow_seconds={latency}"
+    print(f"\n2. no rate limit, every answer {latency * 1000:.0f} ms late ({faults})")
+    runs = {}
+    ok = True
+    for label, concurrency in (("concurrent", PARALLEL_CHANGES), ("one at a time", 1)):
+        runs[label] = run = bootstrap(
+            desired,
+            root / f"latency-{concurrency}.db",
+            rate_limit=0,
+            search_rate_limit=0,
+            faults=faults,
+            parallelism=concurrency,
+        )
+        ok &= print_writes(f"(a) {label}", run)
+        operations = run.plan.operation_count
+        server = "?" if run.sandbox_cpu is None else f"{run.sandbox_cpu / operations * 1000:.2f}"
+        print(
+            f"  {label} (max {concurrency} in flight): executed {operations} operations "
+            f"in {run.execute_seconds:.1f} s; CPU per operation: reconciler "
+            f"{run.client_cpu / operations * 1000:.2f} ms, sandbox {server} ms"
+        )
+    speedup = runs["one at a time"].execute_seconds / runs["concurrent"].execute_seconds
+    print(f"  (c) speed-up of --parallelism {PARALLEL_CHANGES}: {speedup:.1f}x (target >= 8x)")
+    return runs["concurrent"].plan, ok
+
+
+def without_network(plan: Plan, latency: float) -> None:
+    """Part 3: the reconciler's own speed-up, the reference for part 2."""
+    print(
+        f"\n3. without network: the same plan through the client stack, httpx's MockTransport "
+        f"answering {latency * 1000:.0f} ms late"
+    )
+    runs = {}
+    for concurrency in (PARALLEL_CHANGES, 1):
+        wall, cpu = runs[concurrency] = execute_without_network(plan, latency, concurrency)
+        print(
+            f"  --parallelism {concurrency}: {plan.operation_count} operations in "
+            f"{wall:.1f} s; CPU per operation {cpu / plan.operation_count * 1000:.2f} ms"
+        )
+    speedup = runs[1][0] / runs[PARALLEL_CHANGES][0]
+    print(f"  speed-up of --parallelism {PARALLEL_CHANGES}: {speedup:.1f}x (target >= 8x)")
 
 
 if __name__ == "__main__":

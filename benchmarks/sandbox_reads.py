@@ -61,7 +61,7 @@ def main() -> None:
     with (
         tempfile.TemporaryDirectory() as tmp,
         SandboxProcess(
-            Path(tmp) / "bench.db", "--rate-limit", "0", "--search-rate-limit", "0"
+            Path(tmp) / "bench.db", "--empty", "--rate-limit", "0", "--search-rate-limit", "0"
         ) as sandbox,
     ):
         base = sandbox.helpdesk_url + "/api"

@@ -34,4 +34,4 @@ def test_httpcore_tells_the_event_loop_without_an_import_search() -> None:
         assert asyncio.run(library()) == "asyncio"
     finally:
         sys.meta_path.remove(spy)
-    assert spy.searched == []
+    assert spy.searched == [], "sniffio is missing: pip install -e '.[dev]' (pyproject.toml)"
