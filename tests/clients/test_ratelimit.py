@@ -64,6 +64,30 @@ def test_rate_limits_are_validated() -> None:
     assert RateLimits().limit("search") == 60 and RateLimits().limit("general") == 90
 
 
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"general": -1}, "rate limits must be 0 (off) or more"),
+        ({"search": -1}, "rate limits must be 0 (off) or more"),
+        ({"window": 0}, "the rate-limit window must be positive and the margin not negative"),
+        ({"window": -0.5}, "the rate-limit window must be positive and the margin not negative"),
+        ({"margin": -0.01}, "the rate-limit window must be positive and the margin not negative"),
+        # The edges that are valid: limits off, a window under a second, no margin.
+        ({"general": 0, "search": 0}, None),
+        ({"window": 0.3}, None),
+        ({"window": 1.0, "margin": 0.0}, None),
+    ],
+)
+def test_the_edges_of_valid_rate_limits(given: dict[str, float], message: str | None) -> None:
+    if message is None:
+        limits = RateLimits(**given)  # type: ignore[arg-type]
+        assert all(getattr(limits, name) == value for name, value in given.items())
+        return
+    with pytest.raises(ValueError) as raised:
+        RateLimits(**given)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+
+
 async def test_the_client_never_meets_a_429_from_a_server_with_the_same_limits(
     clock: FakeClock,
 ) -> None:

@@ -107,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=2, help="parallel mutants")
     parser.add_argument("--fail-under", type=float, default=95.0, help="of the sample, in %%")
     parser.add_argument("--report-only", action="store_true", help="do not run, only report")
+    parser.add_argument(
+        "--no-diffs", dest="diffs", action="store_false", help="omit the surviving mutants' diffs"
+    )
     args = parser.parse_args(argv)
     modules = configured_modules()
     if args.module:
@@ -122,7 +125,18 @@ def main(argv: list[str] | None = None) -> int:
             # The clean run or the stats failed: no mutant was judged.
             print(f"mutmut run failed (exit {done.returncode}); see its output above")
             return 2
-    return report(chosen, results(), args.fail_under)
+    status = results()
+    code = report(chosen, status, args.fail_under)
+    if args.diffs:
+        show([name for name in sorted(chosen) if status.get(name) not in CAUGHT])
+    return code
+
+
+def show(names: list[str]) -> None:
+    """The diff of each mutant, so that the report alone says what to test."""
+    for name in names:
+        print(f"\n{name}:", flush=True)
+        subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=ROOT, check=False)
 
 
 if __name__ == "__main__":
