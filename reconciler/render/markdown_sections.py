@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote
 
 from reconciler.changes import Action, Change
@@ -46,9 +47,15 @@ def kind_summary(members: Sequence[Change]) -> str:
     return ", ".join(f"{n:,} to {action.value}" for action, n in counts.items() if n)
 
 
-def source_link(base: str, source: str) -> str:
-    """`BASE/path/to/file.yaml#L12` for the source `path/to/file.yaml:12`."""
+def source_link(base: str, source: str) -> str | None:
+    """`BASE/path/to/file.yaml#L12` for the source `path/to/file.yaml:12`; None for a
+    file named by an absolute path or one above the working directory (`../x.yaml`):
+    BASE stands for the working directory (the repository's root in CI), so such a link
+    would lead nowhere; the change's block still names the source."""
     file, _, line = source.rpartition(":")
+    relative = PurePosixPath(file.replace("\\", "/"))
+    if relative.is_absolute() or ".." in relative.parts or PureWindowsPath(file).drive:
+        return None
     path = quote(file.removeprefix("./"), safe="/")
     return f"{base.rstrip('/').replace(')', '%29')}/{path}#L{line}"
 
@@ -63,7 +70,8 @@ def linked_kind_sections(changes: Sequence[Change], base: str, limit: int | None
         items: list[str] = []
         for change in members:
             name = code_span(change.address)
-            head = f"[{name}]({source_link(base, change.source)})" if change.source else name
+            link = source_link(base, change.source) if change.source else None
+            head = f"[{name}]({link})" if link else name
             block = diff_block(change)
             fence = "`" * max(3, longest_backtick_run(block) + 1)
             for index, piece in enumerate(_chunks(block, chunk)):

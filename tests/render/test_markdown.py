@@ -259,3 +259,25 @@ def test_the_title_is_escaped_and_the_default_names_the_tool() -> None:
     assert format_markdown(Plan(())).startswith("## reconciler plan\n\n**No changes.")
     titled = format_markdown(Plan(()), title="Plan for <b>prod</b> *now*")
     assert titled.startswith("## Plan for &lt;b&gt;prod&lt;/b&gt; \\*now\\*\n")
+
+
+@pytest.mark.parametrize(
+    ("source", "linked"),
+    [
+        ("manifests/users.yaml:4", "https://git.example/r/blob/c1/manifests/users.yaml#L4"),
+        ("./users.yaml:4", "https://git.example/r/blob/c1/users.yaml#L4"),
+        ("/home/ci/manifests/users.yaml:4", None),  # absolute: outside the repository's tree
+        ("../manifests/users.yaml:4", None),  # above the working directory
+        ("C:\\manifests\\users.yaml:4", None),
+    ],
+)
+def test_source_url_links_only_paths_inside_the_working_directory(
+    source: str, linked: str | None
+) -> None:
+    change = Change("users", "alice", Action.create, source=source)
+    markdown = format_markdown(Plan((change,)), source_url="https://git.example/r/blob/c1")
+    if linked is None:
+        assert "](" not in markdown
+        assert f"# from {source}" in markdown  # the block still names the source
+    else:
+        assert f'[`users["alice"]`]({linked})' in markdown
