@@ -38,7 +38,7 @@ from pydantic import BaseModel
 from reconciler.errors import ManifestError
 from reconciler.manifest.confusables import confusable_pairs, fold
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import ENTRY_MODELS, KINDS, key_field, spec
+from reconciler.manifest.kinds import ENTRY_MODELS, KINDS, KindSpec, key_field, spec
 from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import printable
@@ -170,27 +170,38 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
                 found.setting(where, f"{kind.value} have no field '{name}'; {hint}")
 
 
+def _declared(
+    desired: DesiredState, fields_of: Callable[[KindSpec], tuple[str, ...]]
+) -> Iterable[tuple[KindSpec, str, str, list[tuple[str, BaseModel]]]]:
+    """For each field `fields_of(row)` declares in the table of kinds: (its row, the field,
+    how messages name it, the row's entries with their keys as written)."""
+    for row in KINDS:
+        names = fields_of(row)
+        if names:
+            keys = entry_keys(desired, row.kind)
+            entries = list(zip(keys, desired.entries(row.kind), strict=True))
+            for name in names:
+                yield row, name, _LABELS.get(name, name), entries
+
+
 @_error
 def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
-    for row in KINDS:
-        key = row.key_field_for(desired.settings.employee_key)
-        for name in row.unique:
-            label = _LABELS.get(name, name)
-            first: dict[str, str] = {}
-            for entry in desired.entries(row.kind):
-                value, entry_key = getattr(entry, name), str(getattr(entry, key))
-                if value is None:
-                    continue
-                earlier = first.setdefault(str(value).casefold(), entry_key)
-                if earlier != entry_key:
-                    where = desired.location(row.kind, earlier, name) or (f"{row.noun} '{earlier}'")
-                    found.entry(
-                        row.kind,
-                        entry_key,
-                        (name,),
-                        f"{label} '{value}' is also the {label} of {row.noun} '{earlier}' "
-                        f"(at {where}); the helpdesk requires {label}s to be unique",
-                    )
+    for row, name, label, entries in _declared(desired, lambda row: row.unique):
+        first: dict[str, str] = {}
+        for entry_key, entry in entries:
+            value = getattr(entry, name)
+            if value is None:
+                continue
+            earlier = first.setdefault(str(value).casefold(), entry_key)
+            if earlier != entry_key:
+                where = desired.location(row.kind, earlier, name) or f"{row.noun} '{earlier}'"
+                found.entry(
+                    row.kind,
+                    entry_key,
+                    (name,),
+                    f"{label} '{value}' is also the {label} of {row.noun} '{earlier}' "
+                    f"(at {where}); the helpdesk requires {label}s to be unique",
+                )
 
 
 @_error
@@ -286,23 +297,18 @@ def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
 
 @_warning
 def _warn_shared_items(desired: DesiredState, found: _Findings) -> None:
-    for row in KINDS:
-        key = row.key_field_for(desired.settings.employee_key)
-        for name in row.exclusive:
-            label = _LABELS.get(name, name)
-            owner: dict[str, str] = {}
-            for entry in desired.entries(row.kind):
-                entry_key = str(getattr(entry, key))
-                for index, item in enumerate(getattr(entry, name) or []):
-                    earlier = owner.setdefault(item.casefold(), entry_key)
-                    if earlier.casefold() != entry_key.casefold():
-                        found.entry(
-                            row.kind,
-                            entry_key,
-                            (name, index),
-                            f"{label} '{item}' is also a {label.split()[-1]} of "
-                            f"{row.noun} '{earlier}'",
-                        )
+    for row, name, label, entries in _declared(desired, lambda row: row.exclusive):
+        owner: dict[str, str] = {}
+        for entry_key, entry in entries:
+            for index, item in enumerate(getattr(entry, name) or []):
+                earlier = owner.setdefault(item.casefold(), entry_key)
+                if earlier.casefold() != entry_key.casefold():
+                    found.entry(
+                        row.kind,
+                        entry_key,
+                        (name, index),
+                        f"{label} '{item}' is also a {label.split()[-1]} of {row.noun} '{earlier}'",
+                    )
 
 
 def _repeated(values: Sequence[str]) -> list[int]:
