@@ -1,8 +1,9 @@
 """Ctrl-C during `apply`, as a user presses it: the CLI in a child process against the
-sandbox process, SIGINT sent once the first write has reached the sandbox. Nothing new
-is started after it (the sandbox's request log), what was sent finishes, the summary
-and the apply log's end record say so, the exit code is 130, and a later apply
-converges. A Ctrl-C while planning ends in one line, without a traceback."""
+sandbox process, SIGINT sent once the first company's last write has reached the
+sandbox (so at least one change is done and most are not started).
+Nothing new is started after it (the sandbox's request log), what was sent finishes,
+the summary and the apply log's end record say so, the exit code is 130, and a later
+apply converges. A Ctrl-C while planning ends in one line, without a traceback."""
 
 from __future__ import annotations
 
@@ -72,7 +73,9 @@ def test_sigint_after_the_first_write_stops_cleanly_and_a_rerun_converges(
     apply = start_apply(tmp_path, sandbox, "manifests", "--yes", "--rate-limit", "20",
                         "--log", str(log))  # fmt: skip
     try:
-        wait_for(lambda: sandbox.writes())
+        # Once a company's last operation (its notes) has reached the sandbox, that
+        # change is done whenever the signal lands: an operation already sent finishes.
+        wait_for(lambda: any(w.endswith("/UpdateCompany") for w in sandbox.writes()))
         apply.send_signal(signal.SIGINT)
         writes_at_signal = len(sandbox.writes())
         _, stderr = apply.communicate(timeout=60)
