@@ -57,6 +57,23 @@ def sample(modules: list[Path], per_module: int, seed: int) -> dict[str, Path]:
     return chosen
 
 
+STATS = ROOT / "mutants" / "mutmut-stats.json"
+
+
+def forget_stale_stats() -> None:
+    """mutmut keeps which tests reach which function, and on later runs collects it
+    again only for new tests: a function added or moved since (a restructuring) would
+    be reached by "no tests". So the record goes when any code or test is newer."""
+    if not STATS.exists():
+        return
+    recorded = STATS.stat().st_mtime
+    sources = [ROOT / "pyproject.toml", *(ROOT / "reconciler").rglob("*.py")]
+    sources += (ROOT / "tests").rglob("*.py")
+    if any(path.stat().st_mtime > recorded for path in sources):
+        print("code or tests changed since mutmut recorded which tests reach what: again")
+        STATS.unlink()
+
+
 def results() -> dict[str, str]:
     out = subprocess.run(
         [sys.executable, "-m", "mutmut", "results", "--all", "true"],
@@ -119,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("no such module under [tool.mutmut] only_mutate")
     chosen = sample(modules, args.per_module, args.seed)
     if not args.report_only:
+        forget_stale_stats()
         command = [sys.executable, "-m", "mutmut", "run", "--max-children"]
         done = subprocess.run([*command, str(args.max_children), *chosen], cwd=ROOT, check=False)
         if done.returncode != 0:

@@ -3,10 +3,12 @@ mutants themselves are run by mutmut, weekly in CI, not here)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+import tests.mutation.run as runner
 from tests.mutation.run import configured_modules, mutant_names, report, sample
 
 ORDER = Path("reconciler/order.py")
@@ -57,3 +59,26 @@ def test_the_report_scores_the_sample_and_fails_under_the_bar(
     assert rows[str(ORDER)] == total  # one module: its row is the total
     assert line in out
     assert ("not killed" in out) == (total.split()[0] != total.split()[1])
+
+
+def test_the_record_of_which_tests_reach_what_goes_when_code_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "reconciler").mkdir()
+    (tmp_path / "tests").mkdir()
+    code = tmp_path / "reconciler" / "plan.py"
+    for path in (tmp_path / "pyproject.toml", code, tmp_path / "tests" / "test_x.py"):
+        path.write_text("")
+        os.utime(path, (1000, 1000))
+    stats = tmp_path / "mutants" / "mutmut-stats.json"
+    stats.parent.mkdir()
+    stats.write_text("{}")
+    os.utime(stats, (2000, 2000))
+    monkeypatch.setattr(runner, "ROOT", tmp_path)
+    monkeypatch.setattr(runner, "STATS", stats)
+    runner.forget_stale_stats()
+    assert stats.exists()  # nothing newer: kept
+    os.utime(code, (3000, 3000))
+    runner.forget_stale_stats()
+    assert not stats.exists()
+    runner.forget_stale_stats()  # none recorded: nothing to do
