@@ -18,7 +18,7 @@ from typing import Any, cast
 from reconciler.changes import Diagnostic, address, warning
 from reconciler.live import LiveState
 from reconciler.manifest import DesiredState
-from reconciler.manifest.confusables import lookalikes
+from reconciler.manifest.confusables import LookalikeIndex
 from reconciler.manifest.kinds import normalise_key, service_of
 from reconciler.manifest.models import Kind
 from reconciler.manifest.references import entry_keys, named_references
@@ -37,31 +37,55 @@ def _named_ids(data: Any) -> Iterable[tuple[str, object]] | None:
 def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnostic]:
     """A warning for each manifest key or reference that equals a live name of its kind
     only after `fold`, naming both; none for a name that matches a live one as the
-    service compares names."""
-    live_ids: dict[Kind, dict[str, object]] = {}
+    service compares names. Each kind's live names are indexed once."""
+    indexes: dict[Kind, _LiveNames] = {}
     found: list[Diagnostic] = []
     for kind in Kind:
         named = _named_ids(live.kinds.get(kind.value))
         if named is not None:
-            ids: dict[str, object] = {}
-            live_ids[kind] = ids
-            for name, ident in named:
-                ids.setdefault(name, ident)
-            for key, live_name in lookalikes(entry_keys(desired, kind), ids):
-                found.append(
-                    _warning(desired, (kind, key, ()), kind, key, (live_name, ids[live_name]))
-                )
-    keys = {kind: _normalised_keys(desired, kind) for kind in live_ids}
-    employee_key = desired.settings.employee_key
+            indexes[kind] = index = _LiveNames(list(named))
+            for key in entry_keys(desired, kind):
+                # (inline, as it is most names: an ASCII name has no ASCII look-alike)
+                match = None if key.isascii() and index.ascii else index.match(key)
+                if match is not None:
+                    found.append(_warning(desired, (kind, key, ()), kind, key, match))
+    keys: dict[Kind, set[str | None]] = {}
     for kind, key, path, target, name in named_references(desired):
-        ids = live_ids.get(target, {})
-        if not ids or normalise_key(target, name, employee_key) in keys[target]:
-            continue  # not read, or an entry's key: that is checked as a key
-        for _, live_name in lookalikes([name], ids):
-            found.append(
-                _warning(desired, (kind, key, path), target, name, (live_name, ids[live_name]))
-            )
+        live_names = indexes.get(target)
+        if live_names is None or (name.isascii() and live_names.ascii):
+            continue
+        match = live_names.match(name)
+        if match is None:
+            continue
+        if target not in keys:
+            keys[target] = _normalised_keys(desired, target)
+        if normalise_key(target, name, desired.settings.employee_key) not in keys[target]:
+            # (a name that is an entry's key is warned about as that key)
+            found.append(_warning(desired, (kind, key, path), target, name, match))
     return found
+
+
+class _LiveNames:
+    """A kind's live (name, id) pairs, indexed for look-alike look-ups."""
+
+    def __init__(self, pairs: list[tuple[str, object]]) -> None:
+        self._pairs = pairs
+        self.ascii = all(name.isascii() for name, _ in pairs)  # every live name
+        self._index: LookalikeIndex | None = None  # built by the first look-up
+        self._ids: dict[str, object] | None = None
+
+    def match(self, name: str) -> tuple[str, object] | None:
+        """The live (name, id) that `name` equals only after normalisation, or None."""
+        if self._index is None:
+            self._index = LookalikeIndex(each for each, _ in self._pairs)
+        live_name = self._index.match(name)
+        if live_name is None:
+            return None
+        if self._ids is None:
+            self._ids = {}
+            for each, ident in self._pairs:
+                self._ids.setdefault(each, ident)
+        return live_name, self._ids[live_name]
 
 
 def _normalised_keys(desired: DesiredState, kind: Kind) -> set[str | None]:

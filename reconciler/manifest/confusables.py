@@ -48,29 +48,43 @@ def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[t
 
 def lookalikes(names: Iterable[str], others: Iterable[str]) -> list[tuple[str, str]]:
     """(name, other) for each name equal to one of `others` only after `fold`, unless it
-    equals one of them as the helpdesk compares names.
-
-    The others are every live name, so this is kept cheap: `fold` of an ASCII name is its
-    compared form, so two ASCII names are never look-alikes. An ASCII name is looked up
-    among the non-ASCII others only, and the others are folded in full only when some
-    name is not ASCII."""
-    others = list(others)
-    foreign = _by_fold(o for o in others if not o.isascii())
-    every: dict[str, str] | None = None
-    exact: set[str] | None = None
+    equals one of them as the helpdesk compares names."""
+    index = LookalikeIndex(others)
     pairs = []
     for name in names:
-        if name.isascii():
-            match = foreign.get(_as_compared(name)) if foreign else None
-        else:
-            every = _by_fold(others) if every is None else every
-            match = every.get(fold(name))
-        if match is None:
-            continue
-        exact = {_as_compared(o) for o in others} if exact is None else exact
-        if _as_compared(name) not in exact:
+        match = index.match(name)
+        if match is not None:
             pairs.append((name, match))
     return pairs
+
+
+class LookalikeIndex:
+    """Names (every live name of a kind) indexed once, to look many names up in.
+
+    Kept cheap, as it sees every live name: `fold` of an ASCII name is its compared form,
+    so two ASCII names are never look-alikes. An ASCII name is looked up among the
+    non-ASCII others only (none: nothing to do), and the others are folded in full, and
+    their compared forms collected, only when some look-up needs them."""
+
+    def __init__(self, others: Iterable[str]) -> None:
+        self._others = list(others)
+        self._foreign = _by_fold(o for o in self._others if not o.isascii())
+        self._every: dict[str, str] | None = None
+        self._exact: set[str] | None = None
+
+    def match(self, name: str) -> str | None:
+        """The other that `name` equals only after `fold`, or None."""
+        if name.isascii():
+            match = self._foreign.get(_as_compared(name)) if self._foreign else None
+        else:
+            if self._every is None:
+                self._every = _by_fold(self._others)
+            match = self._every.get(fold(name))
+        if match is None:
+            return None
+        if self._exact is None:
+            self._exact = {_as_compared(o) for o in self._others}
+        return None if _as_compared(name) in self._exact else match
 
 
 def _by_fold(names: Iterable[str]) -> dict[str, str]:
