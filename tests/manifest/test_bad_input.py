@@ -158,6 +158,10 @@ def test_bad_input_exits_1_with_one_line(row: Row, case_dir: Path) -> None:
         assert SECRET not in output, (command, output)
         lines = [line for line in result.stderr.splitlines() if fragment in line]
         assert lines, (command, fragment, output)
+        # One line for the problem; beside it at most a count of problems, or click's
+        # usage line and its hint for a usage error.
+        said = [line for line in result.stderr.splitlines() if line.strip()]
+        assert len(said) <= 3 and len(lines) == 1, (command, result.stderr)
 
 
 def test_the_rows_have_unique_ids() -> None:
