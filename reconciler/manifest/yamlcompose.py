@@ -47,8 +47,13 @@ _SEQ = "tag:yaml.org,2002:seq"
 # Characters where libyaml and ruamel.yaml disagree: YAML 1.1 breaks lines at the last
 # three, YAML 1.2 does not; ruamel refuses tabs in places libyaml accepts them.
 _DISPUTED = ("\t", "\x85", "\u2028", "\u2029", "\ufeff")
-# A block scalar's header right before a comment (`|#`): libyaml takes it, ruamel refuses.
-_DISPUTED_TEXT = re.compile(r"[|>][-+0-9]*#")
+# A block scalar's header right before a comment (`|#`, or `#` opening the next non-blank
+# line: the parsers disagree on whether it is a comment or the scalar's text); and the
+# document end marker `...`, where they disagree on which empty documents are valid
+# (`---\n...\n...\n`). Manifests hardly ever hold these: ruamel.yaml judges them.
+_DISPUTED_TEXT = re.compile(
+    r"[|>][-+0-9]*(?:[ \t]*(?:\r\n|\r|\n))*#|^\.\.\.(?=[ \r\n]|\Z)", re.MULTILINE
+)
 # An anchor or alias name as libyaml reads it, ended by a character that ruamel.yaml (YAML
 # 1.2: any non-space character but `,[]{}`) still reads as part of the name: `&a:` is the
 # anchor `a` before a colon to libyaml and the anchor `a:` to ruamel.

@@ -295,7 +295,9 @@ class _Converter:
         merges: list[Node] = []
         for key_item, value_item in _released(item.value):
             if not isinstance(key_item, AliasUse) and _tag(key_item) == _MERGE:
-                merges.append(self.convert(value_item, depth + 1))
+                merged = self.convert(value_item, depth + 1)
+                line, column = key_item.start_mark.line + 1, key_item.start_mark.column + 1
+                merges.append(_at_key_if_empty(merged, value_item, line, column))
                 continue
             key = self._key(key_item)
             if key is None:
@@ -311,11 +313,7 @@ class _Converter:
                 continue
             out.keys[key.value] = key
             value = self.convert(value_item, depth + 1)
-            if value.raw == "" and getattr(value_item, "style", "") is None:
-                # `name:` with nothing after it: YAML places the empty value where the next
-                # token starts, often on the next line; the key is where a reader looks.
-                value = Node(value.value, key.line, key.column, raw="")
-            out.value[key.value] = value
+            out.value[key.value] = _at_key_if_empty(value, value_item, key.line, key.column)
         for merged in merges:
             for source in merged.value if isinstance(merged.value, list) else [merged]:
                 if source.keys is None:
@@ -372,3 +370,12 @@ def _releasing(items: list[Any]) -> Iterator[Any]:
 
 def _short(tag: str) -> str:
     return tag.replace("tag:yaml.org,2002:", "!!")
+
+
+def _at_key_if_empty(value: Node, item: Any, line: int, column: int) -> Node:
+    """`name:` with nothing after it: YAML places the empty value where the next token
+    starts (the parsers disagree on where, and it is often the next line); the key is where
+    a reader looks."""
+    if value.raw == "" and getattr(item, "style", "") is None:
+        return Node(value.value, line, column, raw="")
+    return value
