@@ -8,9 +8,13 @@ decided from what the API answers, never from names:
 
 - administrators: `IsAdmin` in the users list;
 - all-category technicians: a user `TechsForCategory` lists in every live category (read
-  in full, and at least two of them). Through the API, a technician granted each
-  category one by one looks the same; such a technician is not removed either, and the
-  plan's note says how to remove one in the helpdesk itself.
+  in full, and at least two of them), on a helpdesk seen listing implicit access: an
+  administrator is listed in every category too. A helpdesk that lists only permission
+  rows (as the spec reads) lists no administrator everywhere, and there a technician
+  listed everywhere was granted each category and is removed like any other. Where
+  implicit access is listed, a technician granted each category one by one looks the same
+  as one of every category; such a technician is not removed, and the plan's note says
+  how to remove one in the helpdesk itself.
 
 An implicit technician is never planned for removal, never counts as drift, is not
 exported as an explicit permission, and is named once in the plan ("has access
@@ -59,7 +63,8 @@ def listed_everywhere(
     by_category: Mapping[int, Iterable[Listed]], live_category_ids: Iterable[int]
 ) -> set[int]:
     """Ids of the users listed for every live category, when every live category (at
-    least two) was read; otherwise nobody can be told apart."""
+    least two) was read; otherwise nobody can be told apart. (Not yet evidence of implicit
+    access: see `implicit_access`.)"""
     ids = set(live_category_ids)
     if len(ids) < 2 or not ids <= set(by_category):
         return set()
@@ -75,10 +80,13 @@ def implicit_access(
     by_category: Mapping[int, Iterable[Listed]],
     live_category_ids: Iterable[int],
 ) -> ImplicitAccess:
-    through = {
-        user_id: EVERY_CATEGORY for user_id in listed_everywhere(by_category, live_category_ids)
-    }
-    through.update({user_id: ADMIN_ROLE for user_id in admin_ids})
+    admins = set(admin_ids)
+    everywhere = listed_everywhere(by_category, live_category_ids)
+    # Without an administrator listed everywhere, the helpdesk lists permission rows only:
+    # a technician listed everywhere then holds a row in each category, each removable.
+    shows_implicit = bool(everywhere & admins)
+    through = {user_id: EVERY_CATEGORY for user_id in everywhere if shows_implicit}
+    through.update({user_id: ADMIN_ROLE for user_id in admins})
     return ImplicitAccess(through)
 
 
@@ -89,13 +97,17 @@ def worth_reading_all(
     live_category_count: int,
 ) -> bool:
     """Whether the technicians of the categories not read yet are needed to tell an
-    all-category technician: someone who is no administrator is listed in every category
-    read so far, and a manifest entry of one of them does not list them (a removal is at
-    stake). `wanted`: category id -> normalised usernames its entry lists."""
+    all-category technician: an administrator (the sign of a helpdesk listing implicit
+    access) and someone who is no administrator are listed in every category read so far,
+    and a manifest entry of one of them does not list them (a removal is at stake).
+    `wanted`: category id -> normalised usernames its entry lists."""
     if live_category_count < 2 or not by_category:
         return False
     lists = [list(techs) for techs in by_category.values()]
-    everywhere = set.intersection(*({t.id for t in techs} for techs in lists)) - admin_ids
+    everywhere = set.intersection(*({t.id for t in techs} for techs in lists))
+    if not everywhere & admin_ids:  # listing permission rows only: nobody is implicit
+        return False
+    everywhere -= admin_ids
     return any(
         t.id in everywhere and norm_key(t.username) not in wanted.get(category_id, set())
         for category_id, techs in zip(by_category, lists, strict=True)
