@@ -131,6 +131,8 @@ async def test_a_404_on_the_first_call_explains_the_base_url() -> None:
             await hd.authenticate()
     message = str(caught.value)
     assert "https://acme.example.test/api/api/" in message
+    # The status is said once ("failed: 404 Not Found at ..."), not twice.
+    assert message.count("404") == 1, message
     assert "HELPDESK_URL (--helpdesk-url) must be the helpdesk's base address" in message
     assert "appends /api itself" in message
     workspace = WorkspaceClient("https://ws.example.test/v2", "key", transport=transport)
