@@ -54,8 +54,11 @@ class ApplyReport:
     operations_sent: int = 0
     recovered: int = 0  # creates whose lost answer was found again by re-reading
     interrupted: bool = False
-    # Changes under way when the run was interrupted (each is then in `done` or `partial`).
+    # Changes holding a slot when the run was interrupted: those that had sent an operation
+    # end in `done` or `partial`; one still waiting for the rate limit sent nothing and
+    # ends in `not_attempted`.
     in_flight: list[str] = field(default_factory=list)
+    total: int = 0  # changes this run had to apply
 
     @property
     def ok(self) -> bool:
@@ -107,6 +110,7 @@ class Executor:
 
     async def run(self) -> ApplyReport:
         changes = list(self.plan.to_apply)  # the asserted operations are sent too
+        self.report.total = len(changes)
         self._finished = {c.address: asyncio.Event() for c in changes}
         forward = [c for c in changes if not c.removal]
         removals = [c for c in changes if c.removal]

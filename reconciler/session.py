@@ -300,14 +300,24 @@ def _end_record(report: ApplyReport, *, cut: bool = False) -> dict[str, Any]:
     """The apply log's last record. `cut`: the run was stopped at once (cancelled, or
     crashed); the operations in flight then have no record of their outcome."""
     stopped = "stopped" if not report.ok else "ok"
+    settled = {*report.done, *report.partial}
+    # What the printed summary says, in numbers: a change stopped partway is not "not
+    # attempted", and one that held a slot but sent nothing was not in flight.
+    in_flight = [a for a in report.in_flight if cut or a in settled]
+    not_attempted = len(report.not_attempted)
+    if cut:  # the changes never started have no record yet: all but those accounted for
+        failed = {address for address, _ in report.failed}
+        known = settled | failed | set(in_flight) | set(report.not_attempted)
+        not_attempted += max(0, report.total - len(known))
     record: dict[str, Any] = {
         "result": "interrupted" if cut or report.interrupted else stopped,
         "done": len(report.done),
         "failed": len(report.failed),
-        "not_attempted": len(report.not_attempted) + len(report.partial),
+        "partial": len(report.partial),
+        "not_attempted": not_attempted,
         "operations": report.operations_sent,
     }
     if report.interrupted or cut:
-        record["in_flight"] = list(report.in_flight)
+        record["in_flight"] = in_flight
         record["stopped_at_once"] = cut
     return record
