@@ -45,16 +45,13 @@ def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnosti
         if named is not None:
             indexes[kind] = index = _LiveNames(list(named))
             for key in entry_keys(desired, kind):
-                # (inline, as it is most names: an ASCII name has no ASCII look-alike)
-                match = None if key.isascii() and index.ascii else index.match(key)
+                match = index.match(key)
                 if match is not None:
                     found.append(_warning(desired, (kind, key, ()), kind, key, match))
     keys: dict[Kind, set[str | None]] = {}
     for kind, key, path, target, name in named_references(desired):
         live_names = indexes.get(target)
-        if live_names is None or (name.isascii() and live_names.ascii):
-            continue
-        match = live_names.match(name)
+        match = None if live_names is None else live_names.match(name)
         if match is None:
             continue
         if target not in keys:
@@ -66,26 +63,19 @@ def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnosti
 
 
 class _LiveNames:
-    """A kind's live (name, id) pairs, indexed for look-alike look-ups."""
+    """A kind's live (name, id) pairs, indexed for look-alike look-ups (`LookalikeIndex`
+    keeps the common case cheap: an ASCII name among ASCII live names costs nothing)."""
 
     def __init__(self, pairs: list[tuple[str, object]]) -> None:
-        self._pairs = pairs
-        self.ascii = all(name.isascii() for name, _ in pairs)  # every live name
-        self._index: LookalikeIndex | None = None  # built by the first look-up
-        self._ids: dict[str, object] | None = None
+        self._index = LookalikeIndex(name for name, _ in pairs)
+        self._ids: dict[str, object] = {}
+        for name, ident in pairs:
+            self._ids.setdefault(name, ident)
 
     def match(self, name: str) -> tuple[str, object] | None:
         """The live (name, id) that `name` equals only after normalisation, or None."""
-        if self._index is None:
-            self._index = LookalikeIndex(each for each, _ in self._pairs)
         live_name = self._index.match(name)
-        if live_name is None:
-            return None
-        if self._ids is None:
-            self._ids = {}
-            for each, ident in self._pairs:
-                self._ids.setdefault(each, ident)
-        return live_name, self._ids[live_name]
+        return None if live_name is None else (live_name, self._ids[live_name])
 
 
 def _normalised_keys(desired: DesiredState, kind: Kind) -> set[str | None]:
