@@ -172,8 +172,9 @@ class _Planner:
                         "by this plan" + closest(username, known),
                         address(KIND, entry.category),
                         "add the user under `users` in the manifests, or fix the username",
-                        self.ctx.desired.location(KIND, entry.category, "technicians", index)
-                        or self.ctx.location(KIND, entry.category),
+                        # Read from a file, every listed name has its own position
+                        # (a merged `<<:` list names the anchor's).
+                        self.ctx.desired.location(KIND, entry.category, "technicians", index),
                     )
                 )
         return wanted
