@@ -78,7 +78,8 @@ class AutomationRulesResource(KindResource):
                     f"the service does not say the name of rule {rule.id}, so the name "
                     f"{rule.name!r} cannot be checked",
                     addr,
-                    "make sure the id is that of the rule you mean",
+                    "make sure the id is that of the rule you mean; once checked, list `name` "
+                    "under settings.ignore_fields.automation_rules to stop this warning",
                     location,
                 )
             )
