@@ -12,14 +12,14 @@ the live names. Pure: a function of the desired and the live state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, cast
 
 from reconciler.changes import Diagnostic, address, warning
 from reconciler.live import LiveState
 from reconciler.manifest import DesiredState
 from reconciler.manifest.confusables import LookalikeIndex
-from reconciler.manifest.kinds import normalise_key, service_of
+from reconciler.manifest.kinds import BY_NAME, normalise_key, service_of
 from reconciler.manifest.models import Kind
 from reconciler.manifest.references import entry_keys, named_references
 
@@ -38,12 +38,13 @@ def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnosti
     """A warning for each manifest key or reference that equals a live name of its kind
     only after `fold`, naming both; none for a name that matches a live one as the
     service compares names. Each kind's live names are indexed once."""
+    employee_key = desired.settings.employee_key
     indexes: dict[Kind, _LiveNames] = {}
     found: list[Diagnostic] = []
     for kind in Kind:
         named = _named_ids(live.kinds.get(kind.value))
         if named is not None:
-            indexes[kind] = index = _LiveNames(list(named))
+            indexes[kind] = index = _LiveNames(list(named), _compared(kind, employee_key))
             for key in entry_keys(desired, kind):
                 match = index.match(key)
                 if match is not None:
@@ -66,8 +67,10 @@ class _LiveNames:
     """A kind's live (name, id) pairs, indexed for look-alike look-ups (`LookalikeIndex`
     keeps the common case cheap: an ASCII name among ASCII live names costs nothing)."""
 
-    def __init__(self, pairs: list[tuple[str, object]]) -> None:
-        self._index = LookalikeIndex(name for name, _ in pairs)
+    def __init__(
+        self, pairs: list[tuple[str, object]], compared: Callable[[str], str] | None
+    ) -> None:
+        self._index = LookalikeIndex((name for name, _ in pairs), compared)
         self._ids: dict[str, object] = {}
         for name, ident in pairs:
             self._ids.setdefault(name, ident)
@@ -76,6 +79,15 @@ class _LiveNames:
         """The live (name, id) that `name` equals only after normalisation, or None."""
         live_name = self._index.match(name)
         return None if live_name is None else (live_name, self._ids[live_name])
+
+
+def _compared(kind: Kind, employee_key: str) -> Callable[[str], str] | None:
+    """How the service compares the kind's keys where case matters (an employee key other
+    than an e-mail address: `E-2` and `e-2` are two employees, and a plan under prune
+    would delete one to create the other); None where it does not."""
+    if not BY_NAME[kind].case_sensitive(employee_key):
+        return None
+    return lambda name: normalise_key(kind, name, employee_key) or name
 
 
 def _normalised_keys(desired: DesiredState, kind: Kind) -> set[str | None]:

@@ -14,7 +14,7 @@ themselves with it, and the planner can check them against the live names.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 
 def fold(name: str) -> str:
@@ -46,10 +46,12 @@ def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[t
     return pairs
 
 
-def lookalikes(names: Iterable[str], others: Iterable[str]) -> list[tuple[str, str]]:
+def lookalikes(
+    names: Iterable[str], others: Iterable[str], compared: Callable[[str], str] | None = None
+) -> list[tuple[str, str]]:
     """(name, other) for each name equal to one of `others` only after `fold`, unless it
-    equals one of them as the helpdesk compares names."""
-    index = LookalikeIndex(others)
+    equals one of them as the service compares names (`LookalikeIndex`)."""
+    index = LookalikeIndex(others, compared)
     pairs = []
     for name in names:
         match = index.match(name)
@@ -66,15 +68,20 @@ class LookalikeIndex:
     non-ASCII others only (none: nothing to do), and the others are folded in full, and
     their compared forms collected, only when some look-up needs them."""
 
-    def __init__(self, others: Iterable[str]) -> None:
+    def __init__(self, others: Iterable[str], compared: Callable[[str], str] | None = None) -> None:
+        """`compared`: how the service compares two names, where that is not case and
+        white space aside (keys compared as written): ASCII names are then look-alikes
+        too (`E-2` and `e-2`), and the shortcut is off."""
         self._others = list(others)
+        self._compared = compared or _as_compared
+        self._shortcut = compared is None
         self._foreign = _by_fold(o for o in self._others if not o.isascii())
         self._every: dict[str, str] | None = None
         self._exact: set[str] | None = None
 
     def match(self, name: str) -> str | None:
         """The other that `name` equals only after `fold`, or None."""
-        if name.isascii():
+        if name.isascii() and self._shortcut:
             match = self._foreign.get(_as_compared(name)) if self._foreign else None
         else:
             if self._every is None:
@@ -83,8 +90,8 @@ class LookalikeIndex:
         if match is None:
             return None
         if self._exact is None:
-            self._exact = {_as_compared(o) for o in self._others}
-        return None if _as_compared(name) in self._exact else match
+            self._exact = {self._compared(o) for o in self._others}
+        return None if self._compared(name) in self._exact else match
 
 
 def _by_fold(names: Iterable[str]) -> dict[str, str]:

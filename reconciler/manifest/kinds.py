@@ -124,9 +124,14 @@ class KindSpec:
                 return str(int(text))
             except ValueError:
                 return None
-        if "email" in employee_key.casefold():
-            return text.casefold()  # e-mail addresses are compared without regard to case
-        return text
+        if self.case_sensitive(employee_key):
+            return text
+        return text.casefold()  # e-mail addresses are compared without regard to case
+
+    def case_sensitive(self, employee_key: str = "email") -> bool:
+        """Whether two of its keys differing only in case are two keys: so is an employee
+        key other than an e-mail address (`settings.employee_key`), compared as written."""
+        return self.key_form is KeyForm.FIELD and "email" not in employee_key.casefold()
 
 
 # One row per kind, in `Kind`'s order. Left out, the module is the kind's name and so is

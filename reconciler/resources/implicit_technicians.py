@@ -103,14 +103,14 @@ def worth_reading_all(
     `wanted`: category id -> normalised usernames its entry lists."""
     if live_category_count < 2 or not by_category:
         return False
-    lists = [list(techs) for techs in by_category.values()]
-    everywhere = set.intersection(*({t.id for t in techs} for techs in lists))
+    lists = {category_id: list(techs) for category_id, techs in by_category.items()}
+    everywhere = set.intersection(*({t.id for t in techs} for techs in lists.values()))
     if not everywhere & admin_ids:  # listing permission rows only: nobody is implicit
         return False
     everywhere -= admin_ids
     return any(
         t.id in everywhere and norm_key(t.username) not in wanted.get(category_id, set())
-        for category_id, techs in zip(by_category, lists, strict=True)
+        for category_id, techs in lists.items()
         for t in techs
     )
 

@@ -3,6 +3,7 @@ about, naming both: within a kind, and between a name and the key it refers to."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import given
@@ -112,12 +113,28 @@ def test_plan_warns_about_manifest_names_equal_to_live_ones_only_after_normalisa
 LOOKALIKE_TEXT = st.text(alphabet="Aa\uff21\uff41 fi\ufb01\u2168IXx", max_size=4)
 
 
-@given(st.lists(LOOKALIKE_TEXT, max_size=5), st.lists(LOOKALIKE_TEXT, max_size=5))
+def _as_written(name: str) -> str:
+    return name.strip()
+
+
+def _variants(name: str) -> st.SearchStrategy[str]:
+    """The name as another might write it: other case, other spacing, fullwidth."""
+    fullwidth = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in name)
+    return st.sampled_from([name, name.swapcase(), f" {name}", fullwidth])
+
+
+@given(st.lists(LOOKALIKE_TEXT, max_size=5), st.data(), st.sampled_from([None, _as_written]))
 def test_lookalikes_is_the_plain_comparison_made_cheaply(
-    names: list[str], others: list[str]
+    others: list[str], data: st.DataObject, as_compared: Callable[[str], str] | None
 ) -> None:
+    """Names compared case and white space aside (the default: ASCII names are never
+    look-alikes, a shortcut) or as written (keys where case matters). Names are drawn
+    at random and as variants of the others, so that near names are common."""
+    near = st.sampled_from(others).flatmap(_variants) if others else LOOKALIKE_TEXT
+    names = data.draw(st.lists(st.one_of(LOOKALIKE_TEXT, near), max_size=5))
+
     def compared(name: str) -> str:
-        return " ".join(name.split()).casefold()
+        return as_compared(name) if as_compared else " ".join(name.split()).casefold()
 
     exact = {compared(o) for o in others}
     plain = [
@@ -125,4 +142,13 @@ def test_lookalikes_is_the_plain_comparison_made_cheaply(
         for name in names
         if compared(name) not in exact and any(fold(o) == fold(name) for o in others)
     ]
-    assert lookalikes(names, others) == plain
+    assert lookalikes(names, others, as_compared) == plain
+
+
+def test_where_keys_are_compared_as_written_names_differing_in_case_are_lookalikes() -> None:
+    fullwidth_e = "\uff25-2"
+    assert lookalikes(["e-2", "E-2", fullwidth_e, " E-2"], ["E-2"], _as_written) == [
+        ("e-2", "E-2"),
+        (fullwidth_e, "E-2"),
+    ]
+    assert lookalikes(["e-2", "E-2", fullwidth_e], ["E-2"]) == [(fullwidth_e, "E-2")]

@@ -10,7 +10,7 @@ from reconciler.changes import Ref
 from reconciler.live import FullRead, LiveState, read_live
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import KIND_NAMES, KINDS, normalise_key
-from reconciler.manifest.models import Company, Kind, Manifest, User
+from reconciler.manifest.models import Company, Kind, Manifest, Settings, User
 from reconciler.order import KIND_ORDER
 from reconciler.resources import RESOURCES
 from reconciler.resources.base import PlanContext
@@ -83,6 +83,17 @@ def test_a_full_read_reads_details_only_of_the_objects_wanted() -> None:
     _, reads = read(EMPTY, full)
     assert "CompanyCustomFields?id=2" in reads
     assert "CompanyCustomFields?id=1" not in reads
+
+
+def test_a_full_read_of_employees_gives_their_keys_as_compared() -> None:
+    """E-mail keys without regard to case; another key as written (`E-2` is not `e-2`)."""
+    employees = [{"id": 1, "email": "Ann@X.com", "no": "E-2"}, {"id": 2, "email": "b@x.com"}]
+    for key, keys in (("email", {"ann@x.com", "b@x.com"}), ("no", {"E-2"})):
+        desired = DesiredState.from_manifest(Manifest(settings=Settings(employee_key=key)))
+        client = SnapshotClient({"employees": employees})
+        full = FullRead(frozenset({"workspace.employees"}))
+        live = asyncio.run(read_live(desired, RESOURCES, workspace=client, full=full))
+        assert live.keys("workspace.employees") == keys
 
 
 def test_rules_are_read_by_the_ids_named() -> None:
