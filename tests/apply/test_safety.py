@@ -199,6 +199,30 @@ def test_irreversible_deletions(
     )
 
 
+@pytest.mark.parametrize(
+    ("deleted", "existing", "max_irreversible", "why"),
+    [
+        (2, 100, 1, "more than 1 in one run (max_irreversible)"),
+        (5, 6, 10, "more than half of them"),  # under max_irreversible
+        (6, 10, 6, "more than half of them"),  # at max_irreversible, which allows that many
+        (7, 10, 6, "more than 6 in one run (max_irreversible)"),  # both: the limit is named
+    ],
+)
+def test_the_irreversible_reason_names_the_rule_that_holds(
+    deleted: int, existing: int, max_irreversible: int, why: str
+) -> None:
+    safety = Safety(max_change_percent=100, min_existing=10, max_irreversible=max_irreversible)
+    verdict = brake_verdict(
+        plan(changes("workspace.employees", deleted, Action.delete)),
+        live(workspace__employees=existing),
+        safety,
+    )
+    assert verdict.held == (
+        f"workspace.employees: {deleted} of {existing} live objects would be deleted, which "
+        f"cannot be undone: {why}",
+    )
+
+
 def test_soft_removals_are_not_irreversible() -> None:
     disables = plan(changes("users", 5, Action.disable, removal=True))
     assert irreversible(brake_violations(disables, live(users=6), Safety())) == []
