@@ -96,6 +96,20 @@ def test_a_full_read_of_employees_gives_their_keys_as_compared() -> None:
         assert live.keys("workspace.employees") == keys
 
 
+def test_a_full_read_of_categories_gives_one_key_per_name() -> None:
+    """Names as compared (case and white space ignored); a name in two sections is one key,
+    as a manifest entry names it."""
+    categories = [
+        {"CategoryID": 3, "Name": "Hardware", "SectionID": 1, "Section": "IT"},
+        {"CategoryID": 5, "Name": "hardware ", "SectionID": 2, "Section": "Facilities"},
+        {"CategoryID": 4, "Name": "Remote  Access"},
+    ]
+    client = SnapshotClient({"categories": categories})
+    full = FullRead(frozenset({"categories"}))
+    live = asyncio.run(read_live(EMPTY, RESOURCES, helpdesk=client, full=full))
+    assert live.keys("categories") == {"hardware", "remote access"}
+
+
 def test_rules_are_read_by_the_ids_named() -> None:
     full = FullRead(frozenset({"automation_rules"}), named={"automation_rules": ("101",)})
     live, _ = read(EMPTY, full)
