@@ -33,7 +33,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reconciler.changes import Action, Change, FieldChange, Operation, Ref, address, error, warning
+from reconciler.changes import (
+    Action,
+    Change,
+    Diagnostic,
+    FieldChange,
+    Operation,
+    Ref,
+    address,
+    error,
+    warning,
+)
 from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import User
@@ -245,6 +255,10 @@ class _Planner:
                     "plan again; if this persists, it is a bug of the reconciler",
                 )
             )
+        unnamed = current.department is None and current.department_id is not None
+        if unnamed and not any(f.path == "department" for f in fields):
+            location = self.ctx.location(KIND, current.username)
+            self.result.diagnostics.append(_unnamed_department(current, location))
         return Operation("helpdesk", "POST", UPDATE_PATH, record)
 
     def custom_values(
@@ -297,6 +311,20 @@ class _Planner:
                 )
             )
         return ()
+
+
+def _unnamed_department(current: LiveUser, location: str | None) -> Diagnostic:
+    """UpdateUser names a department, and its record is complete (an omitted field is
+    blanked): a department known only by an id no listed department has cannot be sent
+    back, so any update of the user would clear it."""
+    return error(
+        f"its department is listed only by id {current.department_id}, which no listed "
+        "department has, and UpdateUser takes a department's name: updating the user "
+        "would clear its department",
+        address(KIND, current.username),
+        "give the user's `department` in the entry, or fix the user's department in the helpdesk",
+        location,
+    )
 
 
 def _completion(user: User, given: set[str], ref: Ref) -> list[Operation]:
