@@ -40,10 +40,6 @@ class LiveDepartments:
     def get(self, name: str) -> tuple[int, str] | None:
         return self.by_key.get(norm_key(name))
 
-    def id_of(self, name: str) -> int | None:
-        found = self.get(name)
-        return None if found is None else found[0]
-
     def names(self) -> list[str]:
         return [name for _, name in self.by_key.values()]
 
