@@ -85,6 +85,8 @@ def parse_options(raw: Any) -> dict[int, str]:
             )
         elif isinstance(item, list | tuple) and len(item) == 2:
             ident, name = item
+        if name is None:  # an option without a name cannot be named in a manifest
+            continue
         try:
             options[int(ident)] = str(name)
         except (TypeError, ValueError):
