@@ -147,4 +147,4 @@ class ValueExporter:
 
 def _plain(item: Mapping[str, Any]) -> FieldDefinition:
     """A text definition, to tell whether an item holds a value at all."""
-    return FieldDefinition(id=0, name=str(item.get("FieldName")), type=1, usage_type=0)
+    return FieldDefinition(id=0, name=str(item.get("FieldName")), type=1)

@@ -34,12 +34,11 @@ class FieldDefinition:
     id: int
     name: str
     type: int
-    usage_type: int
     options: Mapping[str, int] = field(default_factory=dict)  # normalised name -> id
     option_names: Mapping[int, str] = field(default_factory=dict)  # id -> name as shown
 
     def digest_data(self) -> Any:
-        return [self.id, self.name, self.type, self.usage_type, sorted(self.option_names.items())]
+        return [self.id, self.name, self.type, sorted(self.option_names.items())]
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,6 @@ def parse_definition(raw: Mapping[str, Any], extra_options: Mapping[str, int]) -
         id=int(raw["FieldID"]),
         name=str(raw["FieldName"]),
         type=int(raw.get("Type") or TEXT),
-        usage_type=int(raw.get("UsageType") or 0),
         options={norm_key(name): ident for ident, name in option_names.items()},
         option_names=option_names,
     )
