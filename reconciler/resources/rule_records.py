@@ -35,9 +35,6 @@ class LiveRules:
         """The ids read that exist (no read covers every rule: none can list them)."""
         return frozenset(str(i) for i, info in self.by_id.items() if info is not None)
 
-    def missing(self) -> list[int]:
-        return sorted(i for i, info in self.by_id.items() if info is None)
-
 
 async def read_rule(helpdesk: Any, rule_id: int) -> RuleInfo | None:
     """One rule, or None when the service has no rule with that id (`404`)."""
