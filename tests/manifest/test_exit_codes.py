@@ -17,6 +17,14 @@ from click.testing import CliRunner
 from reconciler.cli import main
 
 
+def _sigint_as_in_a_terminal() -> None:
+    # A command started in the background of a shell without job control (`cmd &` in a
+    # script, as a CI wrapper may start the suite) inherits SIGINT ignored, and Python
+    # then keeps it ignored: the child would never see the signal. Ctrl-C in a terminal
+    # is what this test stands for, so the child starts with the default disposition.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_an_interrupted_plan_exits_130(tmp_path: Path) -> None:
     (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")
     with socket.socket() as silent:  # accepts, never answers: the plan waits on it
@@ -35,6 +43,7 @@ def test_an_interrupted_plan_exits_130(tmp_path: Path) -> None:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=_sigint_as_in_a_terminal,
         )
         try:
             connection, _ = silent.accept()
