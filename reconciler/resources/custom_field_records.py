@@ -131,7 +131,7 @@ async def read_catalogue(reader: Reader) -> CustomFieldCatalogue:
         for raw in await reader.helpdesk.custom_fields(usage):
             if int(raw.get("UsageType") or usage) != usage:
                 continue
-            extra = _configured_options(configured, str(raw.get("FieldName", "")))
+            extra = _configured_options(configured, str(raw["FieldName"]))
             definition = parse_definition(raw, extra)
             fields[norm_key(definition.name)] = definition
         by_usage[usage] = fields

@@ -110,6 +110,13 @@ def test_a_full_read_of_categories_gives_one_key_per_name() -> None:
     assert live.keys("categories") == {"hardware", "remote access"}
 
 
+def test_a_full_read_of_departments_gives_their_names_as_compared() -> None:
+    client = SnapshotClient({"Departments": [{"DepartmentID": 5, "Name": " Field  Ops"}]})
+    full = FullRead(frozenset({"departments"}))
+    live = asyncio.run(read_live(EMPTY, RESOURCES, helpdesk=client, full=full))
+    assert live.keys("departments") == {"field ops"}
+
+
 def test_rules_are_read_by_the_ids_named() -> None:
     full = FullRead(frozenset({"automation_rules"}), named={"automation_rules": ("101",)})
     live, _ = read(EMPTY, full)
