@@ -56,8 +56,10 @@ def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnosti
         if match is None:
             continue
         if target not in keys:
-            keys[target] = _normalised_keys(desired, target)
-        if normalise_key(target, name, desired.settings.employee_key) not in keys[target]:
+            keys[target] = {
+                normalise_key(target, k, employee_key) for k in entry_keys(desired, target)
+            }
+        if normalise_key(target, name, employee_key) not in keys[target]:
             # (a name that is an entry's key is warned about as that key)
             found.append(_warning(desired, (kind, key, path), target, name, match))
     return found
@@ -88,11 +90,6 @@ def _compared(kind: Kind, employee_key: str) -> Callable[[str], str] | None:
     if not BY_NAME[kind].case_sensitive(employee_key):
         return None
     return lambda name: normalise_key(kind, name, employee_key) or name
-
-
-def _normalised_keys(desired: DesiredState, kind: Kind) -> set[str | None]:
-    employee_key = desired.settings.employee_key
-    return {normalise_key(kind, key, employee_key) for key in entry_keys(desired, kind)}
 
 
 def _warning(

@@ -1,12 +1,12 @@
 """Names that are one name only after Unicode normalisation: `Acme` written with a
 fullwidth A (U+FF21) and `Acme`, `ﬁnance` (a ligature) and `finance`, `Ⅸ` and `IX`. The
-helpdesk compares
-names as written (apart from case), so such a pair is two objects to it, while a reviewer
-sees one: a duplicate created by accident, or a reference that never matches.
+helpdesk compares names as written (apart from case), so such a pair is two objects to
+it, while a reviewer sees one: a duplicate created by accident, or a reference that never
+matches.
 
 `fold(name)` is NFKC normalisation with case folding and runs of white space collapsed;
 `confusable_pairs` finds the names that are equal by it but not as the helpdesk compares
-them (case and white space aside), and `lookalikes` those of some names equal to one of
+them (case and white space aside), and `LookalikeIndex` those of some names equal to one of
 other names (the live ones) by it. It is pure: `validate` checks the manifests against
 themselves with it, and the planner can check them against the live names.
 """
@@ -43,20 +43,6 @@ def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[t
         first = seen.setdefault(fold(name), name)
         if _as_compared(name) not in exact and _as_compared(first) != _as_compared(name):
             pairs.append((name, first))
-    return pairs
-
-
-def lookalikes(
-    names: Iterable[str], others: Iterable[str], compared: Callable[[str], str] | None = None
-) -> list[tuple[str, str]]:
-    """(name, other) for each name equal to one of `others` only after `fold`, unless it
-    equals one of them as the service compares names (`LookalikeIndex`)."""
-    index = LookalikeIndex(others, compared)
-    pairs = []
-    for name in names:
-        match = index.match(name)
-        if match is not None:
-            pairs.append((name, match))
     return pairs
 
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reconciler.manifest import validate_manifests
-from reconciler.manifest.confusables import confusable_pairs, fold, lookalikes
+from reconciler.manifest.confusables import LookalikeIndex, confusable_pairs, fold
 from tests.planner.test_cases import run_case
 
 FULLWIDTH_A = "\uff21"
@@ -108,6 +108,14 @@ def test_plan_warns_about_manifest_names_equal_to_live_ones_only_after_normalisa
         f"(id 4) {same} the helpdesk: this does not refer to the live one {remedy}",
     ]
     # Names equal to live ones as the services compare them (bob, DAN@) are not warned about.
+
+
+def lookalikes(
+    names: list[str], others: list[str], compared: Callable[[str], str] | None = None
+) -> list[tuple[str, str]]:
+    """(name, other) for each name `LookalikeIndex` finds a look-alike of among `others`."""
+    index = LookalikeIndex(others, compared)
+    return [(name, match) for name in names if (match := index.match(name)) is not None]
 
 
 LOOKALIKE_TEXT = st.text(alphabet="Aa\uff21\uff41 fi\ufb01\u2168IXx", max_size=4)
