@@ -58,16 +58,16 @@ from typing import Any
 
 import httpx
 
-from reconciler.apply import PARALLEL_CHANGES, ApplyReport, Executor
-from reconciler.applylog import ApplyLog
+from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
+from reconciler.applying.log import ApplyLog
+from reconciler.applying.session import ApplyOptions, ApplySession, SilentProgress
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, Secret
-from reconciler.connection import Connection, HelpdeskConnection, RateSettings
+from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.errors import PlanHasErrors
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.plan import Plan
+from reconciler.planning.plan import Plan
 from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.process import SandboxProcess
-from reconciler.session import ApplyOptions, ApplySession, SilentProgress
 
 DEPARTMENTS = ("Finance", "Sales", "Operations", "IT", "Legal")
 WINDOW = 60.0  # the sandbox's rate-limit window, as the real helpdesk's

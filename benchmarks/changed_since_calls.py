@@ -28,14 +28,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from plan_calls import connection
 
+from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.manifest import DesiredState, validate_manifests
+from reconciler.planning.scope import changed_since
+from reconciler.planning.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState
 from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.store import Store
-from reconciler.scope import changed_since
-from reconciler.session import ApplyOptions, ApplySession
-from reconciler.workflow import read_and_plan
 
 DEPARTMENTS = ("IT", "Finance", "Sales", "Operations", "Legal")
 CENTRES = ("CC-100 IT", "CC-200 Finance", "CC-300 Sales", "CC-400 Operations")

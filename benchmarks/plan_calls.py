@@ -22,13 +22,18 @@ import httpx
 
 from reconciler.changes import Plan
 from reconciler.clients import Secret
-from reconciler.connection import Connection, HelpdeskConnection, RateSettings, WorkspaceConnection
+from reconciler.clients.connection import (
+    Connection,
+    HelpdeskConnection,
+    RateSettings,
+    WorkspaceConnection,
+)
 from reconciler.manifest import DesiredState, Manifest, load_manifests
+from reconciler.planning.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.store import Store
-from reconciler.workflow import read_and_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 USERS_PAGE, ASSETS_PAGE = 500, 50

@@ -5,7 +5,7 @@ allocates. The live state is parsed from generated API answers first (not timed)
 object in ten differs, so the plan is not empty. A fifth are companies, two fifths users,
 two fifths assets.
 
-`plan` pauses CPython's garbage collector while it runs (reconciler/gcpause.py); the
+`plan` pauses CPython's garbage collector while it runs (reconciler/planning/gcpause.py); the
 reference measured alongside is the same planner with the collector running, as before.
 CPU time (`time.process_time`) is printed next to wall time: on a shared machine the wall
 time mostly measures the other processes.
@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import DesiredState, Manifest
-from reconciler.plan import plan
+from reconciler.planning.plan import plan
 from reconciler.resources import RESOURCES
-from tests.planner.fakes import SnapshotClient
+from tests.planning.fakes import SnapshotClient
 
 
 def tenant(total: int) -> tuple[DesiredState, dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""`reconciler apply`: the rules of apply are `ApplySession`'s (reconciler/session.py);
+"""`reconciler apply`: the rules of apply are `ApplySession`'s (reconciler/applying/session.py);
 this passes the flags, a confirmation and a progress reporter, and prints the outcome."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from reconciler.cli.options import (
     open_connection,
     var_files,
 )
-from reconciler.console import (
+from reconciler.terminal.console import (
     ApplyReporter,
     colour,
     confirmation_text,
@@ -174,9 +174,9 @@ def apply(
     **connection: Any,
 ) -> None:
     """Plan, show, confirm, and execute, in dependency order."""
-    from reconciler.applylog import default_path
-    from reconciler.plan import Selector
-    from reconciler.session import ApplyOptions, ApplySession
+    from reconciler.applying.log import default_path
+    from reconciler.applying.session import ApplyOptions, ApplySession
+    from reconciler.planning.plan import Selector
 
     saved = None
     if plan_file is not None:

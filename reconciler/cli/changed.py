@@ -29,7 +29,7 @@ def narrowed(
 ) -> tuple[DesiredState, Any]:
     """The desired state to plan, and the scope (`Scope`) when `since` is given."""
     from reconciler.errors import UsageError
-    from reconciler.scope import changed_since
+    from reconciler.planning.scope import changed_since
 
     if since is None:
         return desired, None

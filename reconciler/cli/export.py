@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from reconciler.cli.options import connection_options, open_connection
-from reconciler.console import Progress
+from reconciler.terminal.console import Progress
 
 
 @click.command()

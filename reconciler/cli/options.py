@@ -11,8 +11,9 @@ from typing import Any
 
 import click
 
-# Calls a minute: the helpdesk allows 90; a self-hosted install may allow more, not 10,000.
-MAX_RATE = 10_000
+# Calls a minute (MAX_RATE): the helpdesk allows 90; a self-hosted install may allow more,
+# not 10,000.
+from reconciler.cli.extras import MAX_RATE
 
 manifest_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 var_files = click.option(
@@ -82,13 +83,13 @@ def open_connection(
     sandbox: bool,
     sandbox_seed: str,
 ) -> Iterator[Any]:
-    from reconciler.connection import RateSettings, connection_from
+    from reconciler.clients.connection import RateSettings, connection_from
     from reconciler.errors import UsageError
 
     if sandbox:
         if helpdesk_url or workspace_url:
             raise UsageError("--sandbox cannot be combined with --helpdesk-url/--workspace-url")
-        from reconciler.cli.sandbox import require_sandbox_extra
+        from reconciler.cli.extras import require_sandbox_extra
 
         require_sandbox_extra()
         from reconciler.sandbox.embedded import embedded_sandbox

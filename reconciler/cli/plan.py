@@ -19,7 +19,7 @@ from reconciler.cli.options import (
     open_connection,
     var_files,
 )
-from reconciler.console import Progress, colour, refuse_partial_coverage, unmanaged_failure
+from reconciler.terminal.console import Progress, colour, refuse_partial_coverage, unmanaged_failure
 
 
 def write_comment_parts(directory: Path, parts: list[str]) -> int:
@@ -102,8 +102,8 @@ def plan(
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
-    from reconciler.plan import Selector
-    from reconciler.workflow import read_and_plan
+    from reconciler.planning.plan import Selector
+    from reconciler.planning.workflow import read_and_plan
 
     selected = [Selector.parse(t) for t in targets]
     left_out = [Selector.parse(e) for e in excludes]

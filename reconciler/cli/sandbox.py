@@ -1,44 +1,19 @@
-"""`reconciler sandbox serve`: the local sandbox of both APIs; and the check, before any
-sandbox starts, that the `sandbox` extra (its web server) is installed."""
+"""`reconciler sandbox serve`: the local sandbox of both APIs."""
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
 import click
 
+from reconciler.cli.extras import MAX_RATE, require_sandbox_extra
 from reconciler.cli.group import ReconcilerGroup
-from reconciler.cli.options import MAX_RATE
 from reconciler.errors import UsageError
 
-DISTRIBUTION = "helpdesk-reconciler"
 # The tenant `sandbox serve` starts with, the same as `--sandbox`'s (`--sandbox-seed`), so
 # that the example plan means the same against either.
 DEFAULT_SEED = "acme"
-# The import names of the `sandbox` extra's distributions (pyproject.toml):
-# starlette, uvicorn, python-multipart (imported as python_multipart, formerly multipart).
-SANDBOX_MODULES = (("starlette",), ("uvicorn",), ("python_multipart", "multipart"))
-
-
-def require_sandbox_extra() -> None:
-    """Refuse, in one line naming the extra, when the sandbox's web server is missing:
-    the base install plans and applies against real services without it."""
-    missing = [names[0] for names in SANDBOX_MODULES if not any(map(_importable, names))]
-    if missing:
-        raise UsageError(
-            f"the sandbox needs the 'sandbox' extra ({', '.join(missing)} not installed): "
-            f"pip install '{DISTRIBUTION}[sandbox]'"
-        )
-
-
-def _importable(module: str) -> bool:
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True
 
 
 @click.group(cls=ReconcilerGroup)

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from reconciler import activity
+from reconciler.clients import activity
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from reconciler import activity
+from reconciler.clients import activity
 from reconciler.clients.parsing import error_message
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
 from reconciler.clients.retry import RetryPolicy

@@ -22,8 +22,8 @@ from reconciler.changes import (
     Ref,
     address,
 )
+from reconciler.changes.coverage import COVERAGE_KEYS
 from reconciler.render.values import clean, shorten, summary_counts
-from reconciler.unmanaged import COVERAGE_KEYS
 
 T = TypeVar("T")
 

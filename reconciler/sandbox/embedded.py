@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from reconciler.clients.auth import Secret
-from reconciler.connection import (
+from reconciler.clients.connection import (
     Connection,
     HelpdeskConnection,
     RateSettings,

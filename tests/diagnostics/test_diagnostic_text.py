@@ -16,9 +16,9 @@ from ruamel.yaml import YAML
 
 from reconciler.live import read_live
 from reconciler.manifest import load_manifests
-from reconciler.plan import Plan, Selector, plan, prune_kinds
+from reconciler.planning.plan import Plan, Selector, plan, prune_kinds
 from reconciler.resources import RESOURCES
-from tests.planner.fakes import SnapshotClient
+from tests.planning.fakes import SnapshotClient
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.yaml"))
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.addresses import split_address
-from reconciler.plan import Selector
+from reconciler.planning.addresses import split_address
+from reconciler.planning.plan import Selector
 from tests.e2e.test_plan_cli import run, workdir  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.e2e

@@ -3,7 +3,7 @@ against `reconciler sandbox serve` running as a real process on a free loopback 
 
 Both run without rate limits (`--rate-limit 0`) to keep this quick; the faults and the
 rate budget are exercised elsewhere. What the sandbox received is read from its request
-log (`/_sandbox/requests`), and its state back through its APIs (tests/apply/readback.py).
+log (`/_sandbox/requests`), and its state back through its APIs (tests/applying/readback.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ruamel.yaml import YAML
 
 from reconciler.manifest import load_manifests
 from reconciler.sandbox.process import SandboxProcess
-from tests.apply.readback import Readback
+from tests.applying.readback import Readback
 from tests.e2e.conftest import Serve
 
 pytestmark = pytest.mark.e2e

@@ -18,14 +18,14 @@ import pytest
 
 from reconciler.changes import Change, address
 from reconciler.clients.auth import Secret
-from reconciler.connection import Connection, HelpdeskConnection, WorkspaceConnection
+from reconciler.clients.connection import Connection, HelpdeskConnection, WorkspaceConnection
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.manifest.models import Settings
-from reconciler.plan import Plan
+from reconciler.planning.plan import Plan
+from reconciler.planning.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store
-from reconciler.workflow import read_and_plan
 
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "acme"

@@ -14,14 +14,19 @@ from typing import Any
 import httpx
 
 from reconciler.clients.auth import Secret
-from reconciler.connection import Connection, HelpdeskConnection, RateSettings, WorkspaceConnection
+from reconciler.clients.connection import (
+    Connection,
+    HelpdeskConnection,
+    RateSettings,
+    WorkspaceConnection,
+)
 from reconciler.export import ExportResult, Selection, export_live, write_directory
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.plan import Plan
+from reconciler.planning.plan import Plan
+from reconciler.planning.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store
-from reconciler.workflow import read_and_plan
 
 ROOT = Path(__file__).parents[2]
 ACME_SEED = ROOT / "reconciler" / "sandbox" / "seeds" / "acme.yaml"

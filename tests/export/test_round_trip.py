@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from ruamel.yaml import YAML
 
+from reconciler.applying.session import ApplySession
 from reconciler.export import KIND_FILES, SCHEMA_FILE, Selection
 from reconciler.manifest import load_manifest_text, load_manifests
 from reconciler.manifest.kinds import ENTRY_MODELS
 from reconciler.manifest.models import Kind
-from reconciler.session import ApplySession
-from reconciler.workflow import read_and_plan
+from reconciler.planning.workflow import read_and_plan
 from tests.export.sandbox import (
     ACME_RULES,
     ROOT,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from reconciler.manifest import validate_manifests
 from reconciler.manifest.confusables import LookalikeIndex, confusable_pairs, fold
-from tests.planner.test_cases import run_case
+from tests.planning.test_cases import run_case
 
 FULLWIDTH_A = "\uff21"
 MANIFEST = f"""\

@@ -3,7 +3,7 @@ exercise the function it mutates (mutmut's own test selection).
 
     python -m tests.mutation.run                      # 30 mutants per module, seed 1
     python -m tests.mutation.run --per-module 0       # every mutant (hours on 2 cores)
-    python -m tests.mutation.run --module reconciler/order.py --per-module 50
+    python -m tests.mutation.run --module reconciler/planning/order.py --per-module 50
 
 The modules are `[tool.mutmut] only_mutate` in pyproject.toml, the tests
 `pytest_add_cli_args_test_selection`. mutmut generates the mutants and records which

@@ -11,7 +11,7 @@ import pytest
 import tests.mutation.run as runner
 from tests.mutation.run import configured_modules, mutant_names, report, sample
 
-ORDER = Path("reconciler/order.py")
+ORDER = Path("reconciler/planning/order.py")
 
 
 def test_the_modules_are_those_of_the_configuration() -> None:

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reconciler.changes import Action, Change, Plan
+from reconciler.changes.coverage import Coverage, KindCoverage
+from reconciler.live.coverage import NOT_LISTABLE
 from reconciler.render import format_json, format_markdown, format_text, markdown_parts
 from reconciler.render.overview import MAX_UNMANAGED_ITEMS, MAX_UNMANAGED_SHOWN
-from reconciler.unmanaged import NOT_LISTABLE, Coverage, KindCoverage
 from tests.render.strategies import plans, texts
 from tests.render.test_markdown import read_parts
 from tests.render.test_text import CONTROL

@@ -21,16 +21,21 @@ from typing import Any
 import httpx
 import pytest
 
+from reconciler.applying.session import ApplySession
 from reconciler.changes import Plan
 from reconciler.clients.auth import Secret
-from reconciler.connection import Connection, HelpdeskConnection, RateSettings, WorkspaceConnection
+from reconciler.clients.connection import (
+    Connection,
+    HelpdeskConnection,
+    RateSettings,
+    WorkspaceConnection,
+)
 from reconciler.export import ExportResult, Selection, export_live, write_directory
 from reconciler.manifest import DesiredState, load_manifests
+from reconciler.planning.workflow import read_and_plan
 from reconciler.sandbox import QUIRKS, SandboxConfig, SandboxState, create_app
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store
-from reconciler.session import ApplySession
-from reconciler.workflow import read_and_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "acme"

@@ -1,0 +1,284 @@
+"""Executing a plan (DESIGN §5): the changes in dependency order, independent ones
+concurrently within the clients' rate budget; the operations of one change in their
+order; the ids of created objects fed to the operations that name them (`Ref`).
+
+A create whose outcome is unknown (dropped connection, timeout, 5xx) is never repeated
+blindly: the object is looked for first (`Locator`), and created again only when it is
+still missing. At the first operation that fails for good no new operation starts; those
+in flight finish; the report says what was done, what failed (with the API's message)
+and what was not attempted. Every operation is recorded in the apply log.
+
+`interrupt()` (the first Ctrl-C) stops the run the same way without a failure: the clients
+send nothing more (`Halted`), the operations already sent finish, and the report says
+which changes were in flight and how far each got.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from reconciler.changes import Change, Operation, Plan, Ref
+from reconciler.clients import Halted, created_id
+from reconciler.errors import ApiError, OutcomeUnknown, ReconcilerError
+from reconciler.planning.order import KIND_ORDER, dependencies
+
+Locator = Callable[[Change], Awaitable[Any | None]]
+RECREATE_ATTEMPTS = 3
+# Changes in progress at once (`apply --parallelism`, 10 as Terraform's): as many as the
+# clients send requests at once, so every slot stays busy while a change waits for its
+# answer, yet a run cut short leaves only this many changes half done (not every user
+# created and none given its custom fields). A change has one operation in flight at a
+# time, so this bounds the operations in flight.
+PARALLEL_CHANGES = 10
+
+
+class OperationLog(Protocol):
+    def record(self, entry: Mapping[str, Any]) -> None: ...
+
+
+class _NoLog:
+    def record(self, entry: Mapping[str, Any]) -> None:
+        pass
+
+
+@dataclass
+class ApplyReport:
+    done: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)  # address, message
+    partial: list[str] = field(default_factory=list)  # some operations done, then stopped
+    not_attempted: list[str] = field(default_factory=list)
+    operations_sent: int = 0
+    recovered: int = 0  # creates whose lost answer was found again by re-reading
+    interrupted: bool = False
+    # Changes holding a slot when the run was interrupted: those that had sent an operation
+    # end in `done` or `partial`; one still waiting for the rate limit sent nothing and
+    # ends in `not_attempted`.
+    in_flight: list[str] = field(default_factory=list)
+    total: int = 0  # changes this run had to apply
+
+    @property
+    def ok(self) -> bool:
+        return (
+            not self.interrupted and not self.failed and not self.partial and not self.not_attempted
+        )
+
+
+class _Stop(Exception):
+    """Internal: the run is stopping; do not start this operation."""
+
+
+class Executor:
+    def __init__(
+        self,
+        plan: Plan,
+        *,
+        helpdesk: Any = None,
+        workspace: Any = None,
+        locate: Locator | None = None,
+        log: OperationLog | None = None,
+        on_operation: Callable[[], None] | None = None,
+        parallel_changes: int = PARALLEL_CHANGES,
+    ) -> None:
+        self.plan = plan
+        self._slots = asyncio.Semaphore(max(1, parallel_changes))
+        self.clients = {"helpdesk": helpdesk, "workspace": workspace}
+        self.locate = locate
+        self.log = log or _NoLog()
+        self.on_operation = on_operation
+        self.ids: dict[str, Any] = {}
+        self.report = ApplyReport()
+        self._stopping = False
+        self._finished: dict[str, asyncio.Event] = {}
+        self._succeeded: set[str] = set()
+        self._running: list[str] = []  # changes whose operations are under way
+
+    def interrupt(self) -> None:
+        """Start nothing new; what was sent finishes. Safe to call more than once."""
+        if self.report.interrupted:
+            return
+        self.report.interrupted = True
+        self.report.in_flight = list(self._running)
+        self._stopping = True
+        for client in self.clients.values():
+            halt = getattr(client, "halt", None)  # test doubles may have none
+            if halt is not None:
+                halt()
+
+    async def run(self) -> ApplyReport:
+        changes = list(self.plan.to_apply)  # the asserted operations are sent too
+        self.report.total = len(changes)
+        self._finished = {c.address: asyncio.Event() for c in changes}
+        forward = [c for c in changes if not c.removal]
+        removals = [c for c in changes if c.removal]
+        forward_addresses = {c.address for c in forward}
+        await asyncio.gather(*(self._run_change(c, forward_addresses) for c in forward))
+        # Removals after everything else, kind by kind in reverse order (permissions
+        # before the users they name), each kind's removals concurrently. The phases are
+        # the order: a removal waits for no other change.
+        for kind in sorted({c.kind for c in removals}, key=_kind_rank, reverse=True):
+            await asyncio.gather(*(self._run_change(c, set()) for c in removals if c.kind == kind))
+        return self.report
+
+    async def _run_change(self, change: Change, waits_for: set[str]) -> None:
+        try:
+            for needed in dependencies(change) & waits_for:
+                await self._finished[needed].wait()
+                if needed not in self._succeeded:
+                    self.report.not_attempted.append(change.address)
+                    return
+            async with self._slots:  # taken after the dependencies: holders never wait
+                if self._stopping:
+                    self.report.not_attempted.append(change.address)
+                    return
+                self._running.append(change.address)
+                try:
+                    if not await self._run_operations(change):
+                        return
+                finally:
+                    self._running.remove(change.address)
+            self._succeeded.add(change.address)
+            self.report.done.append(change.address)
+        finally:
+            self._finished[change.address].set()
+
+    async def _run_operations(self, change: Change) -> bool:
+        """The change's operations in order; False when it stopped or failed."""
+        done_any = False
+        for index, operation in enumerate(change.operations):
+            if self._stopping:
+                (self.report.partial if done_any else self.report.not_attempted).append(
+                    change.address
+                )
+                return False
+            try:
+                await self._perform(change, index, operation)
+            except (_Stop, Halted):
+                (self.report.partial if done_any else self.report.not_attempted).append(
+                    change.address
+                )
+                return False
+            except ReconcilerError as err:
+                # An authentication failure too: the client refuses every later call
+                # without sending it, so the run ends here with its report.
+                self._stopping = True
+                self.report.failed.append((change.address, str(err)))
+                return False
+            done_any = True
+        return True
+
+    async def _perform(self, change: Change, index: int, operation: Operation) -> None:
+        client = self.clients.get(operation.service)
+        if client is None:
+            raise ReconcilerError(f"the {operation.service} service is not configured")
+        params = {key: self._resolve(value) for key, value in operation.params.items()}
+        attempts = 0
+        while True:
+            started = time.perf_counter()
+            try:
+                answer = await _send(client, operation, params)
+            except OutcomeUnknown as err:
+                self._log(change, index, operation, "unknown", started, str(err))
+                found = await self._find_again(change, operation)
+                if found is not None:
+                    self._created(operation, found)
+                    self.report.recovered += 1
+                    self.report.operations_sent += 1  # it was made, once
+                    self._log(change, index, operation, "recovered", started, created=found)
+                    if self.on_operation is not None:
+                        self.on_operation()
+                    return
+                attempts += 1
+                if attempts >= RECREATE_ATTEMPTS or self._stopping:
+                    raise
+                continue  # not there: creating it again makes no duplicate
+            except ApiError as err:
+                self._log(change, index, operation, "failed", started, err.message)
+                raise
+            break
+        self.report.operations_sent += 1
+        created = None
+        if operation.creates:
+            try:
+                created = _created_id(operation, answer)
+            except ApiError as err:
+                # Sent and done, but of no use without the id: the log still says so.
+                self._log(change, index, operation, "failed", started, err.message)
+                raise
+            self._created(operation, created)
+        self._log(change, index, operation, "ok", started, created=created)
+        if self.on_operation is not None:
+            self.on_operation()
+
+    async def _find_again(self, change: Change, operation: Operation) -> Any | None:
+        if self.locate is None or not operation.creates:
+            return None
+        return await self.locate(change)
+
+    def _created(self, operation: Operation, ident: Any) -> None:
+        assert operation.creates
+        self.ids[operation.creates] = ident
+
+    def _resolve(self, value: Any) -> Any:
+        if isinstance(value, Ref):
+            if value.address not in self.ids:
+                raise _Stop()
+            return self.ids[value.address]
+        if isinstance(value, list):
+            return [self._resolve(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self._resolve(v) for k, v in value.items()}
+        return value
+
+    def _log(
+        self,
+        change: Change,
+        index: int,
+        operation: Operation,
+        outcome: str,
+        started: float,
+        message: str | None = None,
+        created: Any = None,
+    ) -> None:
+        entry: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "address": change.address,
+            "action": change.action.value,
+            "operation": index,
+            "method": operation.method,
+            "path": operation.path,
+            "outcome": outcome,
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+        }
+        if message:
+            entry["message"] = message
+        if created is not None:
+            entry["created_id"] = created
+        self.log.record(entry)
+
+
+async def _send(client: Any, operation: Operation, params: dict[str, Any]) -> Any:
+    path = operation.path.removeprefix("/api")
+    if operation.service == "workspace":
+        body = params or None
+        return await client.request(
+            operation.method, path, body, write=True, idempotent=operation.idempotent
+        )
+    return await client.request(
+        operation.method, path, params, write=True, idempotent=operation.idempotent
+    )
+
+
+def _created_id(operation: Operation, answer: Any) -> Any:
+    if operation.service == "workspace":
+        if isinstance(answer, Mapping) and answer.get("id") is not None:
+            return answer["id"]
+        raise ApiError(None, operation.method, operation.path, "the answer carries no id")
+    return created_id(answer, path=operation.path)
+
+
+def _kind_rank(kind: str) -> int:
+    return KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER)

@@ -1,0 +1,288 @@
+"""The plan's data: a closed set of actions, `Change`s with field-level before/after and the
+exact API `Operation`s they need, and `Diagnostic`s (errors and warnings).
+
+Plain frozen data with one serialisation (`to_dict`): the renderers and the saved plan
+file both use it. `plan.py` builds it; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from reconciler.changes.coverage import Coverage
+
+
+class Action(StrEnum):
+    create = "create"
+    update = "update"
+    delete = "delete"
+    enable = "enable"
+    disable = "disable"
+
+
+SYMBOLS = {
+    Action.create: "+",
+    Action.update: "~",
+    Action.delete: "-",
+    Action.enable: "~",
+    Action.disable: "~",
+}
+
+
+def address(kind: str, key: str) -> str:
+    """`companies["Acme Corp"]`: how a change is named everywhere (like Terraform's)."""
+    escaped = key.replace("\\", "\\\\").replace('"', '\\"')
+    return f'{kind}["{escaped}"]'
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A value that exists only after apply: the id of an object the plan creates.
+    Rendered as `(known after apply)`; resolved by apply from the create's answer."""
+
+    address: str
+    attribute: str = "id"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"known_after_apply": f"{self.address}.{self.attribute}"}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One API call. `service` is `helpdesk` or `workspace`; `path` is relative to the
+    service's base URL (`/api/UpdateCompany`). `params` are form fields (helpdesk) or the
+    JSON body (workspace); a value may be a `Ref`. `creates` names the address whose id
+    the answer carries, so that later operations can use it."""
+
+    service: str
+    method: str
+    path: str
+    params: dict[str, Any] = field(default_factory=dict)
+    creates: str | None = None
+    description: str = ""
+    # False for creates whose repetition would make a duplicate (CreateUser, Asset,
+    # AddCategory, POST employees): apply re-reads instead of retrying them blindly.
+    idempotent: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "service": self.service,
+            "method": self.method,
+            "path": self.path,
+            "params": {k: _plain(v) for k, v in self.params.items()},
+        }
+        if self.creates:
+            out["creates"] = self.creates
+        if self.description:
+            out["description"] = self.description
+        if not self.idempotent:
+            out["idempotent"] = False
+        return out
+
+    @property
+    def refs(self) -> list[Ref]:
+        found: list[Ref] = []
+        for value in self.params.values():
+            _collect_refs(value, found)
+        return found
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    path: str
+    before: Any
+    after: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "before": _plain(self.before), "after": _plain(self.after)}
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str
+    key: str
+    action: Action
+    fields: tuple[FieldChange, ...] = ()
+    operations: tuple[Operation, ...] = ()
+    depends_on: tuple[str, ...] = ()  # addresses that must be applied first
+    reason: str = ""  # for display only; never drives apply
+    removal: bool = False  # a prune: counts against the safety brake, ordered last
+    # `file:line` of the manifest entry it comes from; None for a live object that no
+    # entry names (a prune). For reviewers only: never drives apply.
+    source: str | None = None
+    # The API cannot read the value back (a rule's enabled state under some versions):
+    # not compared, so not a change; `apply` sends its operations every time.
+    asserted: bool = False
+
+    @property
+    def address(self) -> str:
+        return address(self.kind, self.key)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "address": self.address,
+            "kind": self.kind,
+            "key": self.key,
+            "action": self.action.value,
+            "fields": [f.to_dict() for f in self.fields],
+            "operations": [o.to_dict() for o in self.operations],
+        }
+        if self.depends_on:
+            out["depends_on"] = list(self.depends_on)
+        if self.reason:
+            out["reason"] = self.reason
+        if self.removal:
+            out["removal"] = True
+        if self.source:
+            out["source"] = self.source
+        if self.asserted:
+            out["asserted"] = True
+        return out
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str  # "error", "warning" or "note"
+    message: str
+    address: str | None = None
+    remedy: str | None = None
+    location: str | None = None  # file:line:column of the manifest entry, when known
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"message": self.message}
+        for name in ("address", "remedy", "location"):
+            value = getattr(self, name)
+            if value:
+                out[name] = value
+        return out
+
+    def text(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        subject = f"{self.address}: " if self.address else ""
+        remedy = f" ({self.remedy})" if self.remedy else ""
+        return f"{where}{subject}{self.message}{remedy}"
+
+
+def error(message: str, address: str | None = None, remedy: str | None = None,
+          location: str | None = None) -> Diagnostic:  # fmt: skip
+    return Diagnostic("error", message, address, remedy, location)
+
+
+def warning(message: str, address: str | None = None, remedy: str | None = None,
+            location: str | None = None) -> Diagnostic:  # fmt: skip
+    return Diagnostic("warning", message, address, remedy, location)
+
+
+def note(message: str, address: str | None = None, remedy: str | None = None,
+         location: str | None = None) -> Diagnostic:  # fmt: skip
+    """Information for the reader that asks nothing of them (an implicit technician)."""
+    return Diagnostic("note", message, address, remedy, location)
+
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class BrakeVerdict:
+    """The safety brake's verdict on a plan (`safety.py`), shown with the plan so that
+    reviewers see it before merge: `held` says why apply refuses it without `--force`;
+    empty when apply would go ahead."""
+
+    held: tuple[str, ...] = ()
+
+    @property
+    def holds(self) -> bool:
+        return bool(self.held)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"holds": self.holds, "reasons": list(self.held)}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """`changes` are what differs; `asserted` are operations `apply` sends every time for
+    values the API cannot read back (listed apart, never counted as changes: not in the
+    summary, the exit code or the safety brake); `notes` inform and ask nothing."""
+
+    changes: tuple[Change, ...]
+    warnings: tuple[Diagnostic, ...] = ()
+    errors: tuple[Diagnostic, ...] = ()
+    live_digest: str = ""
+    # Set by the workflow, which knows the live counts and the settings; None for a plan
+    # nobody judged (the pure planner's own result, a plan read back from a file).
+    brake: BrakeVerdict | None = None
+    # What a partial plan (`--changed-since`) covers: `scope.Scope.to_dict()`; None for a
+    # plan of every entry.
+    scope: Mapping[str, Any] | None = None
+    asserted: tuple[Change, ...] = ()
+    notes: tuple[Diagnostic, ...] = ()
+    # Unmanaged live objects and the coverage per kind (`unmanaged.py`); None when not
+    # computed (a partial plan, a plan read back from a file). Never a change.
+    coverage: Coverage | None = None
+
+    @property
+    def summary(self) -> dict[str, int]:
+        counts = {action.value: 0 for action in Action}
+        for change in self.changes:
+            counts[change.action.value] += 1
+        return counts
+
+    @property
+    def has_changes(self) -> bool:
+        return bool(self.changes)
+
+    @property
+    def operation_count(self) -> int:
+        """The operations `apply` sends: the changes' and the asserted ones'."""
+        return sum(len(c.operations) for c in self.to_apply)
+
+    @property
+    def to_apply(self) -> tuple[Change, ...]:
+        """What `apply` executes: the changes, then the asserted operations."""
+        return self.changes + self.asserted
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "format_version": FORMAT_VERSION,
+            "summary": self.summary,
+            "changes": [c.to_dict() for c in self.changes],
+            "warnings": [d.to_dict() for d in self.warnings],
+            "errors": [d.to_dict() for d in self.errors],
+            **({"asserted": [c.to_dict() for c in self.asserted]} if self.asserted else {}),
+            **({"notes": [d.to_dict() for d in self.notes]} if self.notes else {}),
+            "live_digest": self.live_digest,
+        }
+        if self.brake is not None:
+            out["brake"] = self.brake.to_dict()
+        if self.scope is not None:
+            out["scope"] = dict(self.scope)
+        if self.coverage is not None:
+            out.update(self.coverage.to_dict())
+        return out
+
+
+def _plain(value: Any) -> Any:
+    """JSON-able form of a value: refs as markers, tuples as lists, sets sorted."""
+    if isinstance(value, Ref):
+        return value.to_dict()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted(_plain(v) for v in value)
+    return value
+
+
+def _collect_refs(value: Any, found: list[Ref]) -> None:
+    if isinstance(value, Ref):
+        found.append(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _collect_refs(v, found)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _collect_refs(v, found)

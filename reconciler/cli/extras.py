@@ -1,0 +1,34 @@
+"""What the CLI's option modules share without importing each other: the sandbox extra's
+check (`--sandbox` and `sandbox serve` both need it) and the rate limits' upper bound."""
+
+from __future__ import annotations
+
+import importlib
+
+from reconciler.errors import UsageError
+
+# The highest calls-a-minute any --*rate-limit option takes (0 turns the limiter off).
+MAX_RATE = 10_000
+DISTRIBUTION = "helpdesk-reconciler"
+# The import names of the `sandbox` extra's distributions (pyproject.toml):
+# starlette, uvicorn, python-multipart (imported as python_multipart, formerly multipart).
+SANDBOX_MODULES = (("starlette",), ("uvicorn",), ("python_multipart", "multipart"))
+
+
+def require_sandbox_extra() -> None:
+    """Refuse, in one line naming the extra, when the sandbox's web server is missing:
+    the base install plans and applies against real services without it."""
+    missing = [names[0] for names in SANDBOX_MODULES if not any(map(_importable, names))]
+    if missing:
+        raise UsageError(
+            f"the sandbox needs the 'sandbox' extra ({', '.join(missing)} not installed): "
+            f"pip install '{DISTRIBUTION}[sandbox]'"
+        )
+
+
+def _importable(module: str) -> bool:
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True

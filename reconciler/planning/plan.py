@@ -1,0 +1,168 @@
+"""`plan(desired, live) -> Plan`: pure. Each resource module diffs its kind in dependency
+order (so a user may refer to a company the plan creates), the changes are ordered, the
+selection (`--target`/`--exclude`) applied, and the diagnostics collected.
+
+The plan's data types live in `changes.py` and are re-exported here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from reconciler.changes import (
+    Action,
+    Change,
+    Diagnostic,
+    FieldChange,
+    Operation,
+    Plan,
+    Ref,
+    error,
+    warning,
+)
+from reconciler.errors import UsageError
+from reconciler.live import LiveState
+from reconciler.live.coverage import coverage
+from reconciler.live.lookalikes import lookalike_warnings
+from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
+from reconciler.planning.addresses import split_address, unmatched, with_sources
+from reconciler.planning.gcpause import collector_paused
+from reconciler.planning.order import (
+    CycleError,
+    order_changes,
+    with_dependencies,
+    without_dependents,
+)
+from reconciler.resources.base import PlanContext, Resource, norm_key
+
+__all__ = [
+    "Action",
+    "Change",
+    "Diagnostic",
+    "FieldChange",
+    "Operation",
+    "Plan",
+    "Ref",
+    "Selector",
+    "plan",
+    "prune_kinds",
+]
+
+MANAGED_KINDS = KIND_NAMES
+
+
+@dataclass(frozen=True)
+class Selector:
+    """`KIND`, `KIND/KEY` or an address as the plan prints it (`users["dmitri"]`), from
+    `--target`/`--exclude`."""
+
+    kind: str
+    key: str | None = None
+    text: str = field(default="", compare=False)  # as given, for messages
+
+    @classmethod
+    def parse(cls, text: str) -> Selector:
+        kind, key = split_address(text)
+        if kind not in MANAGED_KINDS:
+            raise UsageError(
+                f"unknown kind {kind!r} in {text!r}; kinds: {', '.join(MANAGED_KINDS)}"
+            )
+        return cls(kind, key, text)
+
+    def matches(self, change: Change) -> bool:
+        return change.kind == self.kind and (
+            self.key is None or norm_key(self.key) == norm_key(change.key)
+        )
+
+
+def prune_kinds(desired: DesiredState, prune: bool = False) -> frozenset[str]:
+    """The kinds whose unlisted live objects are removed: `settings.prune`, or every kind
+    with `--prune`. Reading needs it too (a pruned kind reads more)."""
+    kinds = {str(k) for k in desired.settings.prune}
+    if prune:
+        kinds.update(MANAGED_KINDS)
+    return frozenset(kinds)
+
+
+@collector_paused()  # its passes, not the planning, grew with the heap (gcpause.py)
+def plan(
+    desired: DesiredState,
+    live: LiveState,
+    *,
+    resources: Sequence[Resource],
+    prune: bool = False,
+    targets: Iterable[Selector] = (),
+    excludes: Iterable[Selector] = (),
+) -> Plan:
+    ctx = PlanContext(desired, live.kinds, prune_kinds(desired, prune))
+    changes: list[Change] = []
+    diagnostics: list[Diagnostic] = []
+    for resource in resources:
+        if resource.kind not in live.kinds:
+            continue
+        result = resource.diff(ctx)
+        changes += result.changes
+        diagnostics += result.diagnostics
+    diagnostics += lookalike_warnings(desired, live)
+    for kind in live.skipped:
+        if kind in MANAGED_KINDS:  # not the custom field catalogue
+            service = service_of(kind)
+            diagnostics.append(
+                warning(
+                    f"{kind} skipped: the {service} service is not configured",
+                    remedy=_REMEDIES[service],
+                )
+            )
+    changes = with_sources(changes, desired)
+    try:
+        ordered = order_changes(changes)
+    except CycleError as exc:
+        cycle = " -> ".join(exc.args[1]) if len(exc.args) > 1 else str(exc)
+        diagnostics.append(error(f"the changes depend on each other in a cycle: {cycle}"))
+        ordered = changes
+    targets, excludes = list(targets), list(excludes)
+    diagnostics += unmatched(targets, desired, live.kinds, ordered, "--target")
+    diagnostics += unmatched(excludes, desired, live.kinds, ordered, "--exclude")
+    ordered = _select(ordered, targets, excludes, diagnostics)
+    return Plan(
+        tuple(c for c in ordered if not c.asserted),
+        tuple(d for d in diagnostics if d.severity == "warning"),
+        tuple(d for d in diagnostics if d.severity == "error"),
+        live.digest(),
+        asserted=tuple(c for c in ordered if c.asserted),
+        notes=tuple(d for d in diagnostics if d.severity == "note"),
+        coverage=coverage(desired, live, ordered),  # unmanaged objects (unmanaged.py)
+    )
+
+
+def _select(
+    changes: list[Change],
+    targets: list[Selector],
+    excludes: list[Selector],
+    diagnostics: list[Diagnostic],
+) -> list[Change]:
+    """The targets and what they need, less the excluded changes and what needs them
+    (each of those with a warning: it was asked for, or would have been planned)."""
+    if targets:
+        chosen = {c.address for c in changes if any(t.matches(c) for t in targets)}
+        changes = with_dependencies(changes, chosen)
+    if excludes:
+        excluded = {c.address for c in changes if any(e.matches(c) for e in excludes)}
+        needs = without_dependents(changes, excluded)
+        for change in changes:
+            needed = needs.get(change.address)
+            if needed is not None:
+                why = "--exclude leaves out" if needed in excluded else "is left out"
+                diagnostics.append(
+                    warning(f"left out: it needs {needed}, which {why}", change.address)
+                )
+        changes = [c for c in changes if c.address not in excluded and c.address not in needs]
+    return changes
+
+
+_REMEDIES = {
+    WORKSPACE: "set WORKSPACE_URL and WORKSPACE_API_KEY",
+    HELPDESK: "set HELPDESK_URL and HELPDESK_TOKEN (or HELPDESK_USERNAME and HELPDESK_PASSWORD)",
+}

@@ -1,0 +1,43 @@
+"""A full read (export, unmanaged objects) reads the custom field values of every object
+of the kind, and the entries that set values have them read already: each object's values
+are read once, not once for the entry and again for the full read."""
+
+from __future__ import annotations
+
+import asyncio
+
+from reconciler.live import FullRead, read_live
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Company, Manifest, User
+from reconciler.resources import RESOURCES
+from tests.planning.fakes import SnapshotClient
+from tests.planning.test_full_read import HELPDESK
+
+
+def test_a_full_read_reads_each_objects_values_once() -> None:
+    desired = DesiredState.from_manifest(
+        Manifest(
+            companies=[Company(name="Acme Corp", custom_fields={"Tier": "Gold"})],
+            users=[User(username="alice", custom_fields={"Badge": "B-1"})],
+        )
+    )
+    full = FullRead(frozenset({"companies", "users"}))
+    client = SnapshotClient(
+        {
+            **HELPDESK,
+            "CustomFields?type=3": [
+                {"FieldID": 4, "FieldName": "Badge", "Type": 1, "UsageType": 3}
+            ],
+            "UserCustomFields?id=10": [{"FieldID": 4, "Value": "B-1"}],
+            "UserCustomFields?id=11": [],
+        }
+    )
+    live = asyncio.run(read_live(desired, RESOURCES, helpdesk=client, full=full))
+    value_reads = sorted(r for r in client.reads if "CustomFields?id=" in r)
+    assert value_reads == [
+        "CompanyCustomFields?id=1",
+        "CompanyCustomFields?id=2",
+        "UserCustomFields?id=10",
+        "UserCustomFields?id=11",
+    ]
+    assert live.keys("companies") == {"acme corp", "globex"}
