@@ -100,6 +100,7 @@ def test_the_tour_runs_as_written_and_shows_the_plan_quoted(tmp_path: Path) -> N
     shutil.copytree(ROOT / "examples" / "acme", tmp_path / "examples" / "acme")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HELPDESK_", "WORKSPACE_"))}
     env["NO_COLOR"] = "1"
+    env["RECONCILER_LOCK_DIR"] = str(tmp_path / "locks")  # apply's lock: this run's own
     tour = README.split("## A one-minute tour", 1)[1]
     [block] = re.findall(r"```sh\n(.*?)```", tour, re.DOTALL)
     outputs = []
@@ -114,7 +115,7 @@ def test_the_tour_runs_as_written_and_shows_the_plan_quoted(tmp_path: Path) -> N
             timeout=600,
             stdin=subprocess.DEVNULL,
         )
-        assert result.returncode == 0, (line, result.stderr)
+        assert result.returncode == 0, (line, result.stdout[-2000:], result.stderr)
         outputs.append(result.stdout)
     # The first plan, on a fresh sandbox, is the plan the README quotes at the top.
     [quoted] = blocks("text")
