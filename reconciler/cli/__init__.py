@@ -1,6 +1,7 @@
 """The command line: a thin click layer over the library (parse flags, call, map errors
 to exit codes). Human output and progress go to stderr; the plan goes to stdout. One
-module per command; `options.py` holds what they share.
+module per command; `options.py` holds the options they share, `extras.py` what the
+option modules share without importing each other.
 
 Exit codes (group.py): 0 success (with --detailed-exitcode: no changes), 1 any error,
 usage errors included, 2 changes present (only with --detailed-exitcode), 130 interrupted."""
