@@ -106,7 +106,7 @@ def code_quality(findings: Iterable[Finding], fallback_path: str) -> list[dict[s
         out.append(
             {
                 "description": mask(f"{finding.title}: {finding.message}"),
-                "check_name": "reconciler/" + finding.title.lower().replace(" ", "-"),
+                "check_name": mask("reconciler/" + finding.title.lower().replace(" ", "-")),
                 "fingerprint": fingerprint(finding, seen),
                 "severity": _CODE_QUALITY_SEVERITY[finding.severity],
                 "location": {
