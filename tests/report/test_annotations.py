@@ -84,7 +84,8 @@ def test_the_step_limit_keeps_ten_of_each_severity() -> None:
     lines = github_commands(over_the_limit())
     assert [line.split(" ", 1)[0] for line in lines].count("::error") == 10
     assert lines[9] == (
-        "::error title=3 more errors::3 more errors than GitHub shows for one step: see the job log."
+        "::error title=3 more errors::"
+        "3 more errors than GitHub shows for one step: see the job log."
     )
     assert [line.split(" ", 1)[0] for line in lines].count("::warning") == 10  # exactly 10
     assert "more warnings" not in "\n".join(lines)
@@ -123,7 +124,9 @@ def test_the_platform_defaults_from_the_ci(env: dict[str, str], platform: str) -
 
 
 VALIDATE_CASES = {
-    "validate-error": "companies:\n  - name: Acme, Inc\n    bogus: 1\n  - name: Globex\n    notes: [1]\n",
+    "validate-error": (
+        "companies:\n  - name: Acme, Inc\n    bogus: 1\n  - name: Globex\n    notes: [1]\n"
+    ),
     "validate-warning": "companies:\n  - name: Acme\n    email_domains: [acme.com, acme.com]\n",
 }
 
