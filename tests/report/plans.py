@@ -57,3 +57,34 @@ def every_diagnostic() -> dict[str, Any]:
         notes=(note("bob is a technician implicitly", location="manifests/people.yaml:20:3"),),
         brake=BrakeVerdict(("would disable 1 of 2 users (50%) > 25%",)),
     ).to_dict()
+
+
+def several_kinds(environment: str) -> dict[str, Any]:
+    """Four changes of two kinds and three actions, with the environment in a value."""
+    changes = (
+        Change(
+            "companies",
+            "Acme Corp",
+            Action.update,
+            fields=(FieldChange("notes", "by hand", f"Acme in {environment}"),),
+            source="manifests/companies.yaml:3",
+        ),
+        Change(
+            "users",
+            "george",
+            Action.create,
+            fields=(FieldChange("email", None, "george@acme.com"),),
+            source="manifests/people.yaml:10",
+        ),
+        Change("users", "ivan", Action.disable, source="manifests/people.yaml:20"),
+        Change("users", "zoe", Action.update, fields=(FieldChange("last_name", "A", "B"),)),
+    )
+    coverage = Coverage(
+        {"companies": KindCoverage(3, 2, ("Initech",)), "users": KindCoverage(4, 4)}
+    )
+    return Plan(
+        changes,
+        warnings=(warning("zoe has no manifest line", address='users["zoe"]'),),
+        brake=BrakeVerdict(),
+        coverage=coverage,
+    ).to_dict()
