@@ -5,7 +5,11 @@ paginate (2 issues a page) so that a tracker reading only the first page is caug
 from __future__ import annotations
 
 import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -123,3 +127,42 @@ class FakeGitLab(FakePlatform):
 
     def _json(self, issue: FakeIssue) -> dict[str, Any]:
         return {"iid": issue.number, "title": issue.title, "description": issue.body}
+
+
+@contextmanager
+def served(platform: FakeGitHub | FakeGitLab) -> Iterator[str]:
+    """The fake on a real socket (127.0.0.1, a free port), for the CI recipes, which run
+    `reconciler drift-issue` as a process; yields its base URL."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def _any(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            request = httpx.Request(
+                self.command,
+                f"http://127.0.0.1{self.path}",
+                headers=dict(self.headers.items()),
+                content=self.rfile.read(length),
+            )
+            response = platform.handle(request)
+            self.send_response(response.status_code)
+            for name, value in response.headers.items():
+                if name.lower() not in ("content-length", "transfer-encoding", "connection"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(response.content)))
+            self.end_headers()
+            self.wfile.write(response.content)
+
+        do_GET = do_POST = do_PATCH = do_PUT = _any
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
