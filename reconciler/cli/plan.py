@@ -139,14 +139,7 @@ def plan(
         _save(out, result, validated.desired, prune, targets, excludes, var_files)
     if comment_dir is not None:
         _write_comments(comment_dir, result, scope, source_url)
-    write_plan_reports(
-        result.to_dict(),
-        html_file=html_file,
-        junit_file=junit_file,
-        job_summary_file=job_summary_file,
-        source_url=source_url,
-        saved=out,
-    )
+    write_plan_reports(result.to_dict(), html_file, junit_file, job_summary_file, source_url, out)
     _print_plan(fmt, result, scope, source_url)
     if result.errors or (fail_on_unmanaged and unmanaged_failure(result)):
         sys.exit(1)

@@ -122,7 +122,6 @@ def plan_report_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def write_plan_reports(
     plan: dict[str, Any],
-    *,
     html_file: Path | None,
     junit_file: Path | None,
     job_summary_file: Path | None,

@@ -69,8 +69,8 @@ _PLAN_LISTS = (
 
 def from_plan(plan: Mapping[str, Any]) -> list[Finding]:
     """The findings of a plan's JSON (`Plan.to_dict()`): its errors, warnings and notes,
-    and the safety brake's reasons when it holds (placed on the first removal's manifest
-    line when a removal has one; a prune's removals usually have none)."""
+    and the safety brake's reasons when it holds (placed on the manifest line of the first
+    removal or disable that has one; a prune's removals have none)."""
     found: list[Finding] = []
     for key, severity, title in _PLAN_LISTS:
         for item in plan.get(key) or ():
@@ -81,13 +81,18 @@ def from_plan(plan: Mapping[str, Any]) -> list[Finding]:
             (
                 _place(change.get("source"))
                 for change in plan.get("changes") or ()
-                if change.get("removal") and change.get("source")
+                if _removes(change) and change.get("source")
             ),
             (None, None, None),
         )
         for reason in brake.get("reasons") or ():
             found.append(Finding(ERROR, "Safety brake", f"apply would refuse: {reason}", *where))
     return found
+
+
+def _removes(change: Mapping[str, Any]) -> bool:
+    """A prune, a delete or a disable: what the safety brake counts."""
+    return bool(change.get("removal")) or change.get("action") in ("delete", "disable")
 
 
 def _diagnostic(item: Mapping[str, Any], severity: str, title: str) -> Finding:
