@@ -219,6 +219,19 @@ def _filters(plans: Sequence[Planned]) -> str:
     )
 
 
+def _headline(plans: Sequence[Planned]) -> str:
+    """`20 changes in 7 kinds, 0 errors, 1 warning (2 environments)`."""
+    changes = [c for p in plans for c in p.changes]
+    kinds = len({c["kind"] for c in changes})
+    errors = sum(len(p.errors) for p in plans)
+    warnings = sum(len(p.warnings) for p in plans)
+    where = f" ({len(plans)} environments)" if len(plans) > 1 else ""
+    return (
+        f"{describe_run(plans).capitalize()}: {len(changes)} change(s) in {kinds} kind(s), "
+        f"{errors} error(s), {warnings} warning(s){where}."
+    )
+
+
 def html_report(
     plans: Sequence[Planned], *, source_url: str | None = None, title: str = "reconciler plan"
 ) -> str:
@@ -227,7 +240,7 @@ def html_report(
     changes = "".join(_change(c, p.label, source_url) for p in plans for c in p.changes)
     coverage = "".join(_coverage(p, several) for p in plans)
     body = (
-        f"<header><h1>{esc(title)}</h1><p class=muted>{esc(describe_run(plans))}</p></header>"
+        f"<header><h1>{esc(title)}</h1><p class=muted>{esc(_headline(plans))}</p></header>"
         f"{_filters(plans)}{_problems(plans, source_url)}"
         + _section("summary", "Summary", "".join(_summary(p, several) for p in plans))
         + _section("changes", "Changes", changes or "<p class=muted>No changes.</p>")

@@ -45,6 +45,7 @@ details.change[open] > summary { border-bottom: 1px solid var(--line); }
   { color: var(--update); } .action.delete { color: var(--delete); }
 .before { background: #ffebe9; } .after { background: #dafbe1; }
 .hidden { display: none !important; }
+@media (min-width: 641px) { .change td:first-child { white-space: nowrap; } }
 @media (max-width: 640px) {
   body { padding: .5rem; font-size: 14px; }
   .filters label, .filters select, .filters input { width: 100%; }
