@@ -34,6 +34,7 @@ class Issue:
     number: int
     title: str
     body: str
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,8 @@ class GitHubIssues:
     def create(self, title: str, body: str, labels: list[str]) -> Issue:
         data = {"title": title, "body": body, "labels": labels}
         item = _check(self._client.post(self._base, json=data))
-        return Issue(item["number"], item["title"], item.get("body") or "")
+        names = tuple(label["name"] for label in item.get("labels") or ())
+        return Issue(item["number"], item["title"], item.get("body") or "", names)
 
     def update(self, number: int, title: str, body: str) -> None:
         _check(self._client.patch(f"{self._base}/{number}", json={"title": title, "body": body}))
@@ -93,7 +94,8 @@ class GitLabIssues:
     def create(self, title: str, body: str, labels: list[str]) -> Issue:
         data = {"title": title, "description": body, "labels": ",".join(labels)}
         item = _check(self._client.post(self._base, json=data))
-        return Issue(item["iid"], item["title"], item.get("description") or "")
+        names = tuple(item.get("labels") or ())
+        return Issue(item["iid"], item["title"], item.get("description") or "", names)
 
     def update(self, number: int, title: str, body: str) -> None:
         data = {"title": title, "description": body}
@@ -108,6 +110,14 @@ def carry_out(tracker: IssueTracker, decision: Decision, labels: list[str]) -> s
     """Does what `decision` says; returns what was done, for the job log."""
     if decision.action == OPEN:
         issue = tracker.create(decision.title, decision.body, labels)
+        dropped = [label for label in labels if label not in issue.labels]
+        if dropped:  # GitHub drops labels the token may not create: the next run would
+            # not find this issue, and open another.
+            return (
+                f"Opened drift issue #{issue.number}, but without the label(s) "
+                f"{', '.join(dropped)}: create them in the project (Issues > Labels), or "
+                "the next run opens another issue."
+            )
         return f"Opened drift issue #{issue.number}."
     assert decision.action == NOTHING or decision.issue is not None
     if decision.action == UPDATE and decision.issue is not None:

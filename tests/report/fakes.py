@@ -32,6 +32,9 @@ class FakeIssue:
 class FakePlatform:
     token: str
     issues: list[FakeIssue] = field(default_factory=list)
+    # GitHub: the labels that exist (the others are dropped from a new issue, as GitHub
+    # does for a token that may not create labels); None: every label is kept.
+    labels: list[str] | None = None
     calls: list[str] = field(default_factory=list)
 
     def add(self, title: str, body: str, labels: list[str], **extra: Any) -> FakeIssue:
@@ -60,7 +63,9 @@ class FakeGitHub(FakePlatform):
         if path == base and method == "GET":
             return self._list(request)
         if path == base and method == "POST":
-            issue = self.add(body["title"], body["body"], body["labels"])
+            wanted = body["labels"]
+            kept = [n for n in wanted if n in self.labels] if self.labels is not None else wanted
+            issue = self.add(body["title"], body["body"], kept)
             return httpx.Response(201, json=self._json(issue))
         number = int(path.removeprefix(base + "/").split("/")[0])
         issue = self.get(number)
@@ -86,6 +91,7 @@ class FakeGitHub(FakePlatform):
 
     def _json(self, issue: FakeIssue) -> dict[str, Any]:
         out: dict[str, Any] = {"number": issue.number, "title": issue.title, "body": issue.body}
+        out["labels"] = [{"name": name} for name in issue.labels]
         if issue.pull_request:
             out["pull_request"] = {"url": "..."}
         return out
@@ -126,7 +132,12 @@ class FakeGitLab(FakePlatform):
         return httpx.Response(404, json={"message": "404 Not found"})
 
     def _json(self, issue: FakeIssue) -> dict[str, Any]:
-        return {"iid": issue.number, "title": issue.title, "description": issue.body}
+        return {
+            "iid": issue.number,
+            "title": issue.title,
+            "description": issue.body,
+            "labels": issue.labels,
+        }
 
 
 @contextmanager

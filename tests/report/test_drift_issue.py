@@ -168,3 +168,10 @@ def test_the_command_names_what_is_missing(tmp_path: Path) -> None:
     plan_file.write_text("[]", encoding="utf-8")
     result = CliRunner().invoke(main, ["drift-issue", str(plan_file), "--platform", "github"])
     assert result.exit_code == 1 and "not a plan" in result.output
+
+
+def test_a_label_github_dropped_is_said() -> None:
+    api = FakeGitHub(TOKEN, labels=["bug"])  # no `drift` label in this repository
+    said = run("github", api, drifted(), "prod")
+    assert said.startswith("Opened drift issue #1, but without the label(s) drift, ")
+    assert "create them in the project (Issues > Labels)" in said
