@@ -80,6 +80,7 @@ def _write(
 ) -> None:
     from reconciler.report.annotations import GITHUB, code_quality_json, github_commands
 
+    found.items = [_relative(finding) for finding in found.items]
     if platform == GITHUB:
         for line in github_commands(found.items):
             click.echo(line, err=True)
@@ -87,6 +88,20 @@ def _write(
         fallback = paths[0].as_posix() if paths else "."
         codequality.parent.mkdir(parents=True, exist_ok=True)
         codequality.write_text(code_quality_json(found.items, fallback), encoding="utf-8")
+
+
+def _relative(finding: Any) -> Any:
+    """Both platforms place a finding by its path from the repository's root, the working
+    directory in CI: an absolute path under it is made relative."""
+    from dataclasses import replace
+
+    if finding.file and Path(finding.file).is_absolute():
+        try:
+            relative = Path(finding.file).relative_to(Path.cwd())
+        except ValueError:
+            return finding
+        return replace(finding, file=relative.as_posix())
+    return finding
 
 
 def plan_report_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -174,3 +174,15 @@ def test_no_annotations_outside_ci(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         env={"GITHUB_ACTIONS": "true"},
     )
     assert "::error" not in clean.output and (tmp_path / "cq.json").is_file()
+
+
+def test_an_absolute_path_under_the_working_directory_is_made_relative(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "c.yaml").write_text(VALIDATE_CASES["validate-error"], encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["validate", str(tmp_path / "m" / "c.yaml"), "--annotations", "github"]
+    )
+    assert "::error file=m/c.yaml,line=3,col=5," in result.output
