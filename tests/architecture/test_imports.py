@@ -41,6 +41,7 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "resources",  # one module per kind: read live objects, plan changes
         "live",  # read the live state; coverage; look-alikes
         "render",  # plan -> text, Markdown, JSON
+        "report",  # plan and problems -> CI annotations, summaries, HTML, JUnit, drift issue
         "planfile",  # a saved plan: written, read, validated
         "planning",  # the planner and the steps around it
         "applying",  # execute a plan safely

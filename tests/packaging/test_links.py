@@ -26,7 +26,6 @@ CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.MULTILINE | re.DOTALL)
 UPCOMING = {
     "docs/renaming.md",
     "docs/environments.md",
-    "docs/reports.md",
     "docs/hardening.md",
     "docs/hardening-values.md",
     "docs/performance.md",
