@@ -23,7 +23,7 @@ DOC = ROOT / "docs" / "commands.md"
 BEGIN = "<!-- generated: {name} (python -m tests.packaging.commands_doc) -->"
 END = "<!-- end generated: {name} -->"
 BLOCK = re.compile(
-    r"<!-- generated: (?P<name>[a-z ]+) \(python -m tests\.packaging\.commands_doc\) -->\n"
+    r"<!-- generated: (?P<name>[a-z -]+) \(python -m tests\.packaging\.commands_doc\) -->\n"
     r".*?<!-- end generated: (?P=name) -->",
     re.DOTALL,
 )
