@@ -12,6 +12,7 @@ import click
 from reconciler import __version__
 from reconciler.cli.apply import apply
 from reconciler.cli.environment import document_environment
+from reconciler.cli.environments import environments
 from reconciler.cli.export import export
 from reconciler.cli.group import ReconcilerGroup, document_exit_codes
 from reconciler.cli.manifests import schema, validate
@@ -25,7 +26,7 @@ def main() -> None:
     """Configuration-as-code for a helpdesk service and a workspace service."""
 
 
-for command in (sandbox, validate, schema, plan, apply, export):
+for command in (sandbox, validate, schema, plan, apply, export, environments):
     main.add_command(command)
 document_exit_codes(main)
 document_environment(main)

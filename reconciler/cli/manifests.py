@@ -6,10 +6,12 @@ from pathlib import Path
 
 import click
 
+from reconciler.cli.environments import with_environments
 from reconciler.cli.options import load_manifests, manifest_paths, var_files
 
 
 @click.command()
+@with_environments("validate")
 @manifest_paths
 @var_files
 def validate(paths: tuple[Path, ...], var_files: tuple[Path, ...]) -> None:

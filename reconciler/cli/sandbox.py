@@ -68,6 +68,14 @@ def sandbox() -> None:
     type=click.IntRange(0, MAX_RATE),
     help="Search/UserByEmail.",
 )
+@click.option(
+    "--tenant",
+    "tenants",
+    multiple=True,
+    metavar="NAME[=SEED]",
+    help="Serve several independent tenants (repeatable), each under /NAME/ with its own "
+    "database, credentials and rate limits; without SEED, generated credentials and no data.",
+)
 def sandbox_serve(seed: str | None, empty: bool, **options: Any) -> None:
     """Serve the helpdesk under /helpdesk and the workspace service under /workspace.
 
