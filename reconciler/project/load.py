@@ -102,11 +102,15 @@ def _explain(root: Node, errors: Iterable[Any]) -> list[tuple[int, int, str]]:
     """Each pydantic error at the node it is about, with its dotted path."""
     found = []
     for error in errors:
-        node, path = root, []
+        node, parent, path = root, root, []
         for part in error["loc"]:
             child = node.child(part)
+            if part == "[key]" and parent.keys and path:
+                node = parent.keys.get(str(path[-1]), node)  # a bad key: at the key
+                break
             if child is None:
                 break
+            parent = node
             if error["type"] == "extra_forbidden" and node.keys and part == error["loc"][-1]:
                 child = node.keys[str(part)]  # an unknown field: at its key
             node = child
