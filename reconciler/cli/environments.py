@@ -64,7 +64,9 @@ def with_environments(command: str) -> Callable[[Callable[..., Any]], Callable[.
                 if report_file is not None:
                     raise UsageError("--report-file goes with --env")
                 if "paths" in kwargs and not kwargs["paths"]:
-                    raise UsageError("give the manifest PATHS, or --env NAME (reconciler.yaml)")
+                    raise UsageError(
+                        "Missing argument 'PATHS...' (or --env NAME, from reconciler.yaml)"
+                    )
                 return func(*args, **kwargs)
             from reconciler.project import locate_project, resolve, select
 

@@ -102,7 +102,7 @@ def _explain(root: Node, errors: Iterable[Any]) -> list[tuple[int, int, str]]:
     """Each pydantic error at the node it is about, with its dotted path."""
     found = []
     for error in errors:
-        node, parent, path = root, root, []
+        node, parent, path = root, root, list[Any]()
         for part in error["loc"]:
             child = node.child(part)
             if part == "[key]" and parent.keys and path:

@@ -65,14 +65,18 @@ def test_the_fleet_plans_and_applies(fleet: tuple[Path, SandboxProcess], tmp_pat
     out = planned.stdout
     starts = [out.index(f"=== Environment {name} ") for name in TENANTS]
     assert starts == sorted(starts)  # whole, in the project's order
-    assert out.count("Plan: 5 to create") == 3
+    assert out.count("Plan: 6 to create") == 2 and out.count("Plan: 5 to create") == 1
+    assert "Acme House, Reading" in out[starts[0] : starts[1]]  # acme's overlay
+    assert 'users["msp-intern"]' not in out[starts[2] :]  # initech drops it
     assert 'companies["Globex Ltd"]' in out[starts[1] : starts[2]]
     assert "+44 113 496 0016" in out[starts[1] : starts[2]]  # globex's own var file
     summary = out[out.index("environment  create") :]
     assert [line.split()[0] for line in summary.splitlines()[2:5]] == list(TENANTS)
     rows = json.loads(report.read_text(encoding="utf-8"))["environments"]
     assert [(r["environment"], r["changes"]["create"], r["errors"]) for r in rows] == [
-        (name, 5, 0) for name in TENANTS
+        ("acme", 6, 0),
+        ("globex", 6, 0),
+        ("initech", 5, 0),
     ]
 
     applied = cli(project, sandbox, "apply", "--env", "*", "--yes")
@@ -101,7 +105,7 @@ def test_one_unreachable_tenant_does_not_stop_the_others(
     report = tmp_path / "report.json"
     result = cli(project, sandbox, "plan", "--env", "*", "--report-file", str(report))
     assert result.returncode == 1
-    assert result.stdout.count("Plan: 5 to create") == 2
+    assert result.stdout.count("Plan: 6 to create") == 2
     section = result.stdout[result.stdout.index("=== Environment initech") :]
     assert "Error:" in section and f"127.0.0.1:{closed}" in section
     assert "refused" in section
