@@ -178,25 +178,48 @@ def refuse_other_environment(saved: Any) -> None:
     show_default=True,
     help="json: a list for a CI matrix (name, paths, var_files, URLs, credential variables).",
 )
+@click.option(
+    "--affected-by",
+    "changed",
+    multiple=True,
+    metavar="FILE",
+    help="Only the environments a change to FILE can affect (under their paths, their var "
+    "files, or the project file); repeatable; '-' reads the names from stdin, one a line "
+    "(git diff --name-only BASE | reconciler environments --affected-by -).",
+)
 @click.option("--schema", is_flag=True, help="Print the JSON Schema of reconciler.yaml instead.")
-def environments(project_file: Path | None, envs: tuple[str, ...], fmt: str, schema: bool) -> None:
+def environments(
+    project_file: Path | None, envs: tuple[str, ...], fmt: str, changed: tuple[str, ...],
+    schema: bool,
+) -> None:  # fmt: skip
     """List the environments of the project file (reconciler.yaml)."""
     from reconciler.project import locate_project, project_schema_text, resolve, select
+    from reconciler.project.environments import affected
 
     if schema:
         click.echo(project_schema_text(), nl=False)
         return
     project = locate_project(project_file)
-    names = select(project, envs or ("*",))
-    rows = [_listing(resolve(project, name)) for name in names]
+    targets = [resolve(project, name) for name in select(project, envs or ("*",))]
+    if changed:
+        files = [Path(f) for f in _changed_names(changed)]
+        targets = [t for t in targets if affected(project, t, files)]
+    rows = [_listing(target) for target in targets]
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    width = max(len(row["name"]) for row in rows)
+    width = max((len(row["name"]) for row in rows), default=0)
     for row in rows:
         url = row["helpdesk_url"] or row["workspace_url"] or "(URLs from the environment)"
         click.echo(f"{row['name'].ljust(width)}  {url}  {' '.join(row['paths'])}")
     sys.stdout.flush()
+
+
+def _changed_names(given: tuple[str, ...]) -> list[str]:
+    names = [name for name in given if name != "-"]
+    if "-" in given:
+        names += [line.strip() for line in sys.stdin if line.strip()]
+    return names
 
 
 def _listing(target: Any) -> dict[str, Any]:

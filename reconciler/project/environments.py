@@ -12,6 +12,7 @@ the URL keeps working."""
 from __future__ import annotations
 
 import fnmatch
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,3 +156,15 @@ def resolve(project: Project, name: str) -> Target:
         declared=declared,
         where=project.where(name),
     )
+
+
+def affected(project: Project, target: Target, changed: Sequence[Path]) -> bool:
+    """Whether a change to the files `changed` (paths as git names them, relative to the
+    current directory) can change `target`'s plan: a file under one of its paths, one of
+    its var files, or the project file itself."""
+    own = [Path(os.path.normpath(p)) for p in (*target.paths, *target.var_files, project.path)]
+    for name in changed:
+        path = Path(os.path.normpath(name))
+        if any(path == mine or mine in path.parents for mine in own):
+            return True
+    return False
