@@ -44,10 +44,10 @@ def run_fleet(
     for target in targets:  # every binding is checked before anything is sent anywhere
         target.guard(os.environ, kwargs.get("helpdesk_url"), kwargs.get("workspace_url"))
     request = _request(kwargs)
-    from reconciler.project.fleet import prepare
+    from reconciler.project.fleet import prepare_all
 
     connect = command != "validate"  # validate is offline: no credentials needed
-    prepared = [prepare(target, os.environ, request, connect=connect) for target in targets]
+    prepared = prepare_all(targets, os.environ, request, connect=connect)
     if command == "validate":
         _validate(prepared)
         return

@@ -11,11 +11,12 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from reconciler.clients.connection import Connection, RateSettings, connection_from
 from reconciler.errors import ProblemsError, ReconcilerError
-from reconciler.manifest import DesiredState, validate_manifests
+from reconciler.manifest import DesiredState, Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
 from reconciler.planning.plan import Plan, Selector
 from reconciler.planning.workflow import read_and_plan
@@ -56,15 +57,38 @@ class EnvironmentRun:
     desired: DesiredState | None = None
 
 
+def prepare_all(
+    targets: Sequence[Target],
+    environ: Mapping[str, str],
+    request: PlanRequest,
+    *,
+    connect: bool = True,
+) -> list[Prepared]:
+    """`prepare` for each target; environments with the same paths and var files (the
+    same manifests, other URLs and credentials) share one loading of them."""
+    loaded: dict[tuple[tuple[Path, ...], tuple[Path, ...]], Validated] = {}
+    return [prepare(t, environ, request, connect=connect, loaded=loaded) for t in targets]
+
+
 def prepare(
-    target: Target, environ: Mapping[str, str], request: PlanRequest, *, connect: bool = True
+    target: Target,
+    environ: Mapping[str, str],
+    request: PlanRequest,
+    *,
+    connect: bool = True,
+    loaded: dict[tuple[tuple[Path, ...], tuple[Path, ...]], Validated] | None = None,
 ) -> Prepared:
     """Load `target`'s manifests (its var files, its safety overrides) and, if `connect`,
     make its connection, offline; a problem is the environment's error."""
     found = Prepared(target)
+    key = (target.paths, target.var_files)
     try:
-        from_files = load_var_files(list(target.var_files)) if target.var_files else None
-        validated = validate_manifests(list(target.paths), environ, from_files)
+        validated = (loaded or {}).get(key)
+        if validated is None:
+            from_files = load_var_files(list(target.var_files)) if target.var_files else None
+            validated = validate_manifests(list(target.paths), environ, from_files)
+            if loaded is not None:
+                loaded[key] = validated
         found.warnings = list(validated.warnings)
         found.desired = with_safety(validated.desired, target)
         if connect:
