@@ -66,8 +66,8 @@ from reconciler.clients.connection import Connection, HelpdeskConnection, RateSe
 from reconciler.errors import PlanHasErrors
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.planning.plan import Plan
-from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.process import SandboxProcess
+from reconciler.sandbox.seeds_builtin import seed_path
 
 DEPARTMENTS = ("Finance", "Sales", "Operations", "IT", "Legal")
 WINDOW = 60.0  # the sandbox's rate-limit window, as the real helpdesk's

@@ -33,8 +33,8 @@ from reconciler.manifest import DesiredState, validate_manifests
 from reconciler.planning.scope import changed_since
 from reconciler.planning.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState
-from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.seed import initialise
+from reconciler.sandbox.seeds_builtin import seed_path
 from reconciler.sandbox.store import Store
 
 DEPARTMENTS = ("IT", "Finance", "Sales", "Operations", "Legal")

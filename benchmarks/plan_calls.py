@@ -31,8 +31,8 @@ from reconciler.clients.connection import (
 from reconciler.manifest import DesiredState, Manifest, load_manifests
 from reconciler.planning.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
-from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.seed import initialise
+from reconciler.sandbox.seeds_builtin import seed_path
 from reconciler.sandbox.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,6 +14,7 @@ from reconciler import __version__
 from reconciler.cli.apply import apply
 from reconciler.cli.drift_issue import drift_issue
 from reconciler.cli.environment import document_environment
+from reconciler.cli.environments import environments
 from reconciler.cli.export import export
 from reconciler.cli.group import ReconcilerGroup, document_exit_codes
 from reconciler.cli.manifests import schema, validate
@@ -27,7 +28,7 @@ def main() -> None:
     """Configuration-as-code for a helpdesk service and a workspace service."""
 
 
-for command in (sandbox, validate, schema, plan, apply, export, drift_issue):
+for command in (sandbox, validate, schema, plan, apply, export, environments, drift_issue):
     main.add_command(command)
 document_exit_codes(main)
 document_environment(main)

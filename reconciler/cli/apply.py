@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from reconciler.cli.changed import announce, changed_since_option, narrowed
+from reconciler.cli.environments import refuse_other_environment, with_environments
 from reconciler.cli.group import EXIT_INTERRUPTED
 from reconciler.cli.interrupts import ApplyInterrupts, sigterm_as_interrupt
 from reconciler.cli.options import (
@@ -121,6 +122,7 @@ async def _run(session: Any, conn: Any, yes: bool, saved: Any) -> Any:
 
 
 @click.command()
+@with_environments("apply")
 @manifest_paths
 @click.option(
     "--plan",
@@ -181,6 +183,7 @@ def apply(
     saved = None
     if plan_file is not None:
         saved = _read_saved(plan_file, since)
+        refuse_other_environment(saved)
         prune, targets, excludes, var_files = _flags_from_saved(
             saved, prune, targets, excludes, var_files
         )

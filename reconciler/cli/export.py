@@ -8,11 +8,13 @@ from typing import Any
 
 import click
 
+from reconciler.cli.environments import with_environments
 from reconciler.cli.options import connection_options, open_connection
 from reconciler.terminal.console import Progress
 
 
 @click.command()
+@with_environments("export")
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),

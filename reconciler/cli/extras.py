@@ -1,9 +1,11 @@
 """What the CLI's option modules share without importing each other: the sandbox extra's
-check (`--sandbox` and `sandbox serve` both need it) and the rate limits' upper bound."""
+check (`--sandbox` and `sandbox serve` both need it), the rate limits' upper bound, and
+the refusal of `--sandbox` with `--env` (single and fleet runs alike)."""
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from reconciler.errors import UsageError
 
@@ -32,3 +34,9 @@ def _importable(module: str) -> bool:
     except ImportError:
         return False
     return True
+
+
+def refuse_sandbox(kwargs: dict[str, Any]) -> None:
+    """`--env` names its URLs: the embedded sandbox (`--sandbox`) contradicts it."""
+    if kwargs.get("sandbox"):
+        raise UsageError("--sandbox and --env contradict each other: an environment names its URLs")

@@ -6,11 +6,13 @@ from pathlib import Path
 
 import click
 
+from reconciler.cli.environments import with_environments
 from reconciler.cli.options import load_manifests, manifest_paths, var_files
 from reconciler.cli.reports import annotation_options, reported
 
 
 @click.command()
+@with_environments("validate")
 @manifest_paths
 @var_files
 @annotation_options

@@ -15,7 +15,8 @@ import click
 # not 10,000.
 from reconciler.cli.extras import MAX_RATE
 
-manifest_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+# Not required by click: `--env NAME` gives them instead (cli/environments.py checks).
+manifest_paths = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 var_files = click.option(
     "--var-file",
     "var_files",
@@ -32,6 +33,13 @@ def load_manifests(paths: tuple[Path, ...], var_file_paths: tuple[Path, ...]) ->
 
     variables = load_var_files(list(var_file_paths)) if var_file_paths else None
     result = validate_manifests(list(paths), os.environ, variables)
+    target = _environment()
+    if target is not None:  # the environment's own safety settings (reconciler.yaml)
+        from dataclasses import replace
+
+        from reconciler.project.fleet import with_safety
+
+        result = replace(result, desired=with_safety(result.desired, target))
     for message in result.warnings:
         click.echo(f"Warning: {message}", err=True)
     return result
@@ -97,19 +105,32 @@ def open_connection(
         with embedded_sandbox(seed=sandbox_seed) as connection:
             yield connection
         return
-    check_credentials(os.environ)
+    target = _environment()
+    env = os.environ if target is None else target.variables(os.environ)
+    check_credentials(env)
     connection = connection_from(
-        os.environ,
+        env,
         helpdesk_url=helpdesk_url,
         workspace_url=workspace_url,
         rates=RateSettings(rate_limit, search_rate_limit),
     )
+    if target is not None:
+        from dataclasses import replace
+
+        connection = replace(connection, environment=target.name)
     if not connection.configured:
         raise UsageError(
             "no service configured: set HELPDESK_URL (and credentials) and/or "
             "WORKSPACE_URL, or try --sandbox"
         )
     yield connection
+
+
+def _environment() -> Any:
+    """The `--env` environment this command runs for, or None (cli/environments.py)."""
+    from reconciler.cli.environments import current_target
+
+    return current_target()
 
 
 def check_credentials(env: Mapping[str, str]) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from reconciler.cli.changed import announce, changed_since_option, narrowed
+from reconciler.cli.environments import saved_environment, with_environments
 from reconciler.cli.interrupts import sigterm_as_interrupt
 from reconciler.cli.options import (
     connection_options,
@@ -36,6 +37,7 @@ def write_comment_parts(directory: Path, parts: list[str]) -> int:
 
 
 @click.command()
+@with_environments("plan")
 @manifest_paths
 @click.option(
     "--format",
@@ -159,8 +161,9 @@ def _save(
     from reconciler.planfile import PlanInputs, manifests_digest, write_plan_file
 
     inputs = PlanInputs(
-        manifests_digest(desired), prune, targets, excludes, tuple(str(v) for v in var_files)
-    )
+        manifests_digest(desired), prune, targets, excludes, tuple(str(v) for v in var_files),
+        environment=saved_environment(),
+    )  # fmt: skip
     write_plan_file(out, result, inputs)
     click.echo(f"Saved the plan to {out}.", err=True)
 

@@ -68,13 +68,21 @@ def sandbox() -> None:
     type=click.IntRange(0, MAX_RATE),
     help="Search/UserByEmail.",
 )
+@click.option(
+    "--tenant",
+    "tenants",
+    multiple=True,
+    metavar="NAME[=SEED]",
+    help="Serve several independent tenants (repeatable), each under /NAME/ with its own "
+    "database, credentials and rate limits; without SEED, generated credentials and no data.",
+)
 def sandbox_serve(seed: str | None, empty: bool, **options: Any) -> None:
     """Serve the helpdesk under /helpdesk and the workspace service under /workspace.
 
     A new database starts with the built-in acme tenant, as --sandbox does (--seed for
     another, --empty for none); a database that holds data keeps it."""
     require_sandbox_extra()
-    from reconciler.sandbox.embedded import seed_path
+    from reconciler.sandbox.seeds_builtin import seed_path
     from reconciler.sandbox.serve import serve_forever
 
     if empty and seed is not None:

@@ -36,6 +36,8 @@ class Connection:
     helpdesk: HelpdeskConnection | None
     workspace: WorkspaceConnection | None
     rates: RateSettings = RateSettings()
+    # The project environment (`--env`, reconciler.yaml) this connection is for, if any.
+    environment: str | None = None
 
     @property
     def configured(self) -> bool:

@@ -30,6 +30,11 @@ class DesiredState:
         default_factory=dict, repr=False
     )
     settings_node: tuple[Source, Node] | None = field(default=None, repr=False)
+    # Per entry an overlay refined (overlays.py): the overlay entries, in load order; a
+    # value they gave is located in their file.
+    refinements: Mapping[tuple[Kind, str], list[tuple[Source, Node]]] = field(
+        default_factory=dict, repr=False
+    )
 
     @classmethod
     def from_manifest(cls, manifest: Manifest) -> DesiredState:
@@ -61,12 +66,22 @@ class DesiredState:
         surrounding space do not matter where the kind's keys ignore them), or of a value
         inside it: `location("assets", "SN-1", "assigned_users", 0)`. None when unknown."""
         try:
-            found = self.entry_nodes.get(
-                (Kind(kind), normalise_key(Kind(kind), key, self.settings.employee_key) or "")
-            )
+            entry = (Kind(kind), normalise_key(Kind(kind), key, self.settings.employee_key) or "")
         except ValueError:  # not a kind
             return None
+        found = self.entry_nodes.get(entry)
+        for overlay in self.refinements.get(entry, ()):
+            if path and _inside(overlay, path) is not None:
+                found = overlay  # the last overlay that gave this value
         return _inside(found, path)
+
+    def refined_at(self, kind: str, key: str | int) -> list[str]:
+        """`file:line:column` of each overlay that refined an entry (none: not refined)."""
+        try:
+            entry = (Kind(kind), normalise_key(Kind(kind), key, self.settings.employee_key) or "")
+        except ValueError:
+            return []
+        return [source.where(node) for source, node in self.refinements.get(entry, ())]
 
     def settings_location(self, *path: str | int) -> str | None:
         """`file:line:column` of the settings, or of a value inside them:

@@ -26,10 +26,11 @@ from pathlib import Path
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.files import FileRefused, read_regular_file
 from reconciler.manifest.merge import Document, merge
+from reconciler.manifest.overlays import apply_overlays
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.schema_errors import validate_document
 from reconciler.manifest.variables import Variables
-from reconciler.manifest.yamltree import parse_documents
+from reconciler.manifest.yamltree import Node, parse_documents
 
 MANIFEST_SUFFIXES = (".yaml", ".yml")
 
@@ -108,19 +109,23 @@ def _directory_files(root: Path, here: Source, problems: Problems) -> Iterable[P
 def _load(
     files: Sequence[tuple[Source, bytes]], problems: Problems, variables: Variables
 ) -> DesiredState:
-    documents: list[Document] = []
+    parsed: list[tuple[Source, Node]] = []
     for source, data in files:
         text = decode_utf8(source, data, problems)
         if text is None:
             continue
-        report = problems.reporter(source)
         before = len(problems)
-        roots = parse_documents(text, report, variables.substitute)
+        roots = parse_documents(text, problems.reporter(source), variables.substitute)
         if not roots and len(problems) == before:
             problems.add(
                 source, 1, 1, "empty manifest: the file holds no YAML document ({} is an empty one)"
             )
-        documents.extend(Document(source, root, validate_document(root, report)) for root in roots)
+        parsed.extend((source, root) for root in roots)
+    refined = apply_overlays(parsed, problems)  # before validation: entries merged whole
+    documents = [
+        Document(source, root, validate_document(root, problems.reporter(source)))
+        for source, root in parsed
+    ]
     merged = merge(documents, problems)
     problems.raise_if_any()
     assert merged is not None, "merge() returns None only after reporting a problem"
@@ -129,6 +134,7 @@ def _load(
         files=tuple(source.name for source, _ in files),
         entry_nodes=merged.entries,
         settings_node=merged.settings,
+        refinements=refined,
     )
 
 

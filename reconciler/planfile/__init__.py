@@ -49,15 +49,20 @@ class PlanInputs:
     targets: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
     var_files: tuple[str, ...] = ()
+    # The project environment (`--env`) the plan was made for; None without one.
+    environment: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        found: dict[str, Any] = {
             "manifests_digest": self.manifests_digest,
             "prune": self.prune,
             "targets": list(self.targets),
             "excludes": list(self.excludes),
             "var_files": list(self.var_files),
         }
+        if self.environment is not None:  # absent without --env: files as before
+            found["environment"] = self.environment
+        return found
 
     def flags(self) -> str:
         """The flags as a command line would give them, for messages."""
@@ -174,7 +179,9 @@ def _load_json(text: str | bytes, source: str) -> Any:
 def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
     if data is None:
         return PlanInputs("")
-    fields = reader.object(data, MADE_FROM, required=_MADE_FROM_FIELDS | {"live_digest"})
+    fields = reader.object(
+        data, MADE_FROM, required=_MADE_FROM_FIELDS | {"live_digest"}, optional={"environment"}
+    )
 
     def texts(name: str) -> tuple[str, ...]:
         return tuple(reader.items(fields.get(name, []), f"{MADE_FROM}.{name}", reader.string))
@@ -189,6 +196,9 @@ def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
         targets=texts("targets"),
         excludes=texts("excludes"),
         var_files=texts("var_files"),
+        environment=reader.string(fields["environment"], f"{MADE_FROM}.environment")
+        if "environment" in fields
+        else None,
     )
 
 

@@ -15,25 +15,12 @@ from reconciler.clients.connection import (
     RateSettings,
     WorkspaceConnection,
 )
-from reconciler.errors import UsageError
 from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.seeds_builtin import seed_path
 from reconciler.sandbox.serve import open_state
 from reconciler.sandbox.server import SandboxServer
 
 DEFAULT_DB = Path(".reconciler/sandbox.db")
-BUILTIN_SEEDS = Path(__file__).parent / "seeds"
-
-
-def seed_path(name_or_file: str) -> Path:
-    """A built-in seed by name (`acme`, `empty`) or a seed file."""
-    builtin = BUILTIN_SEEDS / f"{name_or_file}.yaml"
-    if builtin.is_file():
-        return builtin
-    path = Path(name_or_file)
-    if path.is_file():
-        return path
-    names = sorted(p.stem for p in BUILTIN_SEEDS.glob("*.yaml"))
-    raise UsageError(f"no seed {name_or_file!r}: give a file, or one of {', '.join(names)}")
 
 
 @contextmanager

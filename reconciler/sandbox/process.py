@@ -24,7 +24,10 @@ class SandboxProcess:
         self, db: Path, *args: str, start_timeout: float = 30.0, empty: bool = True
     ) -> None:
         self.db = db
-        self.args = args if not empty or "--seed" in args else (*args, "--empty")
+        # With `--tenant`, each tenant's variables are printed with its prefix (ACME_...).
+        self.tenants = sum(1 for arg in args if arg == "--tenant" or arg.startswith("--tenant="))
+        plain = not empty or "--seed" in args or self.tenants
+        self.args = args if plain else (*args, "--empty")
         self.start_timeout = start_timeout
         self.env: dict[str, str] = {}
         self.proc: subprocess.Popen[str] | None = None
@@ -59,7 +62,7 @@ class SandboxProcess:
         threading.Thread(target=_pump, args=(self.proc.stdout, lines), daemon=True).start()
         deadline = time.monotonic() + self.start_timeout
         self.env = {}
-        while "WORKSPACE_API_KEY" not in self.env:
+        while sum(name.endswith("WORKSPACE_API_KEY") for name in self.env) < max(self.tenants, 1):
             try:
                 line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:

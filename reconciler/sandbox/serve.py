@@ -8,6 +8,7 @@ import shlex
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 import uvicorn
@@ -87,26 +88,22 @@ def serve_forever(
     faults: str,
     rate_limit: int,
     search_rate_limit: int,
+    tenants: tuple[str, ...] = (),
 ) -> None:
     config = build_config(quirks, faults, rate_limit, search_rate_limit)
+    if tenants:
+        if explicit:
+            raise UsageError("--tenant NAME=SEED gives each tenant its seed: drop --seed/--empty")
+        _serve_tenants(host, port, db, reset, tenants, (quirks, faults, rate_limit,
+                                                         search_rate_limit))  # fmt: skip
+        return
     state, creds, seeded = open_state(db, seed, config, reset)
     if explicit and not seeded:
         chosen = "--seed" if seed is not None else "--empty"
         click.echo(
             f"{db} already holds data: {chosen} ignored (add --reset to start over).", err=True
         )
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
-    # and without it every keep-alive answer waits ~40 ms for a delayed ACK.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    sock.listen(128)
-    bound_port = sock.getsockname()[1]
-    base = f"http://{host if ':' not in host else f'[{host}]'}:{bound_port}"
+    sock, base = _listen(host, port)
     # The sandbox's own credentials are printed on purpose: it is a local test server and
     # the user needs them to talk to it.
     click.echo(
@@ -119,13 +116,66 @@ def serve_forever(
     click.echo("Paste these to use it:")
     for line in export_lines(base, creds):
         click.echo(line)
+    _run(create_app(state), sock, [state])
+
+
+def _serve_tenants(
+    host: str, port: int, db: Path, reset: bool, texts: tuple[str, ...], settings: Any
+) -> None:
+    """`--tenant NAME[=SEED]`: each tenant its own state, config and limiter (tenants.py)."""
+    from reconciler.sandbox.seeds_builtin import seed_path
+    from reconciler.sandbox.tenants import TenantRouter, parse_tenants, tenant_export_lines
+
+    specs = parse_tenants(texts)
+    states: list[SandboxState] = []
+    apps: dict[str, Any] = {}
+    lines: list[str] = []
+    try:
+        sock, base = _listen(host, port)
+        for spec in specs:
+            seed = seed_path(spec.seed) if spec.seed is not None else None
+            state, creds, _ = open_state(spec.db(db), seed, build_config(*settings), reset)
+            states.append(state)
+            apps[spec.name] = create_app(state)
+            lines.append(f"# tenant {spec.name}: {base}/{spec.name}/ (state: {spec.db(db)})")
+            lines += tenant_export_lines(base, spec, creds)
+    except BaseException:
+        for state in states:
+            state.store.close()
+        raise
+    click.echo(
+        f"Sandbox serving {len(specs)} tenant(s) at {base}/NAME/helpdesk and /NAME/workspace"
+    )
+    click.echo("Paste these to use it (the variables reconciler.yaml's credentials name):")
+    for line in lines:
+        click.echo(line)
+    _run(TenantRouter(apps), sock, states)
+
+
+def _listen(host: str, port: int) -> tuple[socket.socket, str]:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
+    # and without it every keep-alive answer waits ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(128)
+    bound_port = sock.getsockname()[1]
+    return sock, f"http://{host if ':' not in host else f'[{host}]'}:{bound_port}"
+
+
+def _run(app: Any, sock: socket.socket, states: list[SandboxState]) -> None:
     click.echo("Press Ctrl+C to stop.", err=True)
     sys.stdout.flush()  # the lines must reach a pipe (a test, `tee`) before serving starts
     quiet_dropped_connections()
     server = uvicorn.Server(
-        uvicorn.Config(create_app(state), log_level="warning", access_log=False, lifespan="off")
+        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
     )
     try:
         server.run(sockets=[sock])
     finally:
-        state.store.close()
+        for state in states:
+            state.store.close()

@@ -105,6 +105,8 @@ def confirmation_text(plan: Plan, connection: Any) -> str:
         "",
         f"Do you want to apply these {count} change{'s' if count != 1 else ''} ({counts})?",
     ]
+    if getattr(connection, "environment", None):
+        lines.append(f"  environment  {connection.environment}")
     for name, service, calls in (
         ("helpdesk", connection.helpdesk, found.helpdesk_calls),
         ("workspace", connection.workspace, found.workspace_calls),

@@ -45,6 +45,7 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "planfile",  # a saved plan: written, read, validated
         "planning",  # the planner and the steps around it
         "applying",  # execute a plan safely
+        "project",  # reconciler.yaml: environments, and plans over many of them
         "terminal",  # what a person sees while a command runs
         "export",  # live state -> manifests
         "sandbox",  # the local imitation of both services

@@ -59,6 +59,9 @@ def test_there_are_the_three_github_workflows() -> None:
     assert sorted(workflows()) == [
         "reconciler-apply.yml",
         "reconciler-drift.yml",
+        "reconciler-fleet-apply.yml",  # the fleet recipes (docs/environments.md)
+        "reconciler-fleet-drift.yml",
+        "reconciler-fleet-plan.yml",
         "reconciler-plan.yml",
     ]
 
@@ -240,7 +243,8 @@ def test_both_services_use_the_same_marker_and_manifest_path() -> None:
     plan = workflows()["reconciler-plan.yml"]["env"]
     assert gitlab["PLAN_MARKER"] == plan["PLAN_MARKER"] == MARKER
     for name, workflow in workflows().items():
-        assert workflow["env"]["MANIFESTS"] == gitlab["MANIFESTS"] == "manifests", name
+        if "fleet" not in name:  # a fleet's paths are in reconciler.yaml
+            assert workflow["env"]["MANIFESTS"] == gitlab["MANIFESTS"] == "manifests", name
         # The current release (tag v<version>), by its own name, not the unrelated
         # `reconciler` of the package index.
         assert workflow["env"]["RECONCILER_PIP_SPEC"] == gitlab["RECONCILER_PIP_SPEC"], name

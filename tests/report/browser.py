@@ -6,10 +6,13 @@ request the page makes recorded (`requests`)."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -108,7 +111,10 @@ def chromium() -> Iterator[Page]:
     """A headless Chromium, stopped (and its profile removed) on leaving."""
     binary = chromium_path()
     assert binary, "no chromium"
-    with tempfile.TemporaryDirectory() as profile:
+    # Chromium's helper processes may still be writing the profile when the browser has
+    # exited: the whole process group is stopped, and what remains of the profile is
+    # removed without failing the test over it.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         process = subprocess.Popen(
             [
                 binary,
@@ -128,6 +134,7 @@ def chromium() -> Iterator[Page]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            start_new_session=True,  # its own process group: all of it is stopped after
         )
         try:
             url = _devtools_url(process)
@@ -137,12 +144,20 @@ def chromium() -> Iterator[Page]:
             finally:
                 socket.close()
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=TIMEOUT)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            _stop_group(process)
+
+
+def _stop_group(process: subprocess.Popen[str]) -> None:
+    """Stop the browser and every helper process it started (its process group)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 def _devtools_url(process: subprocess.Popen[str]) -> str:

@@ -1,0 +1,144 @@
+"""Overlays (docs/environments.md): a later file may refine an entry an earlier file
+wrote (an environment's own files over the shared baseline), or drop it, by key, with an
+explicit marker on the entry:
+
+    users:
+      - username: msp-oncall      # the baseline's entry, refined here
+        overlay: true
+        location: Manchester      # fields given replace the baseline's; lists replace lists
+        custom_fields: {Shift: Night}   # custom fields merge by field name
+      - username: msp-intern
+        drop: true                # the baseline's entry is left out for this environment
+
+The markers work on the YAML nodes before validation, so that the merged entry is
+validated as one entry and every value keeps the line it was written on. Problems (an
+overlay or drop with no earlier entry of that key, both markers, a drop that gives
+fields, a marker that is not `true`) are reported at the marker."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reconciler.manifest.kinds import key_field, normalise_key, spec
+from reconciler.manifest.models import Kind
+from reconciler.manifest.problems import Problems, Source
+from reconciler.manifest.yamltree import Node
+
+OVERLAY = "overlay"
+DROP = "drop"
+_MERGED_BY_NAME = ("custom_fields",)  # mappings merged key by key, not replaced
+
+EntryKey = tuple[Kind, str]
+Refinements = dict[EntryKey, list[tuple[Source, Node]]]
+
+
+def apply_overlays(documents: Sequence[tuple[Source, Node]], problems: Problems) -> Refinements:
+    """Merge every marked entry into the earlier entry of its key (or drop that entry),
+    in load order; the marked entries leave their lists. Returns, per refined entry, the
+    overlay entries that refined it, with their sources (for locations)."""
+    employee_key = _employee_key(documents)
+    seen: dict[EntryKey, tuple[Node, Node]] = {}  # key -> (entry, the list holding it)
+    refined: Refinements = {}
+    for source, root in documents:
+        for kind, listed in _lists(root):
+            kept = []
+            for entry in listed.value:
+                marker = _marker(entry, source, problems) if entry.is_mapping else None
+                key = _key(kind, entry, employee_key) if entry.is_mapping else None
+                if marker is None or key is None:
+                    kept.append(entry)
+                    if key is not None:
+                        seen.setdefault((kind, key), (entry, listed))
+                    continue
+                base = seen.get((kind, key))
+                if base is None:
+                    problems.at(
+                        source,
+                        entry.keys[marker] if entry.keys else entry,
+                        f"{kind.value}: {marker} of '{key}', which no earlier file writes "
+                        "(an overlay refines an entry of an earlier path, e.g. the baseline)",
+                    )
+                elif marker == DROP:
+                    _drop(kind, key, entry, base, source, seen, problems, employee_key)
+                else:
+                    _merge(base[0], entry, key_field(kind, employee_key))
+                    refined.setdefault((kind, key), []).append((source, entry))
+            listed.value = kept
+    return refined
+
+
+def _marker(entry: Node, source: Source, problems: Problems) -> str | None:
+    given = [name for name in (OVERLAY, DROP) if name in entry.value]
+    for name in given:
+        if entry.value[name].value is not True:
+            problems.at(source, entry.value[name], f"'{name}' takes true (or is left out)")
+            return None
+    if len(given) == 2:
+        assert entry.keys is not None
+        problems.at(source, entry.keys[DROP], "an entry is an overlay or a drop, not both")
+        return None
+    return given[0] if given else None
+
+
+def _drop(
+    kind: Kind,
+    key: str,
+    entry: Node,
+    base: tuple[Node, Node],
+    source: Source,
+    seen: dict[EntryKey, tuple[Node, Node]],
+    problems: Problems,
+    employee_key: str,
+) -> None:
+    extra = [n for n in entry.value if n not in (DROP, key_field(kind, employee_key))]
+    if extra:
+        assert entry.keys is not None
+        problems.at(
+            source,
+            entry.keys[extra[0]],
+            f"{kind.value}: a drop names only the key; '{extra[0]}' has no effect here",
+        )
+        return
+    listed = base[1]
+    listed.value = [other for other in listed.value if other is not base[0]]
+    del seen[(kind, key)]
+
+
+def _merge(base: Node, overlay: Node, key_name: str) -> None:
+    assert base.keys is not None and overlay.keys is not None
+    for name, node in overlay.value.items():
+        if name in (OVERLAY, key_name):
+            continue
+        before = base.value.get(name)
+        if name in _MERGED_BY_NAME and before is not None and before.is_mapping and node.is_mapping:
+            assert before.keys is not None and node.keys is not None
+            before.value = {**before.value, **node.value}
+            before.keys = {**before.keys, **node.keys}
+            continue
+        base.value[name] = node
+        base.keys[name] = overlay.keys[name]
+
+
+def _lists(root: Node) -> list[tuple[Kind, Node]]:
+    found = []
+    for kind in Kind:
+        listed: Node | None = root
+        for part in spec(kind).path:
+            listed = listed.child(part) if listed is not None and listed.is_mapping else None
+        if listed is not None and isinstance(listed.value, list):
+            found.append((kind, listed))
+    return found
+
+
+def _key(kind: Kind, entry: Node, employee_key: str) -> str | None:
+    value = entry.child(key_field(kind, employee_key))
+    return None if value is None else normalise_key(kind, value.value, employee_key)
+
+
+def _employee_key(documents: Sequence[tuple[Source, Node]]) -> str:
+    for _, root in documents:
+        settings = root.child("settings") if root.is_mapping else None
+        value = settings.child("employee_key") if settings is not None else None
+        if value is not None and isinstance(value.value, str) and value.value.strip():
+            return value.value.strip()
+    return "email"

@@ -1,0 +1,170 @@
+"""An environment made ready to run: which of the project's environments `--env` selects
+(names or shell-style patterns), its manifest paths and var files as paths to open, the
+variables its connection is made from, and the wrong-tenant guard.
+
+The guard: an environment declaring `helpdesk_url` (or `workspace_url`) is bound to that
+address. A `HELPDESK_URL`/`WORKSPACE_URL` in the environment, or a `--helpdesk-url`/
+`--workspace-url`, that names another address is an error before any call, naming both
+(compared after normalising: scheme and host in lower case, the default port dropped,
+trailing slashes ignored). The same address is accepted, so a CI job that also exports
+the URL keeps working."""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from reconciler.errors import UsageError
+from reconciler.manifest.models import Safety
+from reconciler.project.load import Project
+from reconciler.project.model import Credential, Environment
+
+# The credentials of each service: naming one of them for an environment replaces all
+# the plain variables of that service, so that another tenant's token never leaks in.
+SERVICE_CREDENTIALS = {
+    "helpdesk": (
+        Credential.HELPDESK_TOKEN,
+        Credential.HELPDESK_USERNAME,
+        Credential.HELPDESK_PASSWORD,
+    ),
+    "workspace": (Credential.WORKSPACE_API_KEY,),
+}
+_URL_VARIABLES = {"helpdesk": "HELPDESK_URL", "workspace": "WORKSPACE_URL"}
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def select(project: Project, patterns: Sequence[str]) -> list[str]:
+    """The environments `patterns` name, in the project's order; a pattern matching none
+    is an error naming the environments there are."""
+    names = project.names
+    unmatched = [p for p in patterns if not fnmatch.filter(names, p)]
+    if unmatched:
+        raise UsageError(
+            f"no environment {', '.join(repr(p) for p in unmatched)} in {project.path} "
+            f"(its environments: {', '.join(names)})"
+        )
+    return [name for name in names if any(fnmatch.fnmatchcase(name, p) for p in patterns)]
+
+
+def normalise_url(url: str) -> str:
+    """`HTTPS://Acme.Example.com:443/helpdesk/` -> `https://acme.example.com/helpdesk`."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = host if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{host}:{port}"
+    return f"{scheme}://{netloc}{parts.path.rstrip('/')}"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One environment ready to run."""
+
+    name: str
+    paths: tuple[Path, ...]
+    var_files: tuple[Path, ...]
+    helpdesk_url: str | None
+    workspace_url: str | None
+    rate_limit: int | None
+    search_rate_limit: int | None
+    declared: Environment
+    where: str  # the environment's line in the project file
+
+    def variables(self, environ: Mapping[str, str]) -> dict[str, str]:
+        """The variables this environment's connection is made from: `environ`, with the
+        declared URLs and the credentials read from the variables `credentials` names."""
+        result = dict(environ)
+        missing = []
+        for names in SERVICE_CREDENTIALS.values():
+            if not any(name in self.declared.credentials for name in names):
+                continue
+            for name in names:
+                result.pop(name.value, None)
+                source = self.declared.credentials.get(name)
+                if source is None:
+                    continue
+                if source in environ:
+                    result[name.value] = environ[source]
+                else:
+                    missing.append(f"{source} (its {name.value})")
+        if missing:
+            raise UsageError(
+                f"environment {self.name}: {', '.join(missing)} not set ({self.where})"
+            )
+        for service, url in (("helpdesk", self.helpdesk_url), ("workspace", self.workspace_url)):
+            if url:
+                result[_URL_VARIABLES[service]] = url
+        return result
+
+    def guard(
+        self,
+        environ: Mapping[str, str],
+        helpdesk_flag: str | None = None,
+        workspace_flag: str | None = None,
+    ) -> None:
+        """The wrong-tenant guard (module docstring); raises UsageError naming both."""
+        found = []
+        for service, declared, flag in (
+            ("helpdesk", self.helpdesk_url, helpdesk_flag),
+            ("workspace", self.workspace_url, workspace_flag),
+        ):
+            variable = _URL_VARIABLES[service]
+            for given, how in ((flag, f"--{service}-url"), (environ.get(variable), variable)):
+                if declared and given and normalise_url(given) != normalise_url(declared):
+                    found.append(
+                        f"{how} is {given}, but environment {self.name} is bound to "
+                        f"{declared} ({self.where})"
+                    )
+        if found:
+            raise UsageError(
+                "wrong tenant: " + "; ".join(found) + ". Nothing was sent: unset the "
+                "variable (or drop the flag) to use the environment's own address"
+            )
+
+    def safety(self, current: Safety) -> Safety:
+        """The manifests' brake settings with this environment's overrides."""
+        overrides = self.declared.safety
+        if overrides is None:
+            return current
+        given = overrides.model_dump(exclude_none=True)
+        return current.model_copy(update=given)
+
+
+def resolve(project: Project, name: str) -> Target:
+    """Environment `name` of `project`, its paths relative to the project file."""
+    declared = project.environment(name)
+    root = project.root
+
+    def under(path: str) -> Path:
+        return Path(path) if Path(path).is_absolute() else root / path
+
+    return Target(
+        name=name,
+        paths=tuple(under(p) for p in declared.paths),
+        var_files=tuple(under(v) for v in declared.var_files),
+        helpdesk_url=declared.helpdesk_url,
+        workspace_url=declared.workspace_url,
+        rate_limit=declared.rate_limit,
+        search_rate_limit=declared.search_rate_limit,
+        declared=declared,
+        where=project.where(name),
+    )
+
+
+def affected(project: Project, target: Target, changed: Sequence[Path]) -> bool:
+    """Whether a change to the files `changed` (paths as git names them, relative to the
+    current directory) can change `target`'s plan: a file under one of its paths, one of
+    its var files, or the project file itself."""
+    own = [Path(os.path.normpath(p)) for p in (*target.paths, *target.var_files, project.path)]
+    for name in changed:
+        path = Path(os.path.normpath(name))
+        if any(path == mine or mine in path.parents for mine in own):
+            return True
+    return False

@@ -1,0 +1,176 @@
+"""Planning several environments at once (`plan --env '*'`): each with its own manifests,
+connection, rate limiter and failure; at most `max_parallel` at a time. Results are handed
+to `on_done` in the project's order, each whole, as soon as it and those before it are
+done, so that output is never interleaved. A failing environment (unreachable, refused,
+invalid manifests) is a result with an `error`; it never stops the others. Nothing here
+prints."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from reconciler.clients.connection import Connection, RateSettings, connection_from
+from reconciler.errors import ProblemsError, ReconcilerError
+from reconciler.manifest import DesiredState, Validated, validate_manifests
+from reconciler.manifest.varfiles import load_var_files
+from reconciler.planning.plan import Plan, Selector
+from reconciler.planning.workflow import read_and_plan
+from reconciler.project.environments import Target
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """What every environment's plan is made with (the command line's flags)."""
+
+    prune: bool = False
+    targets: tuple[Selector, ...] = ()
+    excludes: tuple[Selector, ...] = ()
+    rates: RateSettings = field(default_factory=RateSettings)
+
+
+@dataclass
+class Prepared:
+    """An environment's manifests and connection, or why it has none."""
+
+    target: Target
+    desired: DesiredState | None = None
+    connection: Connection | None = None
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+
+
+@dataclass
+class EnvironmentRun:
+    """One environment's plan, or its error, and how long it took."""
+
+    name: str
+    plan: Plan | None = None
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    connection: Connection | None = None
+    desired: DesiredState | None = None
+
+
+def prepare_all(
+    targets: Sequence[Target],
+    environ: Mapping[str, str],
+    request: PlanRequest,
+    *,
+    connect: bool = True,
+) -> list[Prepared]:
+    """`prepare` for each target; environments with the same paths and var files (the
+    same manifests, other URLs and credentials) share one loading of them."""
+    loaded: dict[tuple[tuple[Path, ...], tuple[Path, ...]], Validated] = {}
+    return [prepare(t, environ, request, connect=connect, loaded=loaded) for t in targets]
+
+
+def prepare(
+    target: Target,
+    environ: Mapping[str, str],
+    request: PlanRequest,
+    *,
+    connect: bool = True,
+    loaded: dict[tuple[tuple[Path, ...], tuple[Path, ...]], Validated] | None = None,
+) -> Prepared:
+    """Load `target`'s manifests (its var files, its safety overrides) and, if `connect`,
+    make its connection, offline; a problem is the environment's error."""
+    found = Prepared(target)
+    key = (target.paths, target.var_files)
+    try:
+        validated = (loaded or {}).get(key)
+        if validated is None:
+            from_files = load_var_files(list(target.var_files)) if target.var_files else None
+            validated = validate_manifests(list(target.paths), environ, from_files)
+            if loaded is not None:
+                loaded[key] = validated
+        found.warnings = list(validated.warnings)
+        found.desired = with_safety(validated.desired, target)
+        if connect:
+            variables = target.variables(environ)
+            found.connection = connection_for(target, variables, request.rates)
+    except ProblemsError as exc:
+        found.error = "\n".join(exc.problems)
+    except ReconcilerError as exc:
+        found.error = str(exc)
+    return found
+
+
+def with_safety(desired: DesiredState, target: Target) -> DesiredState:
+    """The manifests with the environment's safety brake settings, if it has any."""
+    if target.declared.safety is None:
+        return desired
+    safety = target.safety(desired.settings.safety)
+    new_settings = desired.settings.model_copy(update={"safety": safety})
+    manifest = desired.manifest.model_copy(update={"settings": new_settings})
+    return replace(desired, manifest=manifest)
+
+
+def connection_for(target: Target, variables: Mapping[str, str], rates: RateSettings) -> Connection:
+    """The environment's connection: its URLs and credentials, its own rate limits."""
+    own = RateSettings(
+        target.rate_limit if target.rate_limit is not None else rates.general,
+        target.search_rate_limit if target.search_rate_limit is not None else rates.search,
+    )
+    connection = connection_from(variables, rates=own)
+    return replace(connection, environment=target.name)
+
+
+async def plan_environments(
+    prepared: Sequence[Prepared],
+    request: PlanRequest,
+    *,
+    max_parallel: int,
+    on_done: Callable[[EnvironmentRun], None] | None = None,
+    transport: Any = None,
+) -> list[EnvironmentRun]:
+    """Every prepared environment planned, at most `max_parallel` at once (0: no limit)."""
+    gate = asyncio.Semaphore(max_parallel if max_parallel > 0 else max(len(prepared), 1))
+
+    async def one(item: Prepared) -> EnvironmentRun:
+        async with gate:
+            return await _plan_one(item, request, transport)
+
+    tasks = [asyncio.create_task(one(item)) for item in prepared]
+    runs = []
+    try:
+        for task in tasks:
+            run = await task
+            runs.append(run)
+            if on_done is not None:
+                on_done(run)
+    finally:
+        for task in tasks:
+            task.cancel()
+    return runs
+
+
+async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> EnvironmentRun:
+    run = EnvironmentRun(item.target.name, warnings=list(item.warnings))
+    run.connection, run.desired = item.connection, item.desired
+    if item.error is not None or item.desired is None or item.connection is None:
+        run.error = item.error or "not prepared"
+        return run
+    started = time.perf_counter()
+    try:
+        outcome = await read_and_plan(
+            item.desired,
+            item.connection,
+            prune=request.prune,
+            targets=request.targets,
+            excludes=request.excludes,
+            transport=transport,
+        )
+        run.plan = outcome.plan
+    except ProblemsError as exc:
+        run.error = "\n".join(exc.problems)
+    except ReconcilerError as exc:
+        run.error = str(exc)
+    finally:
+        run.seconds = time.perf_counter() - started
+    return run
