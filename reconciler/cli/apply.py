@@ -178,6 +178,10 @@ def apply(
     from reconciler.applying.session import ApplyOptions, ApplySession
     from reconciler.planning.plan import Selector
 
+    if log_file is not None:  # before any call: fail fast
+        from reconciler.cli.extras import check_writable
+
+        check_writable("--log", log_file)
     saved = None
     if plan_file is not None:
         saved = _read_saved(plan_file, since)

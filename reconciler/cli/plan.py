@@ -24,13 +24,15 @@ from reconciler.terminal.console import Progress, colour, refuse_partial_coverag
 
 def write_comment_parts(directory: Path, parts: list[str]) -> int:
     """`1.md`, `2.md`, ...; numbered parts of an earlier, longer plan are removed, so the
-    directory always holds exactly this plan's comments."""
-    directory.mkdir(parents=True, exist_ok=True)
+    directory always holds exactly this plan's comments. Written as every output file is
+    (masking.write_text): a credential in a value never reaches a pull request."""
+    from reconciler.masking import write_text
+
+    for number, text in enumerate(parts, start=1):
+        write_text(directory / f"{number}.md", text)
     for stale in directory.glob("*.md"):
         if stale.stem.isdigit() and int(stale.stem) > len(parts):
             stale.unlink()
-    for number, text in enumerate(parts, start=1):
-        (directory / f"{number}.md").write_text(text, encoding="utf-8")
     return len(parts)
 
 
@@ -107,6 +109,7 @@ def plan(
 
     selected = [Selector.parse(t) for t in targets]
     left_out = [Selector.parse(e) for e in excludes]
+    _check_outputs(out, comment_dir)
     validated = load_manifests(paths, var_files)
     desired, scope = narrowed(validated.desired, paths, var_files, since, prune)
     refuse_partial_coverage(scope, fail_on_unmanaged)
@@ -134,6 +137,16 @@ def plan(
         sys.exit(1)
     if detailed_exitcode and result.has_changes:
         sys.exit(2)
+
+
+def _check_outputs(out: Path | None, comment_dir: Path | None) -> None:
+    """The files the plan is saved to are checked before any call: fail fast."""
+    from reconciler.cli.extras import check_writable
+
+    if out is not None:
+        check_writable("--out", out)
+    if comment_dir is not None:
+        check_writable("--comment-dir", comment_dir, directory=True)
 
 
 def _save(

@@ -24,7 +24,7 @@ from typing import Any
 from reconciler.changes import Plan
 from reconciler.errors import PlanFileError
 from reconciler.manifest import DesiredState
-from reconciler.masking import mask
+from reconciler.masking import write_text
 from reconciler.planfile.shape import PlanReader, type_name
 from reconciler.render.values import clean, shorten
 
@@ -85,13 +85,10 @@ def format_plan_file(plan: Plan, inputs: PlanInputs) -> str:
 
 
 def write_plan_file(path: Path, plan: Plan, inputs: PlanInputs) -> None:
-    """Written whole or not at all: a half-written plan file must never be left behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    # A credential pasted into a value is masked, as in every output (the fresh plan
-    # will then differ from the file: such a plan is refused rather than leaked).
-    partial.write_text(mask(format_plan_file(plan, inputs)), encoding="utf-8")
-    partial.replace(path)
+    """Written whole or not at all: a half-written plan file must never be left behind.
+    A credential pasted into a value is masked, as in every output (the fresh plan will
+    then differ from the file: such a plan is refused rather than leaked)."""
+    write_text(path, format_plan_file(plan, inputs))
 
 
 def read_plan_file(path: Path) -> SavedPlan:
