@@ -158,11 +158,14 @@ def _save(
     excludes: tuple[str, ...],
     var_files: tuple[Path, ...],
 ) -> None:
-    from reconciler.planfile import PlanInputs, manifests_digest, write_plan_file
+    from reconciler.errors import UsageError
+    from reconciler.planfile import PlanInputs, VarFile, manifests_digest, write_plan_file
 
-    inputs = PlanInputs(
-        manifests_digest(desired), prune, targets, excludes, tuple(str(v) for v in var_files)
-    )
+    recorded = [VarFile.of(path) for path in var_files]  # read a moment ago
+    if None in recorded:
+        raise UsageError(f"--var-file: {var_files[recorded.index(None)]} can no longer be read")
+    files = tuple(v for v in recorded if v is not None)
+    inputs = PlanInputs(manifests_digest(desired), prune, targets, excludes, files)
     write_plan_file(out, result, inputs)
     click.echo(f"Saved the plan to {out}.", err=True)
 
