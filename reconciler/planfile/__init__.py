@@ -72,23 +72,24 @@ def var_file_mismatch(recorded: tuple[VarFile, ...], given: tuple[Path, ...]) ->
     """Why the var files given to `apply --plan` are not those the plan was made with
     (None: the same content, in the same order; a file that cannot be read is left to
     loading to report)."""
-    if not given and not recorded:
-        return None
-    names = ", ".join(_printable(f"{v.path} ({v.digest[:15]}...)") for v in recorded)
-    made = f"was made with --var-file {names}" if recorded else "was made with no --var-file"
     if len(given) != len(recorded):
+        names = ", ".join(_shown(v) for v in recorded) or "no --var-file"
         return (
-            f"the saved plan {made}, and {len(given)} --var-file given: give the same var "
-            "files (a saved plan names them, never reads them), or plan again"
+            f"the saved plan was made with {names}; {len(given)} --var-file given: give the "
+            "same var files (a saved plan names them, never reads them), or plan again"
         )
     for path, then in zip(given, recorded, strict=True):
         now = VarFile.of(path)
         if now is not None and now.digest != then.digest:
             return (
-                f"--var-file {path}: its content differs from the var file the saved plan "
-                f"{made.removeprefix('was ')}: give the same file, or plan again"
+                f"--var-file {path}: its content differs from that of the var file the saved "
+                f"plan was made with ({_shown(then)}): give the same file, or plan again"
             )
     return None
+
+
+def _shown(var_file: VarFile) -> str:
+    return f"--var-file {clean(shorten(var_file.path, 300))} ({var_file.digest[:15]}...)"
 
 
 @dataclass(frozen=True)
