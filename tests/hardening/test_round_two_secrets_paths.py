@@ -30,6 +30,7 @@ import httpx
 import pytest
 
 from reconciler.applying.lock import ApplyLock, service_address
+from reconciler.masking import Masker
 from reconciler.sandbox.process import SandboxProcess
 from tests.e2e.test_plan_cli import run
 from tests.hardening.servers import Recorded, answering_server, silent_server
@@ -327,3 +328,40 @@ def test_a_remote_host_is_served_with_allow_remote(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )  # fmt: skip
     assert result.returncode == 0 and "--allow-remote" in result.stdout
+
+
+BASIC_TOKEN = base64.b64encode(b"admin:p\xc3\xa4ss w0rd+/").decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (f"echo: Basic {BASIC_TOKEN}", "echo: Basic ***"),
+        (f"echo: Basic {BASIC_TOKEN[:8]}…", "echo: Basic ***…"),
+        (f"echo: authorization=basic%20{BASIC_TOKEN}", "echo: authorization=basic%20***"),
+        ("p%C3%A4ss+w0rd%2B%2F and p%C3%A4ss%20w0rd%2B/", "*** and ***"),
+        ("Basic authentication cannot carry ':'", "Basic authentication cannot carry ':'"),
+        ("Basic YWJj", "Basic YWJj"),  # a prefix of no registered token
+    ],
+    ids=["whole", "cut short", "url-encoded header", "form and path encodings", "prose", "other"],
+)
+def test_every_encoding_the_client_produces_is_masked(text: str, shown: str) -> None:
+    masker = Masker(["päss w0rd+/"])
+    masker.add_basic(BASIC_TOKEN)
+    assert masker.mask(text) == shown
+
+
+@pytest.mark.parametrize(
+    ("spelling", "service", "address"),
+    [
+        ("http://127.0.0.1:8080/helpdesk", "helpdesk", "http://localhost:8080/helpdesk"),
+        ("HTTP://LocalHost.:8080//HelpDesk/", "helpdesk", "http://localhost:8080/helpdesk"),
+        ("http://[::1]:8080/help%64esk", "helpdesk", "http://localhost:8080/helpdesk"),
+        ("https://Acme.Example.com:443/", "helpdesk", "https://acme.example.com"),
+        ("http://acme.example.com:80/HD", "helpdesk", "http://acme.example.com/hd"),
+        ("http://127.0.0.1:9000/WS/", "workspace", "http://localhost:9000/WS"),  # as written
+        ("http://127.0.0.2:8080/helpdesk", "helpdesk", "http://127.0.0.2:8080/helpdesk"),
+    ],
+)
+def test_the_lock_address_of_each_spelling(spelling: str, service: str, address: str) -> None:
+    assert service_address(spelling, service) == address
