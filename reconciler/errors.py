@@ -10,6 +10,7 @@
     │   ├── AuthenticationError     401/403: never retried, ends the run at once
     │   └── OutcomeUnknown          a non-idempotent write whose outcome is unknown
     ├── TransportFailure            the API could not be reached after the retries
+    ├── MalformedAnswer             an answer that is not what the spec describes
     ├── PlanHasErrors               the plan carries errors: nothing may be applied
     └── StalePlanError              a saved plan whose live state has changed
 
@@ -71,6 +72,11 @@ class OutcomeUnknown(ApiError):
 
 class TransportFailure(ReconcilerError):
     pass
+
+
+class MalformedAnswer(ReconcilerError):
+    """An API answer that cannot be read as the spec describes it (an item without its id,
+    an id that is no number): a wrong address, or a server this does not know."""
 
 
 class PlanHasErrors(ReconcilerError):

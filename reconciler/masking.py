@@ -9,18 +9,32 @@ masks their values in everything it writes: stdout and stderr (plans in every fo
 messages, errors), saved plans and the apply log.
 
 Each value is also masked in the forms an output may give it: JSON-escaped, with control
-characters escaped (as problem messages show them) and URL-encoded. Values shorter than
-`MIN_MASKED` characters are not masked: hiding every `a` would make output unreadable, and
-a credential that short protects nothing.
+characters escaped (as problem messages show them) and URL-encoded (`%20` and `+` for a
+space). Values shorter than `MIN_MASKED` characters are not masked: hiding every `a` would
+make output unreadable, and a credential that short protects nothing.
+
+The clients register what they send (`register()`, from clients/auth.py): the credential
+whatever variable it came from, and the header value they build from it. A Basic
+`base64(username:password)` is masked whole, and so is any prefix of it after `Basic `
+(a server quoting the header cut short), so `Basic YWRtaW46...` never shows.
+
+Files of output (saved plans, comment parts, exported manifests) are written through
+`write_text()`: masked, whole or not at all, and an unwritable path is a one-line
+`UsageError` naming it rather than a traceback.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import IO, Any
-from urllib.parse import quote
+from urllib.parse import quote, quote_plus
+
+from reconciler.errors import UsageError
 
 REDACTED = "***"
 MIN_MASKED = 4
@@ -34,33 +48,64 @@ def credential_names(env: Mapping[str, str]) -> list[str]:
     return list(dict.fromkeys([*CREDENTIAL_VARIABLES, *(name for name in extra if name)]))
 
 
+# `Basic <base64>` as a server may quote it, possibly cut short (`...`, `…` or nothing).
+_BASIC = re.compile(r"(?i)\bBasic(?:\s+|%20|\+)([A-Za-z0-9+/]+=*)")
+
+
+def _forms(value: str) -> set[str]:
+    """The forms in which an output may show `value`."""
+    return {
+        value,
+        json.dumps(value)[1:-1],
+        json.dumps(value, ensure_ascii=False)[1:-1],
+        value.encode("unicode_escape").decode("ascii"),
+        quote(value, safe=""),
+        quote(value),
+        quote_plus(value),
+    }
+
+
 class Masker:
-    """Replaces each of `values` (and its escaped forms) by `***` in text."""
+    """Replaces each of `values` (and its escaped forms) by `***` in text; `add()` masks
+    more from then on (the same object, so the streams already masking see them)."""
 
     def __init__(self, values: Iterable[str]) -> None:
-        forms: set[str] = set()
+        self._forms: set[str] = set()
+        self._basic: list[str] = []  # Basic tokens: base64(username:password)
+        self._pattern: re.Pattern[str] | None = None
+        self.add(values)
+
+    def add(self, values: Iterable[str]) -> None:
+        before = len(self._forms)
         for value in values:
-            if len(value) < MIN_MASKED:
-                continue
-            forms.update(
-                {
-                    value,
-                    json.dumps(value)[1:-1],
-                    json.dumps(value, ensure_ascii=False)[1:-1],
-                    value.encode("unicode_escape").decode("ascii"),
-                    quote(value, safe=""),
-                }
-            )
-        ordered = sorted(forms, key=len, reverse=True)  # the longest form wins an overlap
-        self._pattern = re.compile("|".join(map(re.escape, ordered))) if ordered else None
+            if len(value) >= MIN_MASKED:
+                self._forms.update(_forms(value))
+        if len(self._forms) != before:
+            ordered = sorted(self._forms, key=len, reverse=True)  # the longest wins
+            self._pattern = re.compile("|".join(map(re.escape, ordered)))
+
+    def add_basic(self, token: str) -> None:
+        """Mask the Basic token `token` (base64 of `username:password`) and, after
+        `Basic`, every prefix of it of at least `MIN_MASKED` characters."""
+        self.add([token])
+        self._basic.append(token)
 
     def __bool__(self) -> bool:
-        return self._pattern is not None
+        return self._pattern is not None or bool(self._basic)
 
     def mask(self, text: str) -> str:
+        if self._basic:
+            text = _BASIC.sub(self._cut_basic, text)
         if self._pattern is None:
             return text
         return self._pattern.sub(REDACTED, text)
+
+    def _cut_basic(self, match: re.Match[str]) -> str:
+        shown = match.group(1)
+        for token in self._basic:
+            if len(shown) >= MIN_MASKED and (token.startswith(shown) or shown.startswith(token)):
+                return match.group(0)[: match.start(1) - match.start(0)] + REDACTED
+        return match.group(0)
 
 
 _active = Masker(())
@@ -76,6 +121,43 @@ def install(env: Mapping[str, str]) -> Masker:
 def mask(text: str) -> str:
     """The text with every credential installed by `install()` replaced by `***`."""
     return _active.mask(text)
+
+
+def register(*values: str) -> None:
+    """Mask `values` from now on, in every output: what a client sends is a secret
+    whatever variable (or embedded sandbox) it came from."""
+    _active.add(values)
+
+
+def register_basic(token: str) -> None:
+    """Mask a Basic authentication token (see `Masker.add_basic`)."""
+    _active.add_basic(token)
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a file of output: masked, whole or not at all (a temporary file renamed);
+    a path that cannot be written is a `UsageError` naming it and why."""
+    temporary = path.with_name(f".{path.name}.partial")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(mask(text), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise UsageError(f"cannot write {path}: {unwritable_reason(exc, path)}") from None
+
+
+def unwritable_reason(exc: OSError, path: Path) -> str:
+    """Why `path` cannot be written, in words (`out is a file, not a directory`, ...)."""
+    if isinstance(exc, NotADirectoryError | FileExistsError):
+        parent = next((p for p in path.parents if p.is_file()), None)
+        return f"{parent} is a file, not a directory" if parent else "a part of it is a file"
+    if isinstance(exc, IsADirectoryError):
+        return "it is a directory"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return exc.strerror or type(exc).__name__
 
 
 class MaskingStream:

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from reconciler.masking import mask
+from reconciler.errors import UsageError
+from reconciler.masking import mask, unwritable_reason
 
 DEFAULT_DIR = Path(".reconciler")
 
@@ -26,8 +27,12 @@ class ApplyLog:
         self._file: IO[str] | None = None
 
     def __enter__(self) -> ApplyLog:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = self.path.open("a", encoding="utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = self.path.open("a", encoding="utf-8")
+        except OSError as exc:  # before any operation: nothing has been written
+            reason = unwritable_reason(exc, self.path)
+            raise UsageError(f"cannot write the apply log {self.path}: {reason}") from None
         return self
 
     def record(self, entry: Mapping[str, Any]) -> None:

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 import httpx
 
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
-from reconciler.applying.lock import ApplyLock
+from reconciler.applying.lock import ApplyLock, service_address
 from reconciler.applying.log import ApplyLog, default_path
 from reconciler.changes import Change, Plan
 from reconciler.clients.connection import Connection
@@ -289,11 +289,9 @@ def _selectors(texts: Sequence[str]) -> tuple[Selector, ...]:
 
 
 def _service_urls(connection: Connection) -> list[str]:
-    return [
-        service.url
-        for service in (connection.helpdesk, connection.workspace)
-        if service is not None
-    ]
+    """The addresses the apply lock is keyed on, normalised (lock.py `service_address`)."""
+    services = (("helpdesk", connection.helpdesk), ("workspace", connection.workspace))
+    return [service_address(conn.url, name) for name, conn in services if conn is not None]
 
 
 def _end_record(report: ApplyReport, *, cut: bool = False) -> dict[str, Any]:

@@ -59,18 +59,21 @@ def _flags_from_saved(
     var_file_paths: tuple[Path, ...],
 ) -> tuple[bool, tuple[str, ...], tuple[str, ...], tuple[Path, ...]]:
     """A saved plan's flags are the ones it was reviewed with: taken from the file; the
-    same flags on the command line are allowed, different ones refused."""
+    same flags on the command line are allowed, different ones refused. Var files are
+    never taken from the file: those given here must have the recorded digests."""
     from reconciler.errors import UsageError
+    from reconciler.planfile import var_file_mismatch
 
     inputs = saved.inputs
-    given_files = tuple(str(p) for p in var_file_paths)
+    mismatch = var_file_mismatch(inputs.var_files, var_file_paths)
+    if mismatch is not None:
+        raise UsageError(mismatch)
     contradicting = [
         name
         for name, given, recorded in (
             ("--prune", prune, inputs.prune),
             ("--target", targets, inputs.targets),
             ("--exclude", excludes, inputs.excludes),
-            ("--var-file", given_files, inputs.var_files),
         )
         if given and given != recorded
     ]
@@ -79,8 +82,7 @@ def _flags_from_saved(
             f"{', '.join(contradicting)} contradict the saved plan, which was made with "
             f"{inputs.flags()}: leave them out (the plan's own are used) or plan again"
         )
-    recorded_files = tuple(Path(p) for p in inputs.var_files)
-    return inputs.prune, inputs.targets, inputs.excludes, recorded_files
+    return inputs.prune, inputs.targets, inputs.excludes, var_file_paths
 
 
 def _read_saved(plan_file: Path, since: str | None) -> Any:
@@ -129,7 +131,8 @@ async def _run(session: Any, conn: Any, yes: bool, saved: Any) -> Any:
     "plan_file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Apply a plan saved by `plan --out`, only if planning again now gives exactly it; "
-    "its --prune/--target/--exclude/--var-file are used.",
+    "its --prune/--target/--exclude are used; --var-file must give the files it was made "
+    "with (compared by content).",
 )
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @click.option("--prune", is_flag=True, help="Remove live objects missing from the manifests.")
@@ -180,6 +183,10 @@ def apply(
     from reconciler.applying.session import ApplyOptions, ApplySession
     from reconciler.planning.plan import Selector
 
+    if log_file is not None:  # before any call: fail fast
+        from reconciler.cli.extras import check_writable
+
+        check_writable("--log", log_file)
     saved = None
     if plan_file is not None:
         saved = _read_saved(plan_file, since)

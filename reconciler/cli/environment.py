@@ -15,6 +15,7 @@ VARIABLES = {
     "${NAME}": "any variable a manifest value names (after --var-file values)",
     "NO_COLOR": "set: no colour even on a terminal",
     "RECONCILER_PROGRESS_INTERVAL": "seconds between progress lines off a terminal (30)",
+    "RECONCILER_TIMEOUT": "longest wait for one answer, in seconds (or --timeout; 60)",
     "RECONCILER_DEBUG": "set: show the traceback of an internal error",
 }
 CONNECTION = (
@@ -24,6 +25,7 @@ CONNECTION = (
     "HELPDESK_PASSWORD",
     "WORKSPACE_URL",
     "WORKSPACE_API_KEY",
+    "RECONCILER_TIMEOUT",
 )
 COMMON = ("NO_COLOR", "RECONCILER_DEBUG")
 READS = {

@@ -79,7 +79,10 @@ def export(
         kinds=kinds, targets=targets, excludes=excludes, rule_ids=parse_rule_ids(rule_ids)
     )
     if out is not None:
+        from reconciler.cli.extras import check_writable
+
         check_directory(out, force=force)  # before reading: fail fast
+        check_writable("--out", out, directory=True)
     with open_connection(**connection) as conn, Progress() as progress:
         result = asyncio.run(
             export_live(conn, selection, include_empty=include_empty, on_read=progress.read)

@@ -1,10 +1,13 @@
 """What the CLI's option modules share without importing each other: the sandbox extra's
 check (`--sandbox` and `sandbox serve` both need it), the rate limits' upper bound, and
-the refusal of `--sandbox` with `--env` (single and fleet runs alike)."""
+the refusal of `--sandbox` with `--env` (single and fleet runs alike), and the check that
+an output path can be written."""
 
 from __future__ import annotations
 
 import importlib
+import os
+from pathlib import Path
 from typing import Any
 
 from reconciler.errors import UsageError
@@ -40,3 +43,23 @@ def refuse_sandbox(kwargs: dict[str, Any]) -> None:
     """`--env` names its URLs: the embedded sandbox (`--sandbox`) contradicts it."""
     if kwargs.get("sandbox"):
         raise UsageError("--sandbox and --env contradict each other: an environment names its URLs")
+
+
+def check_writable(option: str, path: Path, *, directory: bool = False) -> None:
+    """Refuse, before any call, an output path that cannot be written: `option PATH:
+    why`, one line (a path component that is a file, a directory where a file goes, a
+    place without write permission). The write itself reports anything this misses."""
+    existing = path
+    while not os.path.lexists(existing) and existing != existing.parent:
+        existing = existing.parent
+    if existing == path and path.exists():
+        if directory != path.is_dir():
+            what = "is not a directory" if directory else "is a directory"
+            raise UsageError(f"{option} {path}: {what}")
+        place = path if directory else path.parent
+    elif not existing.is_dir():
+        raise UsageError(f"{option} {path}: {existing} is a file, not a directory")
+    else:
+        place = existing
+    if not os.access(place, os.W_OK | os.X_OK):
+        raise UsageError(f"{option} {path}: cannot write in {place}: permission denied")

@@ -66,6 +66,17 @@ def connection_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Search/UserByEmail calls a minute.",
         ),
         click.option(
+            "--timeout",
+            type=click.FloatRange(min=0.1, max=3600),
+            default=60,
+            show_default=True,
+            envvar="RECONCILER_TIMEOUT",
+            metavar="SECONDS",
+            help="Longest wait for one answer (connecting: at most 10 s); a failing call "
+            "is not retried after SECONDS more, so a silent server costs about 2 x SECONDS "
+            "(or RECONCILER_TIMEOUT).",
+        ),
+        click.option(
             "--sandbox",
             is_flag=True,
             help="Start an embedded sandbox on loopback (state in .reconciler/sandbox.db).",
@@ -88,10 +99,13 @@ def open_connection(
     workspace_url: str | None,
     rate_limit: int,
     search_rate_limit: int,
+    timeout: float,
     sandbox: bool,
     sandbox_seed: str,
 ) -> Iterator[Any]:
-    from reconciler.clients.connection import RateSettings, connection_from
+    from dataclasses import replace
+
+    from reconciler.clients.connection import RateSettings, Timeouts, connection_from
     from reconciler.errors import UsageError
 
     if sandbox:
@@ -103,7 +117,7 @@ def open_connection(
         from reconciler.sandbox.embedded import embedded_sandbox
 
         with embedded_sandbox(seed=sandbox_seed) as connection:
-            yield connection
+            yield replace(connection, timeouts=Timeouts(timeout))
         return
     target = _environment()
     env = os.environ if target is None else target.variables(os.environ)
@@ -113,6 +127,7 @@ def open_connection(
         helpdesk_url=helpdesk_url,
         workspace_url=workspace_url,
         rates=RateSettings(rate_limit, search_rate_limit),
+        timeouts=Timeouts(timeout),
     )
     if target is not None:
         from dataclasses import replace

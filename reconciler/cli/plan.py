@@ -26,13 +26,15 @@ from reconciler.terminal.console import Progress, colour, refuse_partial_coverag
 
 def write_comment_parts(directory: Path, parts: list[str]) -> int:
     """`1.md`, `2.md`, ...; numbered parts of an earlier, longer plan are removed, so the
-    directory always holds exactly this plan's comments."""
-    directory.mkdir(parents=True, exist_ok=True)
+    directory always holds exactly this plan's comments. Written as every output file is
+    (masking.write_text): a credential in a value never reaches a pull request."""
+    from reconciler.masking import write_text
+
+    for number, text in enumerate(parts, start=1):
+        write_text(directory / f"{number}.md", text)
     for stale in directory.glob("*.md"):
         if stale.stem.isdigit() and int(stale.stem) > len(parts):
             stale.unlink()
-    for number, text in enumerate(parts, start=1):
-        (directory / f"{number}.md").write_text(text, encoding="utf-8")
     return len(parts)
 
 
@@ -116,6 +118,7 @@ def plan(
 
     selected = [Selector.parse(t) for t in targets]
     left_out = [Selector.parse(e) for e in excludes]
+    _check_outputs(out, comment_dir)
     with reported(annotations, codequality, paths) as findings:
         validated = load_manifests(paths, var_files)
         findings.problems(warnings=validated.warnings)
@@ -149,6 +152,16 @@ def plan(
         sys.exit(2)
 
 
+def _check_outputs(out: Path | None, comment_dir: Path | None) -> None:
+    """The files the plan is saved to are checked before any call: fail fast."""
+    from reconciler.cli.extras import check_writable
+
+    if out is not None:
+        check_writable("--out", out)
+    if comment_dir is not None:
+        check_writable("--comment-dir", comment_dir, directory=True)
+
+
 def _save(
     out: Path,
     result: Any,
@@ -158,12 +171,16 @@ def _save(
     excludes: tuple[str, ...],
     var_files: tuple[Path, ...],
 ) -> None:
-    from reconciler.planfile import PlanInputs, manifests_digest, write_plan_file
+    from reconciler.errors import UsageError
+    from reconciler.planfile import PlanInputs, VarFile, manifests_digest, write_plan_file
 
+    recorded = [VarFile.of(path) for path in var_files]  # read a moment ago
+    if None in recorded:
+        raise UsageError(f"--var-file: {var_files[recorded.index(None)]} can no longer be read")
+    files = tuple(v for v in recorded if v is not None)
     inputs = PlanInputs(
-        manifests_digest(desired), prune, targets, excludes, tuple(str(v) for v in var_files),
-        environment=saved_environment(),
-    )  # fmt: skip
+        manifests_digest(desired), prune, targets, excludes, files, environment=saved_environment()
+    )
     write_plan_file(out, result, inputs)
     click.echo(f"Saved the plan to {out}.", err=True)
 

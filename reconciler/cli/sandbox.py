@@ -22,7 +22,18 @@ def sandbox() -> None:
 
 
 @sandbox.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; off loopback only with --allow-remote.",
+)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Listen on a --host other than loopback, although the /_sandbox/* routes (request "
+    "log, faults, limits) need no credentials.",
+)
 @click.option(
     "--port",
     default=8765,
@@ -76,14 +87,24 @@ def sandbox() -> None:
     help="Serve several independent tenants (repeatable), each under /NAME/ with its own "
     "database, credentials and rate limits; without SEED, generated credentials and no data.",
 )
-def sandbox_serve(seed: str | None, empty: bool, **options: Any) -> None:
+def sandbox_serve(seed: str | None, empty: bool, allow_remote: bool, **options: Any) -> None:
     """Serve the helpdesk under /helpdesk and the workspace service under /workspace.
 
     A new database starts with the built-in acme tenant, as --sandbox does (--seed for
     another, --empty for none); a database that holds data keeps it."""
     require_sandbox_extra()
     from reconciler.sandbox.seeds_builtin import seed_path
-    from reconciler.sandbox.serve import serve_forever
+    from reconciler.sandbox.serve import is_loopback, serve_forever
+
+    host = options["host"]
+    if not is_loopback(host):
+        if not allow_remote:
+            raise UsageError(
+                f"--host {host} is not loopback: other machines could reach the sandbox, "
+                "whose /_sandbox/* routes need no credentials; add --allow-remote if that "
+                "is meant"
+            )
+        click.echo(f"Warning: listening on {host}: /_sandbox/* needs no credentials.", err=True)
 
     if empty and seed is not None:
         raise UsageError("--empty and --seed contradict each other: give one of them")

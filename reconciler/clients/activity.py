@@ -1,5 +1,6 @@
-"""What the clients are doing, for whoever shows progress: each call as it is sent, and
-each wait (for the client-side rate limit, or a `429`) as it starts, with its length.
+"""What the clients are doing, for whoever shows progress: each call as it is sent and
+until its answer arrives (`sending`), and each wait (for the client-side rate limit, or a
+`429`) as it starts, with its length.
 
 The observer is a context variable, set by the command line around a run
 (`observing`); asyncio tasks inherit it, so every client of the run reports to it
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 RATE_LIMIT = "rate limit"
 THROTTLED = "429"
@@ -23,6 +24,17 @@ class Observer(Protocol):
     def waiting(self, seconds: float, reason: str) -> None:
         """A wait of `seconds` starts: RATE_LIMIT (the client's own budget) or THROTTLED
         (the service answered 429)."""
+
+
+@runtime_checkable
+class AnswerObserver(Protocol):
+    """An observer that also follows each request until its answer (or failure)."""
+
+    def answer_awaited(self, key: object, service: str, method: str, label: str) -> None:
+        """`method label` was sent to `service`; its answer is awaited."""
+
+    def answer_ended(self, key: object) -> None:
+        """The request `key` ended: answered, failed or cancelled."""
 
 
 _OBSERVER: ContextVar[Observer | None] = ContextVar("reconciler_activity", default=None)
@@ -47,3 +59,23 @@ def waiting(seconds: float, reason: str) -> None:
     observer = _OBSERVER.get()
     if observer is not None and seconds > 0:
         observer.waiting(seconds, reason)
+
+
+@contextmanager
+def sending(service: str, method: str, label: str) -> Iterator[None]:
+    """Around one request on the wire: counted as sent, and followed until it ends, so
+    that progress can say what is being waited for."""
+    observer = _OBSERVER.get()
+    if observer is None:
+        yield
+        return
+    observer.call_sent()
+    if not isinstance(observer, AnswerObserver):
+        yield
+        return
+    key = object()
+    observer.answer_awaited(key, service, method, label)
+    try:
+        yield
+    finally:
+        observer.answer_ended(key)

@@ -3,6 +3,9 @@
 A `Secret` shows `***` in `repr`, `str` and f-strings; only `reveal()` gives the value,
 and only the header builders call it. Values that would make an invalid header are
 refused up front, because the HTTP library's error would quote the header, secret and all.
+Each credential, and the header value built from it, is registered with the masking
+(masking.py) when the auth is made, so that no output shows it in any encoding, whatever
+variable it came from.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 import base64
 import re
 from typing import Final
+
+from reconciler import masking
 
 REDACTED: Final = "***"
 # Visible ASCII only: anything else cannot travel in a header without being mangled.
@@ -51,10 +56,15 @@ class BasicAuth:
             raise ValueError("the helpdesk username must be non-empty and cannot contain ':'")
         self.username = username
         self._password = Secret(_reveal(password))
+        masking.register(self._password.reveal())
+        masking.register_basic(self._token())
+
+    def _token(self) -> str:
+        raw = f"{self.username}:{self._password.reveal()}".encode()
+        return base64.b64encode(raw).decode("ascii")
 
     def headers(self) -> dict[str, str]:
-        raw = f"{self.username}:{self._password.reveal()}".encode()
-        return {"Authorization": "Basic " + base64.b64encode(raw).decode("ascii")}
+        return {"Authorization": "Basic " + self._token()}
 
     def __repr__(self) -> str:
         return f"BasicAuth(username={self.username!r}, password={REDACTED})"
@@ -72,6 +82,7 @@ class BearerAuth:
         if not _HEADER_SAFE.match(value):
             raise ValueError("the helpdesk token is empty or holds spaces or control characters")
         self._token = Secret(value)
+        masking.register(value)
 
     def headers(self) -> dict[str, str]:
         return {"Authorization": "Bearer " + self._token.reveal()}
@@ -95,6 +106,7 @@ class ApiKey:
         if not _HEADER_SAFE.match(value):
             raise ValueError("the workspace API key is empty or holds spaces or control characters")
         self._key = Secret(value)
+        masking.register(value)
 
     def headers(self) -> dict[str, str]:
         return {"X-API-Key": self._key.reveal()}

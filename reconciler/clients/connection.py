@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import httpx
+
 from reconciler.clients.auth import Secret
+from reconciler.clients.retry import RetryPolicy
 from reconciler.errors import UsageError
 
 
@@ -31,6 +34,27 @@ class RateSettings:
     search: int = 60
 
 
+DEFAULT_TIMEOUT = 60.0  # seconds: `--timeout`, RECONCILER_TIMEOUT
+MAX_CONNECT = 10.0
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long a call may take (`--timeout SECONDS`, default 60): opening the connection
+    at most min(SECONDS, 10) s, each attempt's answer at most SECONDS, and a failing call
+    is not tried again once SECONDS have passed since its first failure; so a server
+    that accepts the connection and never answers costs a call about 2 x SECONDS. The
+    waits a `429` asks for are not timeouts (RetryPolicy.max_throttle_wait)."""
+
+    seconds: float = DEFAULT_TIMEOUT
+
+    def http(self) -> httpx.Timeout:
+        return httpx.Timeout(self.seconds, connect=min(self.seconds, MAX_CONNECT))
+
+    def retry(self) -> RetryPolicy:
+        return RetryPolicy(retry_for=self.seconds)
+
+
 @dataclass(frozen=True)
 class Connection:
     helpdesk: HelpdeskConnection | None
@@ -38,6 +62,7 @@ class Connection:
     rates: RateSettings = RateSettings()
     # The project environment (`--env`, reconciler.yaml) this connection is for, if any.
     environment: str | None = None
+    timeouts: Timeouts = Timeouts()
 
     @property
     def configured(self) -> bool:
@@ -50,6 +75,7 @@ def connection_from(
     helpdesk_url: str | None = None,
     workspace_url: str | None = None,
     rates: RateSettings = RateSettings(),
+    timeouts: Timeouts = Timeouts(),
 ) -> Connection:
     """Flags win over the environment. A URL without credentials is a usage error; no
     URL means the service is not configured (its kinds are skipped with a warning)."""
@@ -75,4 +101,4 @@ def connection_from(
         if not key:
             raise UsageError("the workspace service needs WORKSPACE_API_KEY")
         workspace = WorkspaceConnection(ws_url, Secret(key))
-    return Connection(helpdesk, workspace, rates)
+    return Connection(helpdesk, workspace, rates, timeouts=timeouts)

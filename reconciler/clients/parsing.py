@@ -36,15 +36,20 @@ def parse_body(response: httpx.Response) -> Any:
         if not text.strip():
             return None
         try:
-            return json.loads(text)
+            return json.loads(text, parse_constant=_not_json)
         except ValueError:
             return text
     if text.lstrip()[:1] in ("{", "["):
         try:
-            return json.loads(text)
+            return json.loads(text, parse_constant=_not_json)
         except ValueError:
             return text
     return text
+
+
+def _not_json(constant: str) -> Any:
+    """`NaN`, `Infinity`: Python reads them, JSON has no such values (the body stays text)."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 def error_message(response: httpx.Response) -> str:

@@ -38,9 +38,13 @@ class RetryPolicy:
     included; `429` waits do not count, up to `max_throttle_wait` seconds per request.
     `rate_window` is the helpdesk's rate window (one minute, DESIGN §5), widened by
     `rate_margin` as the client's limiter widens it (ratelimit.py). `sleep`, `clock` and
-    `jitter` (a source of numbers in [0, 1)) are injectable for tests."""
+    `jitter` (a source of numbers in [0, 1)) are injectable for tests. `retry_for` bounds
+    a failing call in time: no attempt starts once that many seconds have passed since
+    its first failure (with a per-attempt timeout T and `retry_for` T, a server that never
+    answers costs about 2 T, not `max_attempts` T)."""
 
     max_attempts: int = 5
+    retry_for: float = math.inf
     backoff_base: float = 0.5
     backoff_max: float = 30.0
     rate_window: float = RATE_WINDOW

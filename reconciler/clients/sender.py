@@ -9,7 +9,8 @@ classifies the answer:
     429              wait `Retry-After` (or, without one, until the rate window can have
                      freed: retry.py) and send again; not a failure until the waits
                      exceed `max_throttle_wait`
-    5xx, no answer   reads and idempotent writes: back off and retry up to `max_attempts`,
+    5xx, no answer   reads and idempotent writes: back off and retry up to `max_attempts`
+                     (and for at most `retry_for` s after the first failure),
                      then TransportFailure (reads) or ApiError (writes);
                      a non-idempotent write: OutcomeUnknown at once (it may have happened)
     other 4xx        ApiError with the API's own message
@@ -197,9 +198,14 @@ class Sender:
     async def _count_failure(
         self, call: _Call, request: httpx.Request, status: int | None, what: str
     ) -> None:
-        """A failed attempt that may be retried: give up after `max_attempts`, else back off."""
+        """A failed attempt that may be retried: give up after `max_attempts`, or once
+        `retry_for` seconds have passed since the first failure; else back off."""
+        now = self.retry.clock()
+        if call.first_failure is None:
+            call.first_failure = now
         call.failures += 1
-        if call.failures >= self.retry.max_attempts:
+        late = now - call.first_failure >= self.retry.retry_for
+        if call.failures >= self.retry.max_attempts or late:
             where = host_and_port(request.url)
             raise _gave_up(
                 call.method, call.label, call.write, status, what, call.failures, where
@@ -254,8 +260,8 @@ class Sender:
             self.calls += 1
             self.calls_by_path[label] += 1
             self._window_age(bucket, started=True)
-            activity.call_sent()
-            response = await self.http.send(request)
+            with activity.sending(self.service, request.method, label):
+                response = await self.http.send(request)
         log.debug("%s %s -> %s", request.method, label, response.status_code)
         return response
 
@@ -297,12 +303,15 @@ class _Call:
     failures: int = 0  # attempts that failed (5xx, no answer)
     throttled: float = 0.0  # seconds waited for 429s
     probes: int = 0  # 429s answered so far
+    first_failure: float | None = None  # when (retry.clock) an attempt first failed
 
 
 _MAYBE_DONE = "the write may or may not have happened: re-read before trying again"
 
 
 def _describe(exc: httpx.TransportError) -> str:
+    if isinstance(exc, httpx.TimeoutException):  # httpx's own text is empty or vague
+        return f"{type(exc).__name__}: no answer within the timeout (--timeout SECONDS)"
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 

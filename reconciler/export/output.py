@@ -10,8 +10,9 @@ Decisions:
   current JSON Schema is written next to the manifests as `manifest.schema.json` and the
   schema comment refers to it, so editors complete fields at once. The loader reads only
   `*.yaml`/`*.yml`, so the schema file is never taken for a manifest.
-- Each file is written to a temporary name and renamed, so an interrupted export leaves
-  whole files.
+- Each file is written as every output file is (masking.write_text): masked (a
+  credential typed into a live value is not copied into the repository), to a temporary
+  name then renamed, so an interrupted export leaves whole files.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from reconciler.errors import UsageError
 from reconciler.export.result import SCHEMA_FILE, ExportResult
 from reconciler.manifest import schema_text
 from reconciler.manifest.loader import MANIFEST_SUFFIXES
+from reconciler.masking import write_text
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,6 @@ def write_directory(
     result: ExportResult, directory: Path, *, schema: str | None = None, force: bool = False
 ) -> Written:
     check_directory(directory, force=force)
-    directory.mkdir(parents=True, exist_ok=True)
     texts = result.files(schema or SCHEMA_FILE)
     written = [_write(directory / name, text) for name, text in texts.items()]
     if schema is None:
@@ -76,7 +77,5 @@ def write_directory(
 
 
 def _write(path: Path, text: str) -> Path:
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
+    write_text(path, text)
     return path

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
+from reconciler.errors import MalformedAnswer
 from reconciler.manifest import DesiredState
 from reconciler.resources.base import LiveData, Resource
 
@@ -143,10 +144,34 @@ class LiveReader:
         return LiveState(kinds, tuple(skipped), self._scope.kinds & frozenset(kinds))
 
     async def _read_one(self, resource: Resource) -> LiveData:
-        live = await resource.read(self)
+        try:
+            live = await resource.read(self)
+        except (KeyError, ValueError, TypeError, AttributeError, OverflowError) as exc:
+            # A reader indexes and converts what the service answered: when that fails,
+            # the answer is not what the spec describes, and the user is told which.
+            raise malformed(resource, exc) from None
         if self._on_read is not None:
             self._on_read(resource.kind)
         return live
+
+
+def malformed(resource: Resource, exc: Exception) -> MalformedAnswer:
+    """The one-line message for an answer a reader could not read."""
+    if isinstance(exc, KeyError):
+        what = f"an item has no '{_shown(exc.args[0] if exc.args else '')}'"
+    else:
+        what = _shown(exc) or type(exc).__name__
+    variable = "HELPDESK_URL" if resource.service == "helpdesk" else "WORKSPACE_URL"
+    return MalformedAnswer(
+        f"the {resource.service}'s answer for {resource.kind} cannot be read: {what}; "
+        f"check that {variable} is the {resource.service}'s address"
+    )
+
+
+def _shown(value: object, limit: int = 160) -> str:
+    """Server text in one printable line, cut to `limit`."""
+    text = str(value).encode("unicode_escape").decode("ascii")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 async def read_live(

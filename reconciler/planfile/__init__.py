@@ -4,7 +4,13 @@ reader of the plan's JSON itself.
 
 A saved plan is a reviewed intent, not a script. The file is the plan's JSON (DESIGN §4,
 `Plan.to_dict()`) plus `made_from`: a digest of the manifests after variables, the flags
-that shaped the plan (`--prune`, `--target`, `--exclude`, var files) and the live digest.
+that shaped the plan (`--prune`, `--target`, `--exclude`), the var files (each its path as
+given and the sha256 of its content) and the live digest.
+
+A saved plan names nothing that is read: var files come from `apply`'s own command line
+and are compared by digest with the recorded ones (`var_file_mismatch`). `made_from`
+carries a `version` (2 since var files have digests); a file of version 1 that names var
+files is refused (they were recorded by path only), one that names none reads as before.
 `apply --plan` plans again with those flags and executes the fresh plan only when its
 changes and operations equal the saved ones (`differences`): nothing read from the file
 is ever sent, so an edited file can only be refused.
@@ -24,12 +30,14 @@ from typing import Any
 from reconciler.changes import Plan
 from reconciler.errors import PlanFileError
 from reconciler.manifest import DesiredState
-from reconciler.masking import mask
+from reconciler.manifest.files import FileRefused, read_regular_file
+from reconciler.masking import write_text
 from reconciler.planfile.shape import PlanReader, type_name
 from reconciler.render.values import clean, shorten
 
 MADE_FROM = "made_from"
 _MADE_FROM_FIELDS = {"manifests_digest", "prune", "targets", "excludes", "var_files"}
+MADE_FROM_VERSION = 2  # 2: var files recorded with their digests
 MAX_DIFFERENCES = 20  # lines of difference shown when a saved plan is refused
 
 
@@ -40,25 +48,72 @@ def manifests_digest(desired: DesiredState) -> str:
 
 
 @dataclass(frozen=True)
+class VarFile:
+    """A var file a plan was made with: the path as given (shown only, never read back)
+    and the sha256 of its content."""
+
+    path: str
+    digest: str
+
+    @classmethod
+    def of(cls, path: Path) -> VarFile | None:
+        """The var file at `path`, or None when it cannot be read (loading says why)."""
+        try:
+            content = read_regular_file(path)
+        except FileRefused:
+            return None
+        return cls(str(path), "sha256:" + hashlib.sha256(content).hexdigest())
+
+    def to_dict(self) -> dict[str, str]:
+        return {"path": self.path, "digest": self.digest}
+
+
+def var_file_mismatch(recorded: tuple[VarFile, ...], given: tuple[Path, ...]) -> str | None:
+    """Why the var files given to `apply --plan` are not those the plan was made with
+    (None: the same content, in the same order; a file that cannot be read is left to
+    loading to report)."""
+    if len(given) != len(recorded):
+        names = ", ".join(_shown(v) for v in recorded) or "no --var-file"
+        return (
+            f"the saved plan was made with {names}; {len(given)} --var-file given: give the "
+            "same var files (a saved plan names them, never reads them), or plan again"
+        )
+    for path, then in zip(given, recorded, strict=True):
+        now = VarFile.of(path)
+        if now is not None and now.digest != then.digest:
+            return (
+                f"--var-file {path}: its content differs from that of the var file the saved "
+                f"plan was made with ({_shown(then)}): give the same file, or plan again"
+            )
+    return None
+
+
+def _shown(var_file: VarFile) -> str:
+    return f"--var-file {clean(shorten(var_file.path, 300))} ({var_file.digest[:15]}...)"
+
+
+@dataclass(frozen=True)
 class PlanInputs:
     """What shaped a plan besides the live state; `apply --plan` takes these flags from
-    the file. Selectors and var files are kept as they were written on the command line."""
+    the file. Selectors are kept as they were written on the command line; var files are
+    compared by digest with those `apply` is given (`var_file_mismatch`)."""
 
     manifests_digest: str
     prune: bool = False
     targets: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
-    var_files: tuple[str, ...] = ()
+    var_files: tuple[VarFile, ...] = ()
     # The project environment (`--env`) the plan was made for; None without one.
     environment: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {
+            "version": MADE_FROM_VERSION,
             "manifests_digest": self.manifests_digest,
             "prune": self.prune,
             "targets": list(self.targets),
             "excludes": list(self.excludes),
-            "var_files": list(self.var_files),
+            "var_files": [v.to_dict() for v in self.var_files],
         }
         if self.environment is not None:  # absent without --env: files as before
             found["environment"] = self.environment
@@ -69,7 +124,7 @@ class PlanInputs:
         words = ["--prune"] if self.prune else []
         words += [f"--target {t}" for t in self.targets]
         words += [f"--exclude {e}" for e in self.excludes]
-        words += [f"--var-file {v}" for v in self.var_files]
+        words += [f"--var-file {_printable(v.path)}" for v in self.var_files]
         return " ".join(words) or "(none)"
 
 
@@ -90,13 +145,10 @@ def format_plan_file(plan: Plan, inputs: PlanInputs) -> str:
 
 
 def write_plan_file(path: Path, plan: Plan, inputs: PlanInputs) -> None:
-    """Written whole or not at all: a half-written plan file must never be left behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f".{path.name}.partial")
-    # A credential pasted into a value is masked, as in every output (the fresh plan
-    # will then differ from the file: such a plan is refused rather than leaked).
-    partial.write_text(mask(format_plan_file(plan, inputs)), encoding="utf-8")
-    partial.replace(path)
+    """Written whole or not at all: a half-written plan file must never be left behind.
+    A credential pasted into a value is masked, as in every output (the fresh plan will
+    then differ from the file: such a plan is refused rather than leaked)."""
+    write_text(path, format_plan_file(plan, inputs))
 
 
 def read_plan_file(path: Path) -> SavedPlan:
@@ -180,7 +232,10 @@ def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
     if data is None:
         return PlanInputs("")
     fields = reader.object(
-        data, MADE_FROM, required=_MADE_FROM_FIELDS | {"live_digest"}, optional={"environment"}
+        data,
+        MADE_FROM,
+        required=_MADE_FROM_FIELDS | {"live_digest"},
+        optional={"version", "environment"},
     )
 
     def texts(name: str) -> tuple[str, ...]:
@@ -195,11 +250,37 @@ def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
         prune=reader.flag(fields, "prune", MADE_FROM, default=False),
         targets=texts("targets"),
         excludes=texts("excludes"),
-        var_files=texts("var_files"),
+        var_files=_read_var_files(reader, fields),
         environment=reader.string(fields["environment"], f"{MADE_FROM}.environment")
         if "environment" in fields
         else None,
     )
+
+
+def _read_var_files(reader: PlanReader, fields: dict[str, Any]) -> tuple[VarFile, ...]:
+    where = f"{MADE_FROM}.var_files"
+    version = fields.get("version", 1)
+    if version not in (1, MADE_FROM_VERSION) or isinstance(version, bool):
+        shown = _printable(repr(version))
+        reader.problem(f"{MADE_FROM}.version", f"{shown} is not a version this reads (1, 2)")
+        return ()
+    if version == 1:  # paths only: what they held then is unknown
+        if reader.items(fields.get("var_files", []), where, reader.string):
+            reader.problem(
+                where,
+                "var files recorded by path only (a plan saved by an earlier version): "
+                "plan again with --out",
+            )
+        return ()
+
+    def var_file(data: Any, at: str) -> VarFile:
+        entry = reader.object(data, at, required={"path", "digest"})
+        digest = reader.text(entry, "digest", at)
+        if "digest" in entry and not digest.startswith("sha256:"):
+            reader.problem(f"{at}.digest", "expected a sha256: digest")
+        return VarFile(reader.text(entry, "path", at), digest)
+
+    return tuple(reader.items(fields.get("var_files", []), where, var_file))
 
 
 def _live_digest(data: dict[str, Any]) -> Any:

@@ -69,7 +69,9 @@ async def open_clients(
                     helpdesk_auth(connection.helpdesk),
                     read_only=read_only,
                     limits=limits,
+                    retry=connection.timeouts.retry(),
                     transport=transport,
+                    timeout=connection.timeouts.http(),
                     max_concurrency=max_concurrency,
                 )
             )
@@ -79,7 +81,9 @@ async def open_clients(
                     connection.workspace.url,
                     connection.workspace.api_key,
                     read_only=read_only,
+                    retry=connection.timeouts.retry(),
                     transport=transport,
+                    timeout=connection.timeouts.http(),
                     max_concurrency=max_concurrency,
                 )
             )

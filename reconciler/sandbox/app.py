@@ -16,7 +16,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -159,6 +159,11 @@ async def _serve_api(
             if decision.drop and state.store.writes != writes_before:
                 _log(state, request, service, "dropped", started)
                 return DroppedResponse()
+    except ClientDisconnect:
+        # The client gave up (a timeout under the `slow` fault): nobody to answer, and
+        # nothing wrong with the sandbox, so no traceback.
+        _log(state, request, service, "disconnected", started)
+        return Response(status_code=499)
     except Exception:
         _log(state, request, service, 500, started)
         raise

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from starlette.datastructures import UploadFile
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from reconciler.sandbox.errors import HttpError
 
@@ -33,6 +33,8 @@ class Params:
             if "application/x-www-form-urlencoded" in ctype or "multipart/form-data" in ctype:
                 try:
                     form = await request.form()
+                except ClientDisconnect:
+                    raise  # not a malformed body: the client left (app.py)
                 except Exception as exc:  # malformed bodies are the caller's mistake
                     raise HttpError(400, f"Malformed form body: {exc}") from None
                 items.extend(form.multi_items())

@@ -3,6 +3,7 @@ services are and how to authenticate, then serve in the foreground."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import shlex
 import socket
@@ -74,6 +75,17 @@ def export_lines(base_url: str, creds: Credentials) -> list[str]:
         f"export WORKSPACE_URL={q(base_url + '/workspace')}",
         f"export WORKSPACE_API_KEY={q(creds.workspace_api_key)}",
     ]
+
+
+def is_loopback(host: str) -> bool:
+    """`localhost`, 127.0.0.0/8 and ::1: addresses other machines cannot reach."""
+    name = host.strip().strip("[]").rstrip(".").lower()
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def serve_forever(

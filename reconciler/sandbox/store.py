@@ -15,6 +15,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from reconciler.errors import UsageError
+from reconciler.masking import unwritable_reason
+
 Record = dict[str, Any]
 
 _SCHEMA = """
@@ -34,21 +37,36 @@ class Store:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
-        if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        # The server may run in another thread than the one that built the store.
-        self._db = sqlite3.connect(
-            str(self.path) if self.path else ":memory:", check_same_thread=False
-        )
-        self._db.executescript(_SCHEMA)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db = self._open()
         self._lock = threading.RLock()
         self._batch_depth = 0
         self.writes = 0  # counts changes, so a caller can tell whether a request wrote
         self.tables: dict[str, dict[int, Record]] = {}
         self._seq: dict[str, int] = {}
         self._load()
+
+    def _open(self) -> sqlite3.Connection:
+        """The database, its tables made; a file that is not one the sandbox can use (not
+        SQLite, in a place that cannot be written) is a one-line `UsageError` naming it."""
+        if self.path is not None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                reason = unwritable_reason(exc, self.path)
+                raise UsageError(f"the sandbox database {self.path}: {reason}") from None
+        # The server may run in another thread than the one that built the store.
+        db = sqlite3.connect(str(self.path) if self.path else ":memory:", check_same_thread=False)
+        try:
+            db.executescript(_SCHEMA)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise UsageError(
+                f"the sandbox database {self.path}: {exc}; give --db a new file or one the "
+                "sandbox wrote"
+            ) from None
+        return db
 
     def _load(self) -> None:
         for tbl, rid, body in self._db.execute("SELECT tbl, id, body FROM records ORDER BY id"):

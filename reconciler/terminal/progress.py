@@ -41,17 +41,43 @@ def plain_interval() -> float:
     return value if value > 0 else DEFAULT_INTERVAL
 
 
+# An answer awaited longer than this is named in the progress line.
+SLOW_ANSWER = 1.0
+
+
 class Tracker:
-    """Calls sent and the wait in progress, as the clients report them."""
+    """Calls sent, the answers awaited and the wait in progress, as the clients report
+    them (`activity.AnswerObserver`)."""
 
     def __init__(self, clock: Clock = time.monotonic) -> None:
         self.clock = clock
         self.calls = 0
         self._wait_until = 0.0
         self._wait_reason = ""
+        self._awaited: dict[object, tuple[float, str]] = {}  # key -> (since, what)
 
     def call_sent(self) -> None:
         self.calls += 1
+
+    def answer_awaited(self, key: object, service: str, method: str, label: str) -> None:
+        self._awaited[key] = (self.clock(), f"the {service} to answer {method} {label}")
+
+    def answer_ended(self, key: object) -> None:
+        self._awaited.pop(key, None)
+
+    def answer_text(self) -> str:
+        """`waiting for the helpdesk to answer GET /api/Companies (42 s)` when the oldest
+        answer awaited is late, else empty."""
+        try:
+            since, what = min(self._awaited.values(), default=(0.0, ""))
+        except RuntimeError:  # changed while read (the display runs in another thread)
+            return ""
+        waited = self.clock() - since
+        if not what or waited < SLOW_ANSWER:
+            return ""
+        more = len(self._awaited) - 1
+        others = f" and {more} other call(s)" if more > 0 else ""
+        return f"waiting for {what}{others} ({waited:.0f} s)"
 
     def waiting(self, seconds: float, reason: str) -> None:
         until = self.clock() + seconds
@@ -65,7 +91,7 @@ class Tracker:
         """`waiting for the rate limit (12 s)` while a wait lasts, else empty."""
         left = self.wait_left()
         if left <= 0.5:
-            return ""
+            return self.answer_text()
         what = "the rate limit" if self._wait_reason == activity.RATE_LIMIT else "a 429 to pass"
         return f"waiting for {what} ({left:.0f} s)"
 

@@ -20,7 +20,6 @@ MADE_WITH = PlanInputs("sha256:" + "0" * 64, prune=True, targets=("assets",))
     [
         ["--target", "users"],  # another selection than the saved plan's
         ["--exclude", "users"],
-        ["--var-file", "vars.yaml"],
     ],
 )
 def test_flags_contradicting_the_saved_plan_are_refused(tmp_path: Path, option: list[str]) -> None:

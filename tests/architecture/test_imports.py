@@ -35,7 +35,8 @@ TOP_LEVEL_MODULES = {"__init__", "__main__", "errors", "masking", "plan"}
 STAGES: tuple[frozenset[str], ...] = tuple(
     frozenset(stage.split())
     for stage in (
-        "__init__ errors masking",  # the foundations every stage may use
+        "__init__ errors",  # the version; the exception tree
+        "masking",  # secrets out of every output, and the one writer of output files
         "manifest clients",  # the desired state; the services' HTTP clients
         "changes",  # the plan's data
         "resources",  # one module per kind: read live objects, plan changes

@@ -25,7 +25,6 @@ CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.MULTILINE | re.DOTALL)
 # 20): until they are merged, a link to one of these, and only these, may lead nowhere.
 UPCOMING = {
     "docs/renaming.md",
-    "docs/hardening.md",
     "docs/hardening-values.md",
     "docs/performance.md",
 }
