@@ -187,6 +187,7 @@ def _email(value: Any) -> Any:
     value = value.strip()
     if plainly_valid_email(value):
         return value
+    _both_services_accept(value)
     try:
         validate_email(value, check_deliverability=False, globally_deliverable=False)
     except EmailNotValidError as exc:
@@ -198,6 +199,20 @@ def _email(value: Any) -> Any:
             {"value": value, "reason": str(exc)},
         ) from None
     return value
+
+
+def _both_services_accept(value: str) -> None:
+    """The rules of both services, checked before anything is written: the helpdesk wants
+    a local part, an `@` and a domain, no space; the workspace also wants a `.` in the
+    domain (`a@b` is refused with 422, after the helpdesk user was created)."""
+    local, at, domain = value.rpartition("@")
+    if at and local and domain and "." not in domain.strip("."):
+        raise PydanticCustomError(
+            "email",
+            "'{value}' is not an e-mail address: the domain '{domain}' has no '.', and "
+            "the workspace service refuses such an address",
+            {"value": value, "domain": domain},
+        )
 
 
 def _hostname(value: Any) -> Any:
@@ -225,7 +240,11 @@ Email = Annotated[
             "anyOf": [
                 # The format alone is "holds an @" in most validators; the pattern adds
                 # what any address has: one @, text on both sides, no space, ';' or ','.
-                {"type": "string", "format": "email", "pattern": r"^[^@\s;,]+@[^@\s;,]+$"},
+                {
+                    "type": "string",
+                    "format": "email",
+                    "pattern": r"^[^@\s;,]+@[^@\s;,]+\.[^@\s;,]+$",
+                },
                 VARIABLE_SCHEMA,
             ]
         }

@@ -47,7 +47,13 @@ class CompaniesResource(KindResource):
 
     def needs(self, desired: DesiredState) -> bool:
         manifest = desired.manifest
-        return bool(manifest.companies) or any(a.company for a in manifest.assets)
+        # A user's company is checked against the live ones: CreateUser/UpdateUser would
+        # create a missing one as a side effect, and a company cannot be deleted.
+        return (
+            bool(manifest.companies)
+            or any(a.company for a in manifest.assets)
+            or any(u.company for u in manifest.users)
+        )
 
     async def read(self, reader: Reader) -> LiveCompanies:
         return await read_companies(reader)
