@@ -175,8 +175,8 @@ def apply(
 ) -> None:
     """Plan, show, confirm, and execute, in dependency order."""
     from reconciler.applying.log import default_path
-    from reconciler.applying.session import ApplyOptions, ApplySession
-    from reconciler.planning.plan import Selector
+    from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
+    from reconciler.planning.plan import selections
 
     saved = None
     if plan_file is not None:
@@ -184,10 +184,11 @@ def apply(
         prune, targets, excludes, var_files = _flags_from_saved(
             saved, prune, targets, excludes, var_files
         )
+    selected, left_out = selections(targets, excludes)
     options = ApplyOptions(
         prune=prune,
-        targets=tuple(Selector.parse(t) for t in targets),
-        excludes=tuple(Selector.parse(e) for e in excludes),
+        targets=tuple(selected),
+        excludes=tuple(left_out),
         force=force,
     )
     desired, scope = narrowed(
@@ -204,6 +205,9 @@ def apply(
         except asyncio.CancelledError:
             print_stopped_at_once(log_path)
             sys.exit(EXIT_INTERRUPTED)
+        except ApplyDeclined:  # as Terraform: not an error, yet not a success either
+            click.echo("Apply cancelled.", err=True)
+            sys.exit(1)  # documented: apply --help, docs/hardening-values.md
     if outcome.report is None:
         return
     print_report(outcome.report, log_path)

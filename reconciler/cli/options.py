@@ -14,6 +14,7 @@ import click
 # Calls a minute (MAX_RATE): the helpdesk allows 90; a self-hosted install may allow more,
 # not 10,000.
 from reconciler.cli.extras import MAX_RATE
+from reconciler.sandbox.config import builtin_seed_names
 
 manifest_paths = click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 var_files = click.option(
@@ -66,7 +67,8 @@ def connection_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--sandbox-seed",
             default="acme",
             show_default=True,
-            help="With --sandbox: seed used on first start (acme, empty, or a file).",
+            help="With --sandbox: seed used on first start (a built-in one: "
+            f"{', '.join(builtin_seed_names())}; or a seed file).",
         ),
     ]
     for option in reversed(options):

@@ -10,6 +10,7 @@ import click
 from reconciler.cli.extras import MAX_RATE, require_sandbox_extra
 from reconciler.cli.group import ReconcilerGroup
 from reconciler.errors import UsageError
+from reconciler.sandbox.config import FAULT_SETTINGS, QUIRKS, builtin_seed_names
 
 # The tenant `sandbox serve` starts with, the same as `--sandbox`'s (`--sandbox-seed`), so
 # that the example plan means the same against either.
@@ -40,8 +41,9 @@ def sandbox() -> None:
 @click.option(
     "--seed",
     metavar="NAME|FILE",
-    help="The tenant loaded into an empty database: a built-in one (acme, acme-catalogue, "
-    f"empty) or a seed file (docs/sandbox-seed.md). Default: {DEFAULT_SEED}, as --sandbox.",
+    help="The tenant loaded into an empty database: a built-in one "
+    f"({', '.join(builtin_seed_names())}) or a seed file (docs/sandbox-seed.md). "
+    f"Default: {DEFAULT_SEED}, as --sandbox.",
 )
 @click.option(
     "--empty",
@@ -51,9 +53,19 @@ def sandbox() -> None:
 )
 @click.option("--reset", is_flag=True, help="Empty the database first.")
 @click.option(
-    "--quirk", "quirks", multiple=True, help="Switch on a real-world quirk (repeatable; 'all')."
+    "--quirk",
+    "quirks",
+    multiple=True,
+    metavar="NAME",
+    help="Switch on a real-world quirk (repeatable), or 'all': " + ", ".join(QUIRKS) + ".",
 )
-@click.option("--faults", default="", help="Inject faults, e.g. 'error=0.05,drop=0.02,seed=1'.")
+@click.option(
+    "--faults",
+    default="",
+    help="Inject faults, e.g. 'error=0.05,drop=0.02,seed=1'; settings: "
+    + ", ".join(FAULT_SETTINGS)
+    + ".",
+)
 @click.option(
     "--rate-limit",
     default=90,

@@ -16,12 +16,11 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.errors import UsageError
-from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.config import BUILTIN_SEEDS, SandboxConfig, builtin_seed_names
 from reconciler.sandbox.serve import open_state
 from reconciler.sandbox.server import SandboxServer
 
 DEFAULT_DB = Path(".reconciler/sandbox.db")
-BUILTIN_SEEDS = Path(__file__).parent / "seeds"
 
 
 def seed_path(name_or_file: str) -> Path:
@@ -32,8 +31,8 @@ def seed_path(name_or_file: str) -> Path:
     path = Path(name_or_file)
     if path.is_file():
         return path
-    names = sorted(p.stem for p in BUILTIN_SEEDS.glob("*.yaml"))
-    raise UsageError(f"no seed {name_or_file!r}: give a file, or one of {', '.join(names)}")
+    names = ", ".join(builtin_seed_names())
+    raise UsageError(f"no seed {name_or_file!r}: give a file, or one of {names}")
 
 
 @contextmanager
