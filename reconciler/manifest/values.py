@@ -16,6 +16,7 @@ written `"5"`; the JSON Schema allows the `${NAME}` form wherever one is allowed
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any
 
@@ -213,6 +214,20 @@ def _both_services_accept(value: str) -> None:
             "the workspace service refuses such an address",
             {"value": value, "domain": domain},
         )
+
+
+def finite(value: Any) -> Any:
+    """A custom field's value: an unquoted `.inf`, `.nan` (or a number too large, which YAML
+    reads as infinite) would be written as the text "inf"/"nan"; quoted, it is text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        written = "nan" if math.isnan(value) else ("-" if value < 0 else "") + "inf"
+        raise PydanticCustomError(
+            "finite",
+            "{written} is not a value a field can hold: YAML reads an unquoted .inf or .nan "
+            "as a special number; quote it (for example '.{bare}') to write it as text",
+            {"written": written, "bare": written.lstrip("-")},
+        )
+    return value
 
 
 def _hostname(value: Any) -> Any:

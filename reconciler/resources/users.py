@@ -283,6 +283,9 @@ class _Planner:
             entity_id=user_id,
             address=address(KIND, user.username),
             location=ctx.location(KIND, user.username),
+            field_location=lambda name: ctx.desired.location(
+                KIND, user.username, "custom_fields", name
+            ),
         )
         fields += found
         operations += calls
