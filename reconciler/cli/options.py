@@ -96,6 +96,14 @@ def open_connection(
         require_sandbox_extra()
         from reconciler.sandbox.embedded import embedded_sandbox
 
+        ignored = [name for name in ("HELPDESK_URL", "WORKSPACE_URL") if os.environ.get(name)]
+        if ignored:
+            click.echo(
+                f"Warning: --sandbox is used: {' and '.join(ignored)} (exported) "
+                f"{'is' if len(ignored) == 1 else 'are'} ignored, as are the credentials.",
+                err=True,
+            )
+
         with embedded_sandbox(seed=sandbox_seed) as connection:
             yield connection
         return

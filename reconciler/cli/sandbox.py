@@ -86,10 +86,12 @@ def sandbox_serve(seed: str | None, empty: bool, **options: Any) -> None:
     A new database starts with the built-in acme tenant, as --sandbox does (--seed for
     another, --empty for none); a database that holds data keeps it."""
     require_sandbox_extra()
+    from reconciler.sandbox.dblock import exclusive_db
     from reconciler.sandbox.embedded import seed_path
     from reconciler.sandbox.serve import serve_forever
 
     if empty and seed is not None:
         raise UsageError("--empty and --seed contradict each other: give one of them")
     chosen = None if empty else seed_path(seed or DEFAULT_SEED)
-    serve_forever(seed=chosen, explicit=empty or seed is not None, **options)
+    with exclusive_db(options["db"]):  # one sandbox per database (dblock.py)
+        serve_forever(seed=chosen, explicit=empty or seed is not None, **options)
