@@ -180,13 +180,10 @@ def apply(
 ) -> None:
     """Plan, show, confirm, and execute, in dependency order."""
     from reconciler.applying.log import default_path
-    from reconciler.applying.session import ApplyOptions, ApplySession
-    from reconciler.planning.plan import Selector
+    from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
+    from reconciler.planning.plan import selections
 
-    if log_file is not None:  # before any call: fail fast
-        from reconciler.cli.extras import check_writable
-
-        check_writable("--log", log_file)
+    _check_log(log_file)
     saved = None
     if plan_file is not None:
         saved = _read_saved(plan_file, since)
@@ -194,12 +191,9 @@ def apply(
         prune, targets, excludes, var_files = _flags_from_saved(
             saved, prune, targets, excludes, var_files
         )
-    options = ApplyOptions(
-        prune=prune,
-        targets=tuple(Selector.parse(t) for t in targets),
-        excludes=tuple(Selector.parse(e) for e in excludes),
-        force=force,
-    )
+    selected, left_out = selections(targets, excludes)
+    options = ApplyOptions(prune=prune, targets=tuple(selected), excludes=tuple(left_out),
+                           force=force)  # fmt: skip
     desired, scope = narrowed(
         load_manifests(paths, var_files).desired, paths, var_files, since, prune
     )
@@ -214,6 +208,9 @@ def apply(
         except asyncio.CancelledError:
             print_stopped_at_once(log_path)
             sys.exit(EXIT_INTERRUPTED)
+        except ApplyDeclined:  # as Terraform: not an error, yet not a success either
+            click.echo("Apply cancelled.", err=True)
+            sys.exit(1)  # documented: apply --help, docs/hardening-values.md
     if outcome.report is None:
         return
     print_report(outcome.report, log_path)
@@ -221,3 +218,11 @@ def apply(
         sys.exit(EXIT_INTERRUPTED)
     if not outcome.report.ok:
         sys.exit(1)
+
+
+def _check_log(log_file: Path | None) -> None:
+    """The apply log's place is checked before any call: fail fast."""
+    if log_file is not None:
+        from reconciler.cli.extras import check_writable
+
+        check_writable("--log", log_file)

@@ -3,6 +3,8 @@ nobody has to read the code to find how a connection or a secret is passed."""
 
 from __future__ import annotations
 
+import inspect
+
 import click
 
 VARIABLES = {
@@ -47,4 +49,6 @@ def document_environment(command: click.Command, name: str | None = None) -> Non
     lines = [f"  {n.ljust(width)}  {VARIABLES[n]}" for n in names]
     # "\b" keeps click from re-wrapping the table into one paragraph.
     block = "\b\nEnvironment variables:\n" + "\n".join(lines)
-    command.help = f"{command.help or ''}\n\n{block}"
+    # cleandoc: a docstring's later paragraphs keep their indentation otherwise, and click
+    # wraps them with it (`sandbox serve --help`).
+    command.help = f"{inspect.cleandoc(command.help or '')}\n\n{block}"

@@ -84,13 +84,29 @@ def _usage_exits_1(call: Any) -> Any:
         raise
 
 
-def document_exit_codes(command: click.Command) -> None:
-    """Ends the --help of `command` (and of its subcommands) with the exit codes."""
+# Each command's own exit codes, at the end of its --help (by the command's path).
+COMMAND_EXIT_CODES = {
+    "plan": EXIT_CODES_HELP,
+    "apply": "Exit codes: 0 applied, or nothing to apply; 1 any error, usage errors "
+    "included (a change that failed, the safety brake holding, the confirmation declined: "
+    '"Apply cancelled."); 130 interrupted (the summary says what was done).',
+    "validate": "Exit codes: 0 valid (warnings allowed); 1 any problem in the manifests, "
+    "usage errors included; 130 interrupted.",
+    "schema": "Exit codes: 0 the schema was printed; 1 usage errors included; 130 interrupted.",
+    "export": "Exit codes: 0 exported; 1 any error, usage errors included; 130 interrupted.",
+    "sandbox": "Exit codes: 0 the sandbox stopped (Ctrl-C or SIGTERM); 1 any error, usage "
+    "errors included (a bad seed, the port or the database in use).",
+}
+
+
+def document_exit_codes(command: click.Command, path: str = "") -> None:
+    """Ends the --help of `command` (and of its subcommands) with its own exit codes: a
+    subcommand without its own entry has its group's."""
     if not command.epilog:
-        command.epilog = EXIT_CODES_HELP
+        command.epilog = COMMAND_EXIT_CODES.get(path.split(" ")[0], EXIT_CODES_HELP)
     if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            document_exit_codes(sub)
+        for name, sub in command.commands.items():
+            document_exit_codes(sub, f"{path} {name}".strip())
 
 
 @contextmanager

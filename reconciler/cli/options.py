@@ -14,6 +14,7 @@ import click
 # Calls a minute (MAX_RATE): the helpdesk allows 90; a self-hosted install may allow more,
 # not 10,000.
 from reconciler.cli.extras import MAX_RATE
+from reconciler.sandbox.config import builtin_seed_names
 
 # Not required by click: `--env NAME` gives them instead (cli/environments.py checks).
 manifest_paths = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
@@ -85,7 +86,8 @@ def connection_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--sandbox-seed",
             default="acme",
             show_default=True,
-            help="With --sandbox: seed used on first start (acme, empty, or a file).",
+            help="With --sandbox: seed used on first start (a built-in one: "
+            f"{', '.join(builtin_seed_names())}; or a seed file).",
         ),
     ]
     for option in reversed(options):
@@ -115,6 +117,14 @@ def open_connection(
 
         require_sandbox_extra()
         from reconciler.sandbox.embedded import embedded_sandbox
+
+        ignored = [name for name in ("HELPDESK_URL", "WORKSPACE_URL") if os.environ.get(name)]
+        if ignored:
+            click.echo(
+                f"Warning: --sandbox is used: {' and '.join(ignored)} (exported) "
+                f"{'is' if len(ignored) == 1 else 'are'} ignored, as are the credentials.",
+                err=True,
+            )
 
         with embedded_sandbox(seed=sandbox_seed) as connection:
             yield replace(connection, timeouts=Timeouts(timeout))

@@ -113,11 +113,10 @@ def plan(
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
-    from reconciler.planning.plan import Selector
+    from reconciler.planning.plan import selections
     from reconciler.planning.workflow import read_and_plan
 
-    selected = [Selector.parse(t) for t in targets]
-    left_out = [Selector.parse(e) for e in excludes]
+    selected, left_out = selections(targets, excludes)
     _check_outputs(out, comment_dir)
     with reported(annotations, codequality, paths) as findings:
         validated = load_manifests(paths, var_files)
@@ -197,17 +196,21 @@ def _write_comments(comment_dir: Path, result: Any, scope: Any, source_url: str 
 
 
 def _print_plan(fmt: str, result: Any, scope: Any, source_url: str | None) -> None:
-    """The plan on stdout; a partial plan says so where the reader starts."""
-    from reconciler.render import format_json, format_markdown, format_text
+    """The plan on stdout, its diagnostics on stderr (but in JSON); a partial plan says so
+    where the reader starts."""
+    from reconciler.render import format_diagnostics, format_json, format_markdown, format_text
 
-    if fmt == "json":
+    if fmt == "json":  # the diagnostics are in the JSON
         announce(scope)
         click.echo(format_json(result), nl=False)
-    elif fmt == "markdown":
+        return
+    if fmt == "markdown":  # the comment keeps them too: a reviewer reads them there
         if scope is not None:  # at the top of the comment, where a reviewer starts
             click.echo(f"> {scope.describe()}\n")
         click.echo(format_markdown(result, source_url=source_url), nl=False)
     else:
         if scope is not None:
             click.echo(f"{scope.describe()}\n")
-        click.echo(format_text(result, color=colour(sys.stdout)), nl=False)
+        click.echo(format_text(result, color=colour(sys.stdout), diagnostics=False), nl=False)
+    # Errors and warnings on stderr, which CI jobs keep when stdout is the plan's file.
+    click.echo(format_diagnostics(result, color=colour(sys.stderr)), nl=False, err=True)

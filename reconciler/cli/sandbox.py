@@ -10,6 +10,7 @@ import click
 from reconciler.cli.extras import MAX_RATE, require_sandbox_extra
 from reconciler.cli.group import ReconcilerGroup
 from reconciler.errors import UsageError
+from reconciler.sandbox.config import FAULT_SETTINGS, QUIRKS, builtin_seed_names
 
 # The tenant `sandbox serve` starts with, the same as `--sandbox`'s (`--sandbox-seed`), so
 # that the example plan means the same against either.
@@ -51,8 +52,9 @@ def sandbox() -> None:
 @click.option(
     "--seed",
     metavar="NAME|FILE",
-    help="The tenant loaded into an empty database: a built-in one (acme, acme-catalogue, "
-    f"empty) or a seed file (docs/sandbox-seed.md). Default: {DEFAULT_SEED}, as --sandbox.",
+    help="The tenant loaded into an empty database: a built-in one "
+    f"({', '.join(builtin_seed_names())}) or a seed file (docs/sandbox-seed.md). "
+    f"Default: {DEFAULT_SEED}, as --sandbox.",
 )
 @click.option(
     "--empty",
@@ -62,9 +64,19 @@ def sandbox() -> None:
 )
 @click.option("--reset", is_flag=True, help="Empty the database first.")
 @click.option(
-    "--quirk", "quirks", multiple=True, help="Switch on a real-world quirk (repeatable; 'all')."
+    "--quirk",
+    "quirks",
+    multiple=True,
+    metavar="NAME",
+    help="Switch on a real-world quirk (repeatable), or 'all': " + ", ".join(QUIRKS) + ".",
 )
-@click.option("--faults", default="", help="Inject faults, e.g. 'error=0.05,drop=0.02,seed=1'.")
+@click.option(
+    "--faults",
+    default="",
+    help="Inject faults, e.g. 'error=0.05,drop=0.02,seed=1'; settings: "
+    + ", ".join(FAULT_SETTINGS)
+    + ".",
+)
 @click.option(
     "--rate-limit",
     default=90,
@@ -93,6 +105,7 @@ def sandbox_serve(seed: str | None, empty: bool, allow_remote: bool, **options: 
     A new database starts with the built-in acme tenant, as --sandbox does (--seed for
     another, --empty for none); a database that holds data keeps it."""
     require_sandbox_extra()
+    from reconciler.sandbox.dblock import exclusive_db
     from reconciler.sandbox.seeds_builtin import seed_path
     from reconciler.sandbox.serve import is_loopback, serve_forever
 
@@ -109,4 +122,5 @@ def sandbox_serve(seed: str | None, empty: bool, allow_remote: bool, **options: 
     if empty and seed is not None:
         raise UsageError("--empty and --seed contradict each other: give one of them")
     chosen = None if empty else seed_path(seed or DEFAULT_SEED)
-    serve_forever(seed=chosen, explicit=empty or seed is not None, **options)
+    with exclusive_db(options["db"]):  # one sandbox per database (dblock.py)
+        serve_forever(seed=chosen, explicit=empty or seed is not None, **options)

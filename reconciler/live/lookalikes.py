@@ -23,7 +23,10 @@ from reconciler.manifest.kinds import BY_NAME, normalise_key, service_of
 from reconciler.manifest.models import Kind
 from reconciler.manifest.references import entry_keys, named_references
 
-_SAME = "are one name only after Unicode normalisation (NFKC) and case folding, but two to the"
+_SAME = (
+    "are one name only after Unicode normalisation (NFKC, TR39 confusables) and case folding, "
+    "but two to the"
+)
 
 
 def _named_ids(data: Any) -> Iterable[tuple[str, object]] | None:

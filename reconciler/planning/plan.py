@@ -77,6 +77,24 @@ class Selector:
         )
 
 
+def selections(targets: Iterable[str], excludes: Iterable[str]) -> tuple[list[Selector], ...]:
+    """`--target` and `--exclude` parsed; a target that an exclude covers in full (`--target
+    companies --exclude companies`) is a contradiction, refused as a usage error rather
+    than planned as nothing."""
+    selected, left_out = [Selector.parse(t) for t in targets], [Selector.parse(e) for e in excludes]
+    for target in selected:
+        for exclude in left_out:
+            same_key = exclude.key is None or (
+                target.key is not None and norm_key(target.key) == norm_key(exclude.key)
+            )
+            if target.kind == exclude.kind and same_key:
+                raise UsageError(
+                    f"--target {target.text} and --exclude {exclude.text} contradict each "
+                    "other: the target would select nothing; drop one of them"
+                )
+    return selected, left_out
+
+
 def prune_kinds(desired: DesiredState, prune: bool = False) -> frozenset[str]:
     """The kinds whose unlisted live objects are removed: `settings.prune`, or every kind
     with `--prune`. Reading needs it too (a pruned kind reads more)."""

@@ -60,8 +60,12 @@ ASSERTED_HEADING = (
 )
 
 
-def format_text(plan: Plan, *, color: bool = False, show_operations: bool = False) -> str:
-    """The whole plan as text ending in a newline; ANSI colours only when `color`."""
+def format_text(
+    plan: Plan, *, color: bool = False, show_operations: bool = False, diagnostics: bool = True
+) -> str:
+    """The whole plan as text ending in a newline; ANSI colours only when `color`. Without
+    `diagnostics`, its errors, warnings and notes are left out (the CLI prints those on
+    stderr, `format_diagnostics`)."""
     lines: list[Line] = []
     for change in plan.changes:
         lines += change_lines(change, show_operations=show_operations)
@@ -74,15 +78,8 @@ def format_text(plan: Plan, *, color: bool = False, show_operations: bool = Fals
                 for line in change_lines(change, show_operations=show_operations)
             ]
         lines.append([])
-    for diagnostic in plan.errors:
-        lines += diagnostic_lines(diagnostic, "Error", "bold red")
-        lines.append([])
-    for diagnostic in plan.warnings:
-        lines += diagnostic_lines(diagnostic, "Warning", "bold yellow")
-        lines.append([])
-    for diagnostic in plan.notes:
-        lines += diagnostic_lines(diagnostic, "Note", "bold")
-        lines.append([])
+    if diagnostics:
+        lines += _diagnostics(plan)
     coverage = coverage_lines(plan)
     if coverage:
         lines.append([(coverage[0], "bold")])
@@ -90,6 +87,24 @@ def format_text(plan: Plan, *, color: bool = False, show_operations: bool = Fals
         lines.append([])
     lines += summary_lines(plan)
     return "\n".join(_render(line, color=color) for line in lines) + "\n"
+
+
+def format_diagnostics(plan: Plan, *, color: bool = False) -> str:
+    """The plan's errors, warnings and notes as text (empty when it has none)."""
+    return "".join(_render(line, color=color) + "\n" for line in _diagnostics(plan))
+
+
+def _diagnostics(plan: Plan) -> list[Line]:
+    lines: list[Line] = []
+    for found, heading, style in (
+        (plan.errors, "Error", "bold red"),
+        (plan.warnings, "Warning", "bold yellow"),
+        (plan.notes, "Note", "bold"),
+    ):
+        for diagnostic in found:
+            lines += diagnostic_lines(diagnostic, heading, style)
+            lines.append([])
+    return lines
 
 
 def summary_text(plan: Plan) -> str:

@@ -175,6 +175,9 @@ class _Planner:
             entity_id=asset_id,
             address=address(KIND, entry.serial_number),
             location=self.ctx.location(KIND, entry.serial_number),
+            field_location=lambda name: self.ctx.desired.location(
+                KIND, entry.serial_number, "custom_fields", name
+            ),
         )
         self.result.diagnostics += problems
         return fields, operations

@@ -112,6 +112,9 @@ class CompaniesResource(KindResource):
                 entity_id=ref,
                 address=addr,
                 location=ctx.location(KIND, company.name),
+                field_location=lambda name: ctx.desired.location(
+                    KIND, company.name, "custom_fields", name
+                ),
             )
             fields += cf_fields
             operations += cf_ops
@@ -161,6 +164,9 @@ class CompaniesResource(KindResource):
                 entity_id=current.id,
                 address=addr,
                 location=ctx.location(KIND, company.name),
+                field_location=lambda name: ctx.desired.location(
+                    KIND, company.name, "custom_fields", name
+                ),
             )
             fields += cf_fields
             operations += cf_ops

@@ -7,7 +7,7 @@ by option id, dates as `YYYY-MM-DD`, text without trailing white space.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date, datetime
 from typing import Any
 
@@ -113,7 +113,8 @@ def shown(definition: FieldDefinition, stored: str | None) -> Any:
     if stored is None:
         return None
     if definition.type == DROPDOWN and stored.isdigit():
-        return definition.option_names.get(int(stored), stored)
+        # An option the API does not name reads as one, not as the number "11".
+        return definition.option_names.get(int(stored), f"option {stored}")
     if definition.type == CHECKBOX:
         return stored == "true"
     return stored
@@ -138,14 +139,17 @@ def diff_values(
     entity_id: int | Ref,
     address: str,
     location: str | None,
+    field_location: Callable[[str], str | None] | None = None,
 ) -> tuple[list[FieldChange], list[Operation], list[Diagnostic]]:
     """Compare one entity's custom field values; `live_items` None means the entity does
-    not exist yet (every given value is set)."""
+    not exist yet (every given value is set). A problem with a value is located at the
+    field's own line (`field_location(name)`), else at the entry's (`location`)."""
     fields: list[FieldChange] = []
     operations: list[Operation] = []
     problems: list[Diagnostic] = []
     live_by_id = {int(i["FieldID"]): i for i in live_items or [] if "FieldID" in i}
     for name, value in desired.items():
+        where = (field_location(name) if field_location else None) or location
         definition = catalogue.field(usage, name) if catalogue else None
         if definition is None:
             known = catalogue.names(usage) if catalogue else []
@@ -154,14 +158,14 @@ def diff_values(
                     f"custom field {name!r} does not exist" + closest(name, known),
                     address,
                     f"fields: {', '.join(known)}" if known else "no such fields exist",
-                    location,
+                    where,
                 )
             )
             continue
         try:
             wanted = desired_value(definition, value)
         except ValueProblem as problem:
-            problems.append(error(problem.message, address, problem.remedy, location))
+            problems.append(error(problem.message, address, problem.remedy, where))
             continue
         current = live_value(definition, live_by_id.get(definition.id))
         if live_items is not None and current == wanted:

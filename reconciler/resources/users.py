@@ -273,6 +273,9 @@ class _Planner:
             entity_id=user_id,
             address=address(KIND, user.username),
             location=ctx.location(KIND, user.username),
+            field_location=lambda name: ctx.desired.location(
+                KIND, user.username, "custom_fields", name
+            ),
         )
         fields += found
         operations += calls
@@ -281,8 +284,8 @@ class _Planner:
     def company_dependency(self, user: User, company: Any) -> tuple[str, ...]:
         """A company the plan creates is created before the user that names it. One that is
         neither live nor in the manifests would be created by CreateUser/UpdateUser as a bare
-        name (no domains, no notes): a warning, as it is most often a typo. That is known only
-        when the companies were read (the manifests manage companies)."""
+        name (no domains, no notes), and no call deletes a company: an error, as it is most
+        often a typo (the companies are read whenever a user names one)."""
         if not company:
             return ()
         ctx = self.ctx
@@ -292,11 +295,12 @@ class _Planner:
         if found is None and ctx.live_of(COMPANIES, LiveCompanies) is not None:
             known = ctx.live_names(COMPANIES)
             self.result.diagnostics.append(
-                warning(
+                error(
                     f"company {company!r} is neither live nor in the manifests: the helpdesk "
-                    "creates it with no e-mail domains or notes" + closest(str(company), known),
+                    "would create it as a side effect, and a company cannot be deleted"
+                    + closest(str(company), known),
                     address(KIND, user.username),
-                    f"add it under `{COMPANIES}`, or fix the name",
+                    f"fix the name, or add the company under `{COMPANIES}` to create it",
                     ctx.desired.location(KIND, user.username, "company"),
                 )
             )

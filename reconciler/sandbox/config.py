@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+# The built-in seeds (`--seed NAME`, `--sandbox-seed NAME`): one YAML file each.
+BUILTIN_SEEDS = Path(__file__).parent / "seeds"
+
+
+def builtin_seed_names() -> list[str]:
+    """The names of the built-in seeds, from the files that define them."""
+    return sorted(path.stem for path in BUILTIN_SEEDS.glob("*.yaml"))
+
 
 # Behaviours of the real helpdesk that differ from its spec (spec/real-world-notes.md).
 # Off by default, so the sandbox follows the spec; each can be switched on by name so that
@@ -62,7 +72,8 @@ class FaultConfig:
             key, sep, raw = part.partition("=")
             key = aliases.get(key.strip(), key.strip())
             if not sep or key not in names:
-                raise ValueError(f"unknown fault setting {part!r}; known: {sorted(names)}")
+                known = ", ".join(sorted(names | set(aliases)))
+                raise ValueError(f"unknown fault setting {part!r}; known: {known}")
             try:
                 values[key] = int(raw) if key == "seed" else float(raw)
             except ValueError:
@@ -94,3 +105,7 @@ class SandboxConfig:
     def quirk(self, name: str) -> bool:
         assert name in QUIRKS, name
         return name in self.quirks
+
+
+# What `--faults` takes (`FaultConfig.parse`): the rates by their short names, then the rest.
+FAULT_SETTINGS = ("error", "drop", "slow", "slow_seconds", "throttle_after", "throttle_for", "seed")

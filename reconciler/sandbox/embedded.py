@@ -16,6 +16,7 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.dblock import exclusive_db
 from reconciler.sandbox.seeds_builtin import seed_path
 from reconciler.sandbox.serve import open_state
 from reconciler.sandbox.server import SandboxServer
@@ -30,14 +31,15 @@ def embedded_sandbox(
     """The embedded sandbox runs without rate limits (and reconciler's limiter is off
     against it): it is there to try manifests quickly, not to measure throttling."""
     config = config or SandboxConfig(rate_limit=0, search_rate_limit=0)
-    state, creds, _ = open_state(db, seed_path(seed), config)
-    server = SandboxServer(state)
-    server.start()
-    try:
-        yield Connection(
-            HelpdeskConnection(server.helpdesk_url, token=Secret(creds.helpdesk_token)),
-            WorkspaceConnection(server.workspace_url, Secret(creds.workspace_api_key)),
-            RateSettings(general=0, search=0),
-        )
-    finally:
-        server.stop()
+    with exclusive_db(db):  # not beside a running `sandbox serve` on the same file
+        state, creds, _ = open_state(db, seed_path(seed), config)
+        server = SandboxServer(state)
+        server.start()
+        try:
+            yield Connection(
+                HelpdeskConnection(server.helpdesk_url, token=Secret(creds.helpdesk_token)),
+                WorkspaceConnection(server.workspace_url, Secret(creds.workspace_api_key)),
+                RateSettings(general=0, search=0),
+            )
+        finally:
+            server.stop()

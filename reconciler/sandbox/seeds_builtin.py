@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reconciler.errors import UsageError
-
-BUILTIN_SEEDS = Path(__file__).parent / "seeds"  # the built-in tenants, shipped as data
+from reconciler.sandbox.config import BUILTIN_SEEDS, builtin_seed_names
 
 
 def seed_path(name_or_file: str) -> Path:
@@ -18,5 +17,5 @@ def seed_path(name_or_file: str) -> Path:
     path = Path(name_or_file)
     if path.is_file():
         return path
-    names = sorted(p.stem for p in BUILTIN_SEEDS.glob("*.yaml"))
-    raise UsageError(f"no seed {name_or_file!r}: give a file, or one of {', '.join(names)}")
+    names = ", ".join(builtin_seed_names())
+    raise UsageError(f"no seed {name_or_file!r}: give a file, or one of {names}")

@@ -5,6 +5,7 @@ from the engine too). Colour and animation only on a terminal; plain lines other
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,10 +56,11 @@ class ApplyReporter:
             self._reading.read(kind)
 
     def planned(self, plan: Plan) -> None:
-        from reconciler.render import format_text
+        from reconciler.render import format_diagnostics, format_text
 
         self._stop_reading()
-        click.echo(format_text(plan, color=self.color), nl=False)
+        click.echo(format_text(plan, color=self.color, diagnostics=False), nl=False)
+        click.echo(format_diagnostics(plan, color=colour(sys.stderr)), nl=False, err=True)
 
     def started(self, plan: Plan) -> None:
         from reconciler.applying.estimate import estimate, estimate_text

@@ -14,12 +14,12 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from reconciler import __version__
 from tests.ci.recipes import (
     GITHUB,
     GITLAB_CI,
@@ -39,7 +39,12 @@ PINNED_ACTIONS = {
     "actions/upload-artifact": ("bbbca2ddaa5d8feaa63e36b76fdaad77386f024f", "v7.0.0"),
     "actions/github-script": ("ed597411d8f924073f98dfc5c65a23a2325f34cd", "v8.0.0"),
 }
-PIP_SPEC = f"helpdesk-reconciler=={__version__}"
+# The recipes install from the repository that `[project.urls]` names (no release yet).
+PIP_SPEC = "helpdesk-reconciler @ git+{}@main".format(
+    tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"
+    ]["urls"]["Repository"]
+)
 USES = re.compile(r"^\s*(?:- )?uses: (\S+)@(\S+)(?: # (\S+))?$", re.MULTILINE)
 MARKER = "<!-- reconciler-plan -->"
 
@@ -245,12 +250,14 @@ def test_both_services_use_the_same_marker_and_manifest_path() -> None:
     for name, workflow in workflows().items():
         if "fleet" not in name:  # a fleet's paths are in reconciler.yaml
             assert workflow["env"]["MANIFESTS"] == gitlab["MANIFESTS"] == "manifests", name
-        # The current release (tag v<version>), by its own name, not the unrelated
-        # `reconciler` of the package index.
+        # No release is published (issue 22): the repository, by the distribution's own
+        # name (not the unrelated `reconciler` of the package index), one line in every
+        # file, and the files say how to pin it to a commit.
         assert workflow["env"]["RECONCILER_PIP_SPEC"] == gitlab["RECONCILER_PIP_SPEC"], name
         assert gitlab["RECONCILER_PIP_SPEC"] == PIP_SPEC
-        assert f"tag v{__version__}" in workflow_text(name)
-    assert f"tag v{__version__}" in GITLAB_CI.read_text(encoding="utf-8")
+    for text in (workflow_text("reconciler-plan.yml"), GITLAB_CI.read_text(encoding="utf-8")):
+        assert "PIN IT: replace `main` with the full hash of the commit" in text
+        assert '"helpdesk-reconciler==X.Y.Z"' in text
 
 
 def workflow_text(name: str) -> str:

@@ -54,7 +54,7 @@ def test_only_yes_approves_and_the_question_names_the_services(
     assert f"workspace  {process.workspace_url}  (0 write call(s))" in stderr
     assert "3 API calls; no rate limit applies." in stderr
     assert "Only 'yes' will be accepted to approve." in stderr
-    assert "nothing applied" in stderr
+    assert "Apply cancelled." in stderr and "Error" not in stderr
     assert sandbox.writes() == []
 
     status, stderr = apply_on_a_terminal(tmp_path, sandbox, "yes")

@@ -37,7 +37,7 @@ def test_validate_warns_about_names_equal_only_after_normalisation(tmp_path: Pat
     path = tmp_path / "m.yaml"
     path.write_text(MANIFEST, encoding="utf-8")
     warnings = validate_manifests([path], {}).warnings
-    same = "are one name only after Unicode normalisation (NFKC) and case folding"
+    same = "are one name only after Unicode normalisation (NFKC, TR39 confusables) and case folding"
     assert warnings == [
         f"{path}:3:5: companies '{FULLWIDTH_A}cme' and 'Acme' (at {path}:2:5) {same}, but two "
         "to the helpdesk: write them alike",
@@ -94,7 +94,10 @@ def test_plan_warns_about_manifest_names_equal_to_live_ones_only_after_normalisa
 ) -> None:
     result, _, _ = run_case(LIVE_CASE, tmp_path)
     path = tmp_path / "manifest.yaml"
-    same = "are one name only after Unicode normalisation (NFKC) and case folding, but two to"
+    same = (
+        "are one name only after Unicode normalisation (NFKC, TR39 confusables) and case "
+        "folding, but two to"
+    )
     remedy = "(write the name as the live one is written)"
     assert [w.text() for w in result.warnings] == [
         f"{path}:2:3: users[\"{FULLWIDTH_A}lice\"]: users '{FULLWIDTH_A}lice' and the live "

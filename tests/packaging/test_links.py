@@ -25,7 +25,6 @@ CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.MULTILINE | re.DOTALL)
 # 20): until they are merged, a link to one of these, and only these, may lead nowhere.
 UPCOMING = {
     "docs/renaming.md",
-    "docs/hardening-values.md",
     "docs/performance.md",
 }
 
@@ -102,6 +101,11 @@ def test_the_project_address_is_written_only_in_the_package_metadata() -> None:
     found = []
     for path in tracked_files():
         if path.name == "pyproject.toml" or not path.is_file():
+            continue
+        # The CI recipes install the tool from its repository (no release is published):
+        # a pip requirement must be written out, and tests/ci/test_files.py holds it to
+        # `[project.urls] Repository`.
+        if path.relative_to(ROOT).parts[:2] == ("examples", "ci"):
             continue
         try:
             text = path.read_text(encoding="utf-8")

@@ -76,6 +76,7 @@ def scenarios(draw: Any) -> tuple[DesiredState, dict[str, Any]]:
     snapshot: dict[str, Any] = {
         "Users": users,
         "Departments": DEPARTMENTS,
+        "Companies": [{"CompanyID": 1, "Name": "Acme"}, {"CompanyID": 2, "Name": "Globex"}],
         "Authorization": {"UserID": CALLER_ID, "Username": "admin"},
     }
     for user in users:
@@ -141,7 +142,7 @@ def test_a_user_waits_for_the_company_the_plan_creates(tmp_path: Path) -> None:
     assert not result.warnings
 
 
-def test_a_company_neither_live_nor_managed_is_a_warning(tmp_path: Path) -> None:
+def test_a_company_neither_live_nor_managed_is_an_error(tmp_path: Path) -> None:
     case = {
         "desired": {
             "companies": [{"name": "Acme Corp"}],
@@ -156,12 +157,14 @@ def test_a_company_neither_live_nor_managed_is_a_warning(tmp_path: Path) -> None
         },
     }
     result, _, _ = run_case(case, tmp_path)
-    assert [w.message for w in result.warnings] == [
-        "company 'Acme Crop' is neither live nor in the manifests: the helpdesk creates it "
-        "with no e-mail domains or notes; did you mean 'Acme Corp'?"
+    # The helpdesk would create the company as a side effect, and none can be deleted.
+    assert [e.message for e in result.errors] == [
+        "company 'Acme Crop' is neither live nor in the manifests: the helpdesk would create "
+        "it as a side effect, and a company cannot be deleted; did you mean 'Acme Corp'?"
     ]
+    assert not result.warnings
     # Located at the company's value, not just at the entry.
-    where = result.warnings[0].location or ""
+    where = result.errors[0].location or ""
     path, line, column = where.rsplit(":", 2)
     text = Path(path).read_text().splitlines()[int(line) - 1]
     assert text[int(column) - 1 :].startswith("Acme Crop")

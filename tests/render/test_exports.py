@@ -7,6 +7,7 @@ import reconciler.render as render
 
 def test_exports_are_complete_and_real() -> None:
     assert sorted(render.__all__) == [
+        "format_diagnostics",
         "format_json",
         "format_markdown",
         "format_text",

@@ -1,0 +1,34 @@
+"""One sandbox per database: `sandbox serve` and `--sandbox` both default to
+`.reconciler/sandbox.db`, and two servers on one SQLite file would each keep their own
+idea of it (ids, credentials, the request log). Whichever starts first holds an exclusive
+lock on `<db>.lock` while it runs; the other is refused with a message saying what to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+from reconciler.errors import UsageError
+
+
+@contextmanager
+def exclusive_db(db: Path) -> Iterator[None]:
+    """Hold `db` for this sandbox alone, or raise `UsageError` when another one runs on it."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(db) + ".lock", timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise UsageError(
+            f"another sandbox is running on {db} (a `reconciler sandbox serve`?): use it "
+            "through the HELPDESK_URL/WORKSPACE_URL it printed, or stop it (or give "
+            "`sandbox serve` another --db)"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
