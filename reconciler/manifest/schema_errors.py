@@ -176,7 +176,8 @@ def _not_renamable(model: type[BaseModel] | None) -> str | None:
     if row is None:
         return None
     return (
-        f"'previously' is not allowed on {row.name}: the API cannot rename a {row.noun}; "
+        f"'previously' is not allowed on {row.name}: the API cannot rename "
+        f"{row.name.replace('_', ' ')}; "
         f"{row.rename_instead}"
     )
 
