@@ -25,7 +25,7 @@ from typing import Any
 
 from reconciler.changes import Change, Diagnostic, address, error, note
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import KINDS, KindSpec
+from reconciler.manifest.kinds import BY_NAME, KINDS, KindSpec, references_to
 from reconciler.manifest.renames import Formers, formers_of, live_match
 
 __all__ = ["Rename", "find_renames", "mark_renames", "with_renames"]
@@ -132,19 +132,48 @@ def with_renames(live: Mapping[str, Any], renames: Iterable[Rename]) -> dict[str
     for rename in renames:
         for name, state in kinds.items():
             if hasattr(state, "renamed"):
-                kinds[name] = state.renamed(rename.kind, rename.former_normal, rename.normal)
+                kinds[name] = state.renamed(
+                    rename.kind, rename.former_normal, rename.normal, rename.key
+                )
     return kinds
 
 
 def mark_renames(
     changes: Iterable[Change], renames: Iterable[Rename], employee_key: str
 ) -> list[Change]:
-    """The updates of renamed objects, labelled with their former key."""
+    """The updates of renamed objects, labelled with their former key; and the changes
+    that send a renamed object's new name (a user's record names its company) made to
+    wait for the rename: applied concurrently, the service could create a second object
+    of that name first."""
+    renames = list(renames)
     former = {(r.kind, r.normal): r.former for r in renames}
     out = []
     for change in changes:
-        row = next((row for row in KINDS if row.name == change.kind), None)
+        row = BY_NAME.get(change.kind)
         normal = row.normalise(change.key, employee_key) if row is not None else None
         was = former.get((change.kind, normal or ""))
-        out.append(replace(change, renamed_from=was) if was and not change.removal else change)
+        if was and not change.removal:
+            change = replace(change, renamed_from=was)
+        needs = tuple(_sent_names(change, renames))
+        if needs:
+            change = replace(change, depends_on=(*change.depends_on, *needs))
+        out.append(change)
     return out
+
+
+def _sent_names(change: Change, renames: list[Rename]) -> Iterable[str]:
+    """The addresses of the renames whose new name `change` sends, where its kind refers
+    to the renamed kind (the table of kinds' references)."""
+    for rename in renames:
+        referring = {row.name for row, _ in references_to(rename.kind)}
+        if change.kind not in referring or change.removal:
+            continue
+        row = BY_NAME[rename.kind]
+        sent = (
+            row.normalise(value) == rename.normal
+            for operation in change.operations
+            for value in operation.params.values()
+            if isinstance(value, str)
+        )
+        if any(sent):
+            yield address(rename.kind, rename.key)

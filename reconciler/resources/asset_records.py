@@ -94,7 +94,7 @@ class LiveAssets:
     def get(self, serial_number: str) -> tuple[LiveAsset, ...]:
         return self.by_key.get(norm_key(serial_number), ())
 
-    def renamed(self, kind: str, old: str, new: str) -> LiveAssets:
+    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveAssets:
         """The asset keyed `old` (normalised serial) found under `new` (planning/renames.py);
         its record keeps its serial number, which the update changes."""
         if kind != KIND or old not in self.by_key:

@@ -61,7 +61,7 @@ class LiveCompanies:
     def names(self) -> list[str]:
         return [c.name for c in self.by_key.values()]
 
-    def renamed(self, kind: str, old: str, new: str) -> LiveCompanies:
+    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveCompanies:
         """The company keyed `old` (normalised) found under `new` (planning/renames.py);
         its record keeps its name, which the update changes."""
         if kind != KIND or old not in self.by_key:

@@ -44,7 +44,7 @@ class LiveEmployees:
         normalised = employee_key(self.key_field, key)
         return self.by_key.get(normalised, ()) if normalised is not None else ()
 
-    def renamed(self, kind: str, old: str, new: str) -> LiveEmployees:
+    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveEmployees:
         """The employee keyed `old` (normalised) found under `new` (planning/renames.py);
         its record keeps its key field, which the `PUT` changes."""
         if kind != KIND or old not in self.by_key:

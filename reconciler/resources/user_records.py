@@ -100,11 +100,12 @@ class LiveUsers:
     def names(self) -> list[str]:
         return [u.username for u in self.by_key.values()]
 
-    def renamed(self, kind: str, old: str, new: str) -> LiveUsers:
+    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveUsers:
         """As if the live object keyed `old` (normalised) of `kind` had the key `new`
-        (planning/renames.py): a user of its own is found under the new username (its
-        record still says the old one: the update renames it); a company is named anew
-        in its members' records, so that they follow it without a change of their own."""
+        (normalised; `written` as the manifests write it) (planning/renames.py): a user of
+        its own is found under the new username (its record still says the old one: the
+        update renames it); a company is named anew in its members' records, so that they
+        follow it without a change of their own."""
         if kind == KIND and old in self.by_key:
             by_key = {k: u for k, u in self.by_key.items() if k != old}
             return replace(self, by_key={**by_key, new: self.by_key[old]})
@@ -113,7 +114,7 @@ class LiveUsers:
 
         def follow(user: LiveUser) -> LiveUser:
             same = user.company is not None and norm_key(user.company) == old
-            return replace(user, company=new) if same else user
+            return replace(user, company=written) if same else user
 
         return replace(
             self,
