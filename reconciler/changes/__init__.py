@@ -116,6 +116,8 @@ class Change:
     # The API cannot read the value back (a rule's enabled state under some versions):
     # not compared, so not a change; `apply` sends its operations every time.
     asserted: bool = False
+    # The key it had: an update that renames the live object in place (`previously:`).
+    renamed_from: str | None = None
 
     @property
     def address(self) -> str:
@@ -140,7 +142,13 @@ class Change:
             out["source"] = self.source
         if self.asserted:
             out["asserted"] = True
+        if self.renamed_from is not None:
+            out["renamed_from"] = self.renamed_from
         return out
+
+    @property
+    def former_address(self) -> str | None:
+        return None if self.renamed_from is None else address(self.kind, self.renamed_from)
 
 
 @dataclass(frozen=True)

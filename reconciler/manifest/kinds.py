@@ -71,6 +71,10 @@ class KindSpec:
     read_for: tuple[tuple[Kind, str | None], ...] = ()
     prune_refused: str = ""  # why `settings.prune` cannot list it ("": it can)
     prune_warning: str = ""  # what pruning it does that must be said ("pruning KIND ...")
+    # Whether its entries may name former keys (`previously:`): the API can change its
+    # key in place (an update sending the new key). Otherwise what to do instead.
+    renamable: bool = False
+    rename_instead: str = ""
 
     @property
     def name(self) -> str:
@@ -149,24 +153,28 @@ KINDS: tuple[KindSpec, ...] = (
         # A user's company is checked against the live ones: CreateUser/UpdateUser would
         # create a missing one as a side effect, and a company cannot be deleted.
         read_for=((Kind.assets, "company"), (Kind.users, "company")),
-        prune_refused=_NO_DELETE.format("companies"),
+        prune_refused=_NO_DELETE.format("companies"), renamable=True,
     ),
     KindSpec(
         Kind.departments, HELPDESK, "name", KeyForm.NAME, Department, "department",
         # The Users list carries only a DepartmentID: its name comes from here.
         read_for=((Kind.users, None),),
         prune_refused=_NO_DELETE.format("departments"),
+        rename_instead="name the new department on its users (UpdateUser creates it), then "
+        "rename or delete the old one in the helpdesk's admin panel",
     ),
     KindSpec(
         Kind.categories, HELPDESK, "name", KeyForm.NAME, Category, "category",
         read_for=((Kind.tech_permissions, None),),  # their category ids come from here
         prune_refused=_NO_DELETE.format("categories"),
+        rename_instead="rename it in the helpdesk's admin panel, then change its name in "
+        "the manifests (and in the tech permissions that name it)",
     ),
     KindSpec(
         Kind.users, HELPDESK, "username", KeyForm.NAME, User, "user",
         export_module="people",
         references=(("company", Kind.companies), ("department", Kind.departments)),
-        custom_field_usage=3, unique=("email",),
+        custom_field_usage=3, unique=("email",), renamable=True,
         # Ids of the users named, and the administrators (implicit technicians).
         read_for=((Kind.tech_permissions, None), (Kind.assets, "assigned_users")),
     ),
@@ -176,23 +184,28 @@ KINDS: tuple[KindSpec, ...] = (
         references=(("category", Kind.categories), ("technicians", Kind.users)),
         # The administrators, who are implicit technicians (never exported).
         export_reads=(Kind.users,),
+        rename_instead="they follow their category: rename the category in the helpdesk's "
+        "admin panel, then change `category:` here",
     ),
     KindSpec(
         Kind.assets, HELPDESK, "serial_number", KeyForm.NAME, Asset, "asset",
         export_module="assets",
         references=(("company", Kind.companies), ("assigned_users", Kind.users)),
-        export_reads=(Kind.companies, Kind.users), custom_field_usage=2,
+        export_reads=(Kind.companies, Kind.users), custom_field_usage=2, renamable=True,
     ),
     KindSpec(
         Kind.automation_rules, HELPDESK, "id", KeyForm.ID, AutomationRule, "automation rule",
         prune_refused="the API cannot list automation rules, so rules missing from the "
         "manifests cannot be found (disable one with `enabled: false`)",
+        rename_instead="rules are addressed by their id, which never changes: use the new "
+        "rule's id",
     ),
     KindSpec(
         Kind.employees, WORKSPACE, None, KeyForm.FIELD, Employee, "employee",
         module="employees", export_file="workspace.yaml", export_module="people",
         prune_warning="deletes employees missing from the manifests, and that cannot be "
         "undone",
+        unique=("email",), renamable=True,
     ),
 )  # fmt: skip
 

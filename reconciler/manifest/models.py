@@ -64,6 +64,21 @@ CustomFieldValue = Annotated[
 ]
 CustomFields = dict[NonEmpty, CustomFieldValue]
 
+_PREVIOUSLY = (
+    "Former keys of this entry: when its key is not live and exactly one of these is, that "
+    "object is renamed in place (its id and everything referring to it kept). See "
+    "docs/renaming.md."
+)
+
+
+def _previously() -> Any:
+    return Field(None, description=_PREVIOUSLY, examples=[["tina"]])
+
+
+# The field naming an entry's former keys (kinds whose rows in the table of kinds say
+# `renamable`); never a managed field of the live object.
+PREVIOUSLY = "previously"
+
 _CUSTOM_FIELDS = (
     "Custom field values by field name: text, a number, a date, true/false for a checkbox, "
     "a dropdown option by name or as {option_id: N}, or null to clear."
@@ -127,6 +142,7 @@ class Company(_Strict):
     """A company (`companies`), matched by name."""
 
     name: NonEmpty = Field(description="Key, case-insensitive.", examples=["Acme Corp"])
+    previously: list[NonEmpty] | None = _previously()
     email_domains: list[Hostname] | None = Field(
         None,
         description="E-mail domains of the company's users; compared as a set.",
@@ -160,6 +176,7 @@ class User(_Strict):
     """A helpdesk user (`users`), matched by username. Passwords never appear here."""
 
     username: NonEmpty = Field(description="Key, case-insensitive.", examples=["alice"])
+    previously: list[NonEmpty] | None = _previously()
     email: Email | None = Field(None, description="Required to create the user.")
     first_name: str | None = None
     last_name: str | None = None
@@ -180,6 +197,7 @@ class Asset(_Strict):
     """An asset (`assets`), matched by serial number."""
 
     serial_number: NonEmpty = Field(description="Key.", examples=["SN-0001"])
+    previously: list[NonEmpty] | None = _previously()
     model_name: NonEmpty | None = Field(None, description="Required to create the asset.")
     manufacturer: NonEmpty | None = Field(None, description="Required to create the asset.")
     type: NonEmpty | None = Field(None, description="Required to create the asset.")
@@ -212,6 +230,7 @@ class Employee(BaseModel):
     email: Email | None = Field(
         None, description="An e-mail address, checked as users' e-mails are (offline)."
     )
+    previously: list[NonEmpty] | None = _previously()
 
     @property
     def fields(self) -> dict[str, Any]:
@@ -266,7 +285,7 @@ class Manifest(_Strict):
 
 
 def managed_fields(entry: BaseModel) -> set[str]:
-    """The fields an entry manages: those written in the manifest."""
+    """The fields an entry manages: those written in the manifest (not `previously`)."""
     if isinstance(entry, Employee):
         return set(entry.fields)
-    return set(entry.model_fields_set)
+    return set(entry.model_fields_set) - {PREVIOUSLY}

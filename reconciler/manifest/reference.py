@@ -43,7 +43,9 @@ a test compares it with the generator's output.
 - Credentials (`HELPDESK_TOKEN`, `HELPDESK_PASSWORD`, `WORKSPACE_API_KEY` and any named in
   `RECONCILER_SECRET_VARIABLES`) cannot be referred to: manifest values are shown in plans.
 - Editors complete and check these fields when a file starts with
-  `# yaml-language-server: $schema=<path to schemas/manifest.schema.json>`."""
+  `# yaml-language-server: $schema=<path to schemas/manifest.schema.json>`.
+- Renaming a company, a user, an asset or an employee keeps its id with `previously:`:
+  see [Renaming things](renaming.md)."""
 
 
 def reference_markdown(schema: Schema | None = None) -> str:

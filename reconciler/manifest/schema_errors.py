@@ -20,7 +20,8 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from reconciler.manifest.models import Manifest
+from reconciler.manifest.kinds import KINDS
+from reconciler.manifest.models import PREVIOUSLY, Manifest
 from reconciler.manifest.values import mark_variables
 from reconciler.manifest.yamltree import Node, Report
 
@@ -155,6 +156,9 @@ def _plain_message(error: ErrorDetails) -> str:
 
 def _unknown_field(path: Sequence[Part], name: str) -> str:
     model = _model_at(path)
+    refused = _not_renamable(model) if name == PREVIOUSLY else None
+    if refused is not None:
+        return _at(path, refused)
     message = f"unknown {'kind' if model is Manifest else 'field'} '{name}'"
     if model is not None:
         close = difflib.get_close_matches(name, list(model.model_fields), n=1, cutoff=0.6)
@@ -164,6 +168,18 @@ def _unknown_field(path: Sequence[Part], name: str) -> str:
         else:
             message += f" (the {what}: {', '.join(model.model_fields)})"
     return _at(path, message)
+
+
+def _not_renamable(model: type[BaseModel] | None) -> str | None:
+    """Why `previously:` cannot be on an entry of `model`'s kind (docs/renaming.md)."""
+    row = next((row for row in KINDS if row.model is model and not row.renamable), None)
+    if row is None:
+        return None
+    return (
+        f"'previously' is not allowed on {row.name}: the API cannot rename "
+        f"{row.name.replace('_', ' ')}; "
+        f"{row.rename_instead}"
+    )
 
 
 def _model_at(path: Sequence[Part]) -> type[BaseModel] | None:

@@ -11,6 +11,8 @@ errors
   no delete call; automation rules: no list call, so unlisted rules cannot be found).
 - `settings.ignore_fields` names a field the kind does not have, or the kind's key.
 - two users share an e-mail address (the helpdesk requires them unique).
+- a former key (`previously:`) named by two entries, or that is another entry's key (a
+  chain or a swap of keys: docs/renaming.md).
 - `settings.section_ids` gives one id to two sections, or names one section twice (names
   compare as the helpdesk compares them: case and runs of white space do not matter).
 - users are pruned, yet a technician or an assigned user is not among them: that user would
@@ -43,9 +45,10 @@ from reconciler.manifest.confusables import confusable_pairs, fold
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import ENTRY_MODELS, KINDS, KindSpec, key_field, spec
 from reconciler.manifest.loader import load_manifests
-from reconciler.manifest.models import Kind
+from reconciler.manifest.models import PREVIOUSLY, Kind
 from reconciler.manifest.problems import printable
 from reconciler.manifest.references import entry_keys, named_references
+from reconciler.manifest.renames import rename_conflicts
 
 # Why each kind that cannot be pruned cannot be (from the table of kinds).
 UNPRUNABLE: dict[Kind, str] = {row.kind: row.prune_refused for row in KINDS if row.prune_refused}
@@ -165,7 +168,7 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
     settings = desired.settings
     for kind, names in settings.ignore_fields.items():
         key = key_field(kind, settings.employee_key)
-        fields = [name for name in ENTRY_MODELS[kind].model_fields if name != key]
+        fields = [n for n in ENTRY_MODELS[kind].model_fields if n not in (key, PREVIOUSLY)]
         for index, name in enumerate(names):
             where = ("ignore_fields", kind.value, index)
             if name == key:
@@ -212,6 +215,13 @@ def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
                     f"{label} '{value}' is also the {label} of {row.noun} '{earlier}' "
                     f"(at {where}); the helpdesk requires {label}s to be unique",
                 )
+
+
+@_error
+def _check_former_keys(desired: DesiredState, found: _Findings) -> None:
+    # A former key claimed twice, or that is another entry's key (chains, swaps).
+    for kind, key, index, message in rename_conflicts(desired):
+        found.entry(kind, key, (PREVIOUSLY, index), message)
 
 
 @_error

@@ -107,7 +107,7 @@ class PlanReader:
             data,
             where,
             required={"address", "kind", "key", "action", "fields", "operations"},
-            optional={"depends_on", "reason", "removal", "source", "asserted"},
+            optional={"depends_on", "reason", "removal", "source", "asserted", "renamed_from"},
         )
         kind, key = self.text(fields, "kind", where), self.text(fields, "key", where)
         action = self.action(fields.get("action"), f"{where}.action")
@@ -132,6 +132,7 @@ class PlanReader:
             removal=self.flag(fields, "removal", where, default=False),
             source=self.text(fields, "source", where, default="") or None,
             asserted=self.flag(fields, "asserted", where, default=False),
+            renamed_from=self.text(fields, "renamed_from", where, default="") or None,
         )
 
     def asserted_change(self, data: Any, where: str) -> Change:

@@ -8,7 +8,7 @@ The plan's data types live in `changes/` and are re-exported here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from reconciler.changes import (
     Action,
@@ -35,6 +35,8 @@ from reconciler.planning.order import (
     with_dependencies,
     without_dependents,
 )
+from reconciler.planning.renames import find_renames, mark_renames, with_renames
+from reconciler.planning.uniqueness import uniqueness_errors
 from reconciler.resources.base import PlanContext, Resource, norm_key
 
 __all__ = [
@@ -72,8 +74,10 @@ class Selector:
         return cls(kind, key, text)
 
     def matches(self, change: Change) -> bool:
+        """Its kind, and its key: the change's, or the key a rename gives up."""
+        keys = (change.key, change.renamed_from or change.key)
         return change.kind == self.kind and (
-            self.key is None or norm_key(self.key) == norm_key(change.key)
+            self.key is None or norm_key(self.key) in {norm_key(k) for k in keys}
         )
 
 
@@ -114,9 +118,11 @@ def plan(
     targets: Iterable[Selector] = (),
     excludes: Iterable[Selector] = (),
 ) -> Plan:
+    digest = live.digest()  # of what was read, before renames are applied to it
+    renames, diagnostics = find_renames(desired, live.kinds)
+    live = replace(live, kinds=with_renames(live.kinds, renames))
     ctx = PlanContext(desired, live.kinds, prune_kinds(desired, prune))
     changes: list[Change] = []
-    diagnostics: list[Diagnostic] = []
     for resource in resources:
         if resource.kind not in live.kinds:
             continue
@@ -133,7 +139,8 @@ def plan(
                     remedy=_REMEDIES[service],
                 )
             )
-    changes = with_sources(changes, desired)
+    changes = mark_renames(with_sources(changes, desired), renames, ctx.employee_key)
+    diagnostics += uniqueness_errors(desired, live.kinds, changes)
     try:
         ordered = order_changes(changes)
     except CycleError as exc:
@@ -148,7 +155,7 @@ def plan(
         tuple(c for c in ordered if not c.asserted),
         tuple(d for d in diagnostics if d.severity == "warning"),
         tuple(d for d in diagnostics if d.severity == "error"),
-        live.digest(),
+        digest,
         asserted=tuple(c for c in ordered if c.asserted),
         notes=tuple(d for d in diagnostics if d.severity == "note"),
         coverage=coverage(desired, live, ordered),  # unmanaged objects (live/coverage.py)

@@ -72,6 +72,8 @@ def linked_kind_sections(changes: Sequence[Change], base: str, limit: int | None
             name = code_span(change.address)
             link = source_link(base, change.source) if change.source else None
             head = f"[{name}]({link})" if link else name
+            if change.former_address is not None:
+                head += f" (was {code_span(change.former_address)})"
             block = diff_block(change)
             fence = "`" * max(3, longest_backtick_run(block) + 1)
             for index, piece in enumerate(_chunks(block, chunk)):

@@ -278,8 +278,11 @@ def label(path: str, width: int) -> str:
 
 def headline(change: Change) -> str:
     """`companies["Acme Corp"]`, or `automation_rules["101"] (disable)` where the symbol
-    alone does not say which of update, enable and disable it is."""
+    alone does not say which of update, enable and disable it is, and `(was ...)` after
+    the address of a rename."""
     suffix = f" ({change.action.value})" if change.action in _NAMED_ACTIONS else ""
+    if change.former_address is not None:
+        suffix += f" (was {clean(change.former_address)})"
     return clean(change.address) + suffix
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from reconciler.manifest.kinds import spec
 from reconciler.manifest.models import Kind
+from reconciler.manifest.renames import formers_of
 from reconciler.resources.base import Reader, norm_key
 
 KIND = "assets"
@@ -92,6 +93,14 @@ class LiveAssets:
 
     def get(self, serial_number: str) -> tuple[LiveAsset, ...]:
         return self.by_key.get(norm_key(serial_number), ())
+
+    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveAssets:
+        """The asset keyed `old` (normalised serial) found under `new` (planning/renames.py);
+        its record keeps its serial number, which the update changes."""
+        if kind != KIND or old not in self.by_key:
+            return self
+        by_key = {k: a for k, a in self.by_key.items() if k != old}
+        return replace(self, by_key={**by_key, new: self.by_key[old]})
 
     def all(self) -> list[LiveAsset]:
         return [a for group in self.by_key.values() for a in group] + list(self.unkeyed)
@@ -183,6 +192,10 @@ def state_needed(reader: Reader) -> Callable[[LiveAsset], bool]:
         for a in desired.manifest.assets
         if "enabled" in a.model_fields_set - ignored
     }
+    for entry in formers_of(desired, spec(KIND)):  # a renamed asset is read as listed
+        formers = {n for n in entry.normals if n is not None}
+        listed |= formers
+        managed |= formers if entry.normal in managed else set()
     pruning = KIND in reader.prune  # `settings.prune` and `--prune`
     full = reader.full(KIND)
 

@@ -135,6 +135,10 @@ class PlanContext:
     creating: dict[tuple[str, str], str] = field(default_factory=dict)
     _ignored: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
+    @property
+    def employee_key(self) -> str:
+        return self.desired.settings.employee_key
+
     def live_of(self, kind: str, cls: type[T]) -> T | None:
         value = self.live.get(kind)
         return value if isinstance(value, cls) else None

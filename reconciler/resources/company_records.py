@@ -9,6 +9,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from reconciler.manifest.kinds import spec
+from reconciler.manifest.renames import live_value
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for
 
@@ -59,6 +61,14 @@ class LiveCompanies:
     def names(self) -> list[str]:
         return [c.name for c in self.by_key.values()]
 
+    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveCompanies:
+        """The company keyed `old` (normalised) found under `new` (planning/renames.py);
+        its record keeps its name, which the update changes."""
+        if kind != KIND or old not in self.by_key:
+            return self
+        by_key = {k: c for k, c in self.by_key.items() if k != old}
+        return replace(self, by_key={**by_key, new: self.by_key[old]})
+
 
 def split_domains(raw: str | None) -> tuple[str, ...]:
     """`EmailDomain` holds several domains separated by `;` (some write `,`)."""
@@ -81,11 +91,12 @@ async def read_companies(reader: Reader) -> LiveCompanies:
     read for every one selected (when company fields exist)."""
     items = [parse_company(raw) for raw in await reader.helpdesk.companies()]
     companies = {norm_key(c.name): c for c in items}
-    wanted = [
-        companies[norm_key(c.name)]
+    found = (
+        live_value(reader.desired, spec(KIND), c.name, companies)
         for c in reader.desired.manifest.companies
-        if c.custom_fields and norm_key(c.name) in companies
-    ]
+        if c.custom_fields
+    )
+    wanted = [company for company in found if company is not None]
     wanted += await full_values_for(reader, KIND, companies.values(), wanted, lambda c: c.name)
     values = await asyncio.gather(*(reader.helpdesk.company_custom_fields(c.id) for c in wanted))
     for company, found in zip(wanted, values, strict=True):

@@ -5,7 +5,7 @@ gives them (an open field set), grouped by the normalised key field
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reconciler.manifest.kinds import normalise_key
@@ -43,6 +43,20 @@ class LiveEmployees:
     def get(self, key: Any) -> tuple[Mapping[str, Any], ...]:
         normalised = employee_key(self.key_field, key)
         return self.by_key.get(normalised, ()) if normalised is not None else ()
+
+    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveEmployees:
+        """The employee keyed `old` (normalised) found under `new` (planning/renames.py);
+        its record keeps its key field, which the `PUT` changes."""
+        if kind != KIND or old not in self.by_key:
+            return self
+        by_key = {k: r for k, r in self.by_key.items() if k != old}
+        return replace(self, by_key={**by_key, new: self.by_key[old]})
+
+    def unique_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
+        """(normalised key, key as live, id, value of `field`) of every keyed record."""
+        for key, group in self.by_key.items():
+            for record in group:
+                yield key, str(record.get(self.key_field)), record.get("id"), record.get(field)
 
 
 def employee_key(key_field: str, value: Any) -> str | None:

@@ -13,6 +13,7 @@ from reconciler.changes import FieldChange
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import spec
 from reconciler.manifest.models import Kind, User
+from reconciler.manifest.renames import live_value
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for, unignored
 
@@ -98,6 +99,33 @@ class LiveUsers:
 
     def names(self) -> list[str]:
         return [u.username for u in self.by_key.values()]
+
+    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveUsers:
+        """As if the live object keyed `old` (normalised) of `kind` had the key `new`
+        (normalised; `written` as the manifests write it) (planning/renames.py): a user of
+        its own is found under the new username (its record still says the old one: the
+        update renames it); a company is named anew in its members' records, so that they
+        follow it without a change of their own."""
+        if kind == KIND and old in self.by_key:
+            by_key = {k: u for k, u in self.by_key.items() if k != old}
+            return replace(self, by_key={**by_key, new: self.by_key[old]})
+        if kind != COMPANIES:
+            return self
+
+        def follow(user: LiveUser) -> LiveUser:
+            same = user.company is not None and norm_key(user.company) == old
+            return replace(user, company=written) if same else user
+
+        return replace(
+            self,
+            by_key={k: follow(u) for k, u in self.by_key.items()},
+            items=tuple(follow(u) for u in self.items),
+        )
+
+    def unique_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
+        """(normalised key, key as live, id, value of `field`) of every live user, the
+        disabled ones included: what the API keeps unique (planning/uniqueness.py)."""
+        return ((k, u.username, u.id, getattr(u, field)) for k, u in self.by_key.items())
 
     def export_notes(self) -> list[str]:
         """What an export of these users leaves out: a department the listing names
@@ -195,8 +223,8 @@ def update_record(current: LiveUser, changes: list[FieldChange]) -> dict[str, An
         if current.detail is not None and key in current.detail:
             value = current.detail[key]
             record[param] = _flag(value) if key == "SendEmail" else _text(value)
-    for change in changes:
-        record[RECORD_FIELDS[change.path]] = _param(change.after)
+    for change in changes:  # `username`: a rename (`previously:`)
+        record[RECORD_FIELDS.get(change.path, change.path)] = _param(change.after)
     return record
 
 
@@ -249,10 +277,11 @@ async def read_users(reader: Reader) -> LiveUsers:
     detail_for: list[LiveUser] = []
     custom_for: list[LiveUser] = []
     for entry in desired.manifest.users:
-        current = users.get(norm_key(entry.username))
+        current = live_value(desired, spec(KIND), entry.username, users)
         if current is None:
             continue
-        if record_changes(entry, current, ignored, caller_id):
+        renamed = norm_key(current.username) != norm_key(entry.username)
+        if renamed or record_changes(entry, current, ignored, caller_id):
             detail_for.append(current)
         if custom_values_wanted(entry, ignored):
             custom_for.append(current)

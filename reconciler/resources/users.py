@@ -47,7 +47,7 @@ from reconciler.changes import (
 from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import User
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.company_records import LiveCompanies
 from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue
 from reconciler.resources.custom_fields import closest, diff_values
@@ -185,6 +185,8 @@ class _Planner:
                 )
             )
         fields = record_changes(user, current, ignored, caller_id)
+        if norm_key(current.username) != norm_key(user.username):  # renamed (`previously:`)
+            fields.insert(0, FieldChange("username", current.username, user.username))
         operations: list[Operation] = []
         if fields:
             operations.append(self.update_operation(current, fields))

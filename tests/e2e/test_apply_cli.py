@@ -269,30 +269,40 @@ def test_edited_manifests_apply_and_an_out_of_band_change_shows_in_the_plan(
 
 def test_a_failure_stops_the_apply_and_a_rerun_converges(start: Start, workdir: Path) -> None:
     sandbox = start("acme")
-    people = workdir / "acme" / "people.yaml"
-    zoe = {
-        "username": "zoe",
-        "email": "helpdesk-admin@acme.com",
-        "first_name": "Zoe",
-        "last_name": "Lee",
-        "company": "Globex Logistics",
+    workspace = workdir / "acme" / "workspace.yaml"
+    # A field the workspace refuses (422), which the plan cannot know of: employees' fields
+    # are an open set. (A clash of unique values, such as a user given the e-mail of the
+    # sandbox's administrator, is a plan error now: nothing would be applied.) Yan, whose
+    # manager zoe is, waits for her create and is not attempted.
+    zoe = {"email": "zoe@globex.com", "firstName": "Zoe", "lastName": "Lee", "shoeSize": 42}
+    yan = {
+        "email": "yan@globex.com",
+        "firstName": "Yan",
+        "lastName": "Lee",
+        "managerEmail": "zoe@globex.com",
     }
-    edit(people, lambda d: d["users"].append(zoe))  # the sandbox admin's e-mail: refused
+    edit(workspace, lambda d: d["workspace"]["employees"].extend([zoe, yan]))
     failed = cli(workdir, sandbox.process, "apply", "acme", "--yes")
     assert failed.returncode == 1
     report = failed.stderr
     assert "Apply stopped at the first failure." in report and "Traceback" not in report
     assert re.search(
-        r'failed: users\["zoe"\]: POST /api/CreateUser failed: 400 .*already exists', report
-    )
+        r'failed: workspace.employees\["zoe@globex.com"\]: POST /api/employees failed: 422 '
+        r".*shoeSize",
+        report,
+    ), report
     assert re.search(r"  done \(\d+\): ", report)
     assert re.search(r"  not attempted \(\d+\): ", report)
     assert "Run `reconciler apply` again" in report
     logs = list((workdir / ".reconciler").glob("apply-*.jsonl"))
     entries = [json.loads(line) for line in logs[0].read_text(encoding="utf-8").splitlines()]
-    assert [e["address"] for e in entries if e.get("outcome") == "failed"] == ['users["zoe"]']
+    failures = [e["address"] for e in entries if e.get("outcome") == "failed"]
+    assert failures == ['workspace.employees["zoe@globex.com"]']
 
-    edit(people, lambda d: entry(d["users"], "username", "zoe").update(email="zoe@globex.com"))
+    edit(
+        workspace,
+        lambda d: entry(d["workspace"]["employees"], "email", "zoe@globex.com").pop("shoeSize"),
+    )
     rerun = cli(workdir, sandbox.process, "apply", "acme", "--yes")
     assert rerun.returncode == 0, rerun.stderr
     assert_no_changes(workdir, sandbox)

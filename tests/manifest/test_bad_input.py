@@ -33,7 +33,8 @@ REJECTS = "rejects"
 VARIABLE = "the value of a variable"  # `${NAME}` is allowed; only its value is wrong
 CREDENTIAL = "a credential's name"  # which names are credentials is known at run time
 NOT_THE_MANIFEST = "not the manifest"  # a file, an option or the environment is wrong
-VERDICTS = (REJECTS, VARIABLE, CREDENTIAL, NOT_THE_MANIFEST)
+ACROSS_ENTRIES = "a rule across entries"  # the schema checks each entry on its own
+VERDICTS = (REJECTS, VARIABLE, CREDENTIAL, NOT_THE_MANIFEST, ACROSS_ENTRIES)
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,11 @@ ROWS = [
     Row("${HELPDESK_TOKEN} in a key field", "companies: [{name: '${HELPDESK_TOKEN}'}]", 1, "m.yaml:1:20: '${HELPDESK_TOKEN}' refers to a credential", schema=CREDENTIAL),
     Row("${WORKSPACE_API_KEY} in an employee", "workspace: {employees: [{email: a@acme.com, note: '${WORKSPACE_API_KEY}'}]}", 1, "'${WORKSPACE_API_KEY}' refers to a credential", schema=CREDENTIAL),
     Row("a name in RECONCILER_SECRET_VARIABLES", "companies: [{name: '${SMTP_PASS}'}]", 1, "'${SMTP_PASS}' refers to a credential", env={"RECONCILER_SECRET_VARIABLES": "SMTP_PASS, OTHER", "SMTP_PASS": SECRET}, schema=CREDENTIAL),
+    # renames (issue 21, docs/renaming.md)
+    Row("previously on a category", "categories: [{name: Hardware, previously: [HW]}]", 1, "m.yaml:1:31: categories[0]: 'previously' is not allowed on categories: the API cannot rename categories; rename it in the helpdesk's admin panel", schema=REJECTS),
+    Row("previously on a rule", "automation_rules: [{id: 1, enabled: true, previously: [2]}]", 1, "automation_rules[0]: 'previously' is not allowed on automation_rules: the API cannot rename automation rules; rules are addressed by their id", schema=REJECTS),
+    Row("one former key under two entries", "users: [{username: a, previously: [x]}, {username: b, previously: [X]}]", 1, "m.yaml:1:68: former key 'X' is also listed under user 'a'", schema=ACROSS_ENTRIES),
+    Row("a swap of usernames", "users: [{username: a, previously: [b]}, {username: b, previously: [a]}]", 1, "m.yaml:1:36: former key 'b' is the key of another entry (user 'b'): a chain or a swap", schema=ACROSS_ENTRIES),
 ]  # fmt: skip
 
 

@@ -250,7 +250,8 @@ def test_problems_of_every_file_are_reported_at_once_in_load_order(tmp_path: Pat
     assert found == [
         f"{a}:3:5: duplicate users entry 'alice' (first at {a}:2:5)",
         f"{b}:1:13: duplicate companies entry 'Acme' (first at {c}:1:13)",
-        f"{b}:1:26: companies[0]: unknown field 'colour' (the fields: name, email_domains, "
+        f"{b}:1:26: companies[0]: unknown field 'colour' (the fields: name, previously, "
+        "email_domains, "
         "notes, custom_fields)",
         f"{tmp_path / 'missing'}:1:1: no such file or directory",
     ]
@@ -350,7 +351,7 @@ def test_every_problem_is_one_line_even_when_a_name_holds_a_line_break() -> None
     with pytest.raises(ManifestError) as caught:
         load_manifest_text(text, "nl.yaml")
     assert caught.value.problems == [
-        "nl.yaml:3:5: companies[0]: unknown field 'bad\\nfield' (the fields: name, "
+        "nl.yaml:3:5: companies[0]: unknown field 'bad\\nfield' (the fields: name, previously, "
         "email_domains, notes, custom_fields)"
     ]
 

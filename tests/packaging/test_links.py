@@ -24,7 +24,6 @@ CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.MULTILINE | re.DOTALL)
 # Pages other helpers are writing at the same time as the README that lists them (issue
 # 20): until they are merged, a link to one of these, and only these, may lead nowhere.
 UPCOMING = {
-    "docs/renaming.md",
     "docs/performance.md",
 }
 

@@ -80,6 +80,10 @@ def _check_changes(got: list[dict[str, Any]], want_changes: list[dict[str, Any]]
             assert have["fields"] == want["fields"], have["address"]
         if "operations" in want:
             assert have["operations"] == want["operations"], have["address"]
+        if "depends_on" in want:
+            assert have.get("depends_on") == want["depends_on"], have["address"]
+        if "renamed_from" in want:  # a rename (`previously:`)
+            assert have.get("renamed_from") == want["renamed_from"], have["address"]
         if "reason" in want:  # the line that says why, where the change is not obvious
             assert have.get("reason", "") == want["reason"], have["address"]
 
