@@ -44,17 +44,19 @@ def _reveal(value: str | Secret) -> str:
 class BasicAuth:
     """`Authorization: Basic base64(username:password)`; directory logins as `DOMAIN\\user`."""
 
-    __slots__ = ("_password", "username")
+    __slots__ = ("_header", "_password", "username")
 
     def __init__(self, username: str, password: str | Secret) -> None:
         if not username or ":" in username:
             raise ValueError("the helpdesk username must be non-empty and cannot contain ':'")
         self.username = username
         self._password = Secret(_reveal(password))
+        # Encoded once, not on every request.
+        raw = f"{username}:{self._password.reveal()}".encode()
+        self._header = Secret("Basic " + base64.b64encode(raw).decode("ascii"))
 
     def headers(self) -> dict[str, str]:
-        raw = f"{self.username}:{self._password.reveal()}".encode()
-        return {"Authorization": "Basic " + base64.b64encode(raw).decode("ascii")}
+        return {"Authorization": self._header.reveal()}
 
     def __repr__(self) -> str:
         return f"BasicAuth(username={self.username!r}, password={REDACTED})"
