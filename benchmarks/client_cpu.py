@@ -7,6 +7,8 @@
    run, is `reconciler validate` of the same manifests (start-up: imports, loading,
    validation). The figure is (apply CPU - validate CPU) / operations (target <= 1 ms),
    the minimum over `--repeat` runs (the machine is shared: CPU time, not wall time).
+   Beside it, the CPU per request of a bare `httpx.AsyncClient` sending as many creates
+   to a fresh sandbox, 10 at once: the HTTP stack's own cost on this machine.
 2. Speed-up. The same bootstrap at `--latency` (20 ms) per answer (the sandbox's `slow`
    fault), `--parallelism 10` against `--parallelism 1`, wall time of each whole child
    process (target >= 8x; the best of `--repeat` for each).
@@ -33,6 +35,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -88,12 +92,13 @@ def apply_child(
 
 def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
     print("\n1. client CPU per operation: `apply` (rate limits off, no latency) as a child")
-    validate, applied = [], []
+    validate, applied, bare = [], [], []
     operations = 0
     for _ in range(repeat):
         validate.append(child(["validate", str(tenant)], {})[0])
         cpu, _, operations = apply_child(tenant, root / "cpu.db", root / "cpu.jsonl")
         applied.append(cpu)
+        bare.append(httpx_alone(root / "httpx.db", operations))
     start, total = min(validate), min(applied)
     per = (total - start) / operations * 1000
     print(f"  reference: `validate` of the same manifests (start-up) {start:.2f} s CPU")
@@ -102,6 +107,35 @@ def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
         f"  client CPU per operation: ({total:.2f} - {start:.2f}) / {operations} = "
         f"{per:.2f} ms (target <= 1 ms; minimum of {repeat} runs)"
     )
+    print(
+        f"  reference: httpx alone, {operations} POST /api/Company, 10 at once, pool of 10: "
+        f"{min(bare) / operations * 1000:.2f} ms of CPU per request"
+    )
+
+
+def httpx_alone(db: Path, requests: int) -> float:
+    """CPU seconds of this process sending `requests` creates with a bare
+    `httpx.AsyncClient` (10 in flight, a pool of 10) to a fresh sandbox: what the HTTP
+    stack costs on this machine without the reconciler."""
+    db.unlink(missing_ok=True)
+
+    async def run(url: str, auth: tuple[str, str]) -> float:
+        limits = httpx.Limits(max_connections=10, max_keepalive_connections=10)
+        async with httpx.AsyncClient(base_url=f"{url}/api/", auth=auth, limits=limits) as http:
+            slots = asyncio.Semaphore(10)
+
+            async def create(number: int) -> None:
+                async with slots:
+                    answer = await http.post("Company", data={"name": f"Bare {number}"})
+                    answer.raise_for_status()
+
+            await create(-1)  # the connection and the first request's one-off work
+            began = time.process_time()
+            await asyncio.gather(*(create(n) for n in range(requests)))
+            return time.process_time() - began
+
+    with SandboxProcess(db, *sandbox_args()) as sandbox:
+        return asyncio.run(run(sandbox.helpdesk_url, sandbox.auth))
 
 
 def speed_up(tenant: Path, root: Path, repeat: int, latency: float) -> None:
