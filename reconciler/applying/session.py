@@ -1,10 +1,10 @@
 """`ApplySession`: one apply, with its rules inside the library (as octoDNS's `Manager.sync`
 keeps them), so that every caller gets them, not only the CLI:
 
-1. the lock of every service it may write to is taken first (`applylock.py`), and held
+1. the lock of every service it may write to is taken first (`applying/lock.py`), and held
    until the session ends: two applies to one helpdesk never interleave;
 2. the live state is read and the plan made afresh, with the brake's verdict on it;
-   a saved plan (`planfile.py`) is executed only when the fresh one equals it;
+   a saved plan (`planfile/`) is executed only when the fresh one equals it;
 3. a plan with errors is refused; the safety brake holds unless `force`;
 4. `confirm(plan)` is asked; only then is anything written;
 5. the apply log gets a start record, one record per operation, and an end record.

@@ -187,7 +187,7 @@ FORMAT_VERSION = 1
 
 @dataclass(frozen=True)
 class BrakeVerdict:
-    """The safety brake's verdict on a plan (`safety.py`), shown with the plan so that
+    """The safety brake's verdict on a plan (`planning/safety.py`), shown with the plan so that
     reviewers see it before merge: `held` says why apply refuses it without `--force`;
     empty when apply would go ahead."""
 
@@ -219,7 +219,7 @@ class Plan:
     scope: Mapping[str, Any] | None = None
     asserted: tuple[Change, ...] = ()
     notes: tuple[Diagnostic, ...] = ()
-    # Unmanaged live objects and the coverage per kind (`unmanaged.py`); None when not
+    # Unmanaged live objects and the coverage per kind (`live/coverage.py`); None when not
     # computed (a partial plan, a plan read back from a file). Never a change.
     coverage: Coverage | None = None
 

@@ -1,7 +1,8 @@
 """The command line: a thin click layer over the library (parse flags, call, map errors
 to exit codes). Human output and progress go to stderr; the plan goes to stdout. One
-module per command; `options.py` holds what they share. A command's module is imported
-only when that command runs (lazy.py): `--help`, `--version` and `validate` start quickly.
+module per command; `options.py` holds the options they share, `extras.py` what the
+option modules share without importing each other. A command's module is imported only
+when that command runs (lazy.py): `--help`, `--version` and `validate` start quickly.
 
 Exit codes (group.py): 0 success (with --detailed-exitcode: no changes), 1 any error,
 usage errors included, 2 changes present (only with --detailed-exitcode), 130 interrupted."""
@@ -41,6 +42,14 @@ COMMANDS = {
         "reconciler.cli.export",
         "export",
         "Write manifests from the live state; `plan` on them then shows no change.",
+    ),
+    "drift-issue": LazyCommand(
+        "reconciler.cli.drift_issue",
+        "drift_issue",
+        "Open, update or close the drift issue from PLAN_FILE (`plan --out` or `plan --format "
+        "json`): opened when the plan has changes, updated while they last, closed with a "
+        "comment when the plan is clean. A plan with errors exits 1 and leaves the issue "
+        "alone: that run is a failed job, not drift.",
     ),
 }
 

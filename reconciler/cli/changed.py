@@ -1,4 +1,4 @@
-"""`--changed-since REF` on plan and apply: a partial plan of what changed (scope.py)."""
+"""`--changed-since REF` on plan and apply: a partial plan of what changed (planning/scope.py)."""
 
 from __future__ import annotations
 

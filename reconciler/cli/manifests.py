@@ -7,14 +7,24 @@ from pathlib import Path
 import click
 
 from reconciler.cli.options import load_manifests, manifest_paths, var_files
+from reconciler.cli.reports import annotation_options, reported
 
 
 @click.command()
 @manifest_paths
 @var_files
-def validate(paths: tuple[Path, ...], var_files: tuple[Path, ...]) -> None:
+@annotation_options
+def validate(
+    paths: tuple[Path, ...],
+    var_files: tuple[Path, ...],
+    annotations: str | None,
+    codequality: Path | None,
+) -> None:
     """Check manifests offline: syntax, schema, duplicates, references. No network."""
-    desired = load_manifests(paths, var_files).desired
+    with reported(annotations, codequality, paths) as findings:
+        validated = load_manifests(paths, var_files)
+        findings.problems(warnings=validated.warnings)
+    desired = validated.desired
     count = sum(len(desired.entries(kind)) for kind in desired.kinds_used)
     click.echo(f"Valid: {count} objects in {len(desired.files)} file(s).", err=True)
 

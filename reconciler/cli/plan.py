@@ -19,6 +19,7 @@ from reconciler.cli.options import (
     open_connection,
     var_files,
 )
+from reconciler.cli.reports import plan_report_options, reported, write_plan_reports
 from reconciler.terminal.console import Progress, colour, refuse_partial_coverage, unmanaged_failure
 
 
@@ -85,6 +86,7 @@ def write_comment_parts(directory: Path, parts: list[str]) -> int:
 )
 @changed_since_option
 @var_files
+@plan_report_options
 @connection_options
 def plan(
     paths: tuple[Path, ...],
@@ -99,6 +101,11 @@ def plan(
     targets: tuple[str, ...],
     excludes: tuple[str, ...],
     since: str | None,
+    annotations: str | None,
+    codequality: Path | None,
+    html_file: Path | None,
+    junit_file: Path | None,
+    job_summary_file: Path | None,
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
@@ -107,28 +114,32 @@ def plan(
 
     selected = [Selector.parse(t) for t in targets]
     left_out = [Selector.parse(e) for e in excludes]
-    validated = load_manifests(paths, var_files)
-    desired, scope = narrowed(validated.desired, paths, var_files, since, prune)
-    refuse_partial_coverage(scope, fail_on_unmanaged)
-    with sigterm_as_interrupt(), open_connection(**connection) as conn, Progress() as progress:
-        outcome = asyncio.run(
-            read_and_plan(
-                desired,
-                conn,
-                prune=prune,
-                targets=selected,
-                excludes=left_out,
-                on_read=progress.read,
+    with reported(annotations, codequality, paths) as findings:
+        validated = load_manifests(paths, var_files)
+        findings.problems(warnings=validated.warnings)
+        desired, scope = narrowed(validated.desired, paths, var_files, since, prune)
+        refuse_partial_coverage(scope, fail_on_unmanaged)
+        with sigterm_as_interrupt(), open_connection(**connection) as conn, Progress() as progress:
+            outcome = asyncio.run(
+                read_and_plan(
+                    desired,
+                    conn,
+                    prune=prune,
+                    targets=selected,
+                    excludes=left_out,
+                    on_read=progress.read,
+                )
             )
-        )
-    result = outcome.plan
-    if scope is not None:  # a partial plan's desired state is not every entry: no coverage
-        coverage = None if scope.partial else result.coverage
-        result = replace(result, scope=scope.to_dict(), coverage=coverage)
+        result = outcome.plan
+        if scope is not None:  # a partial plan's desired state is not every entry: no coverage
+            coverage = None if scope.partial else result.coverage
+            result = replace(result, scope=scope.to_dict(), coverage=coverage)
+        findings.plan(result.to_dict())
     if out is not None:
         _save(out, result, validated.desired, prune, targets, excludes, var_files)
     if comment_dir is not None:
         _write_comments(comment_dir, result, scope, source_url)
+    write_plan_reports(result.to_dict(), html_file, junit_file, job_summary_file, source_url, out)
     _print_plan(fmt, result, scope, source_url)
     if result.errors or (fail_on_unmanaged and unmanaged_failure(result)):
         sys.exit(1)

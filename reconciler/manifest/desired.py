@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -13,6 +13,8 @@ from reconciler.manifest.kinds import normalise_key, spec
 from reconciler.manifest.models import Kind, Manifest, Settings
 from reconciler.manifest.problems import Source
 from reconciler.manifest.yamltree import Node
+
+Entry = TypeVar("Entry", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,10 @@ class DesiredState:
         for part in spec(kind).path:  # ("users",), ("workspace", "employees")
             found = getattr(found, part) if found is not None else None
         return list(found or [])
+
+    def entries_as(self, kind: Kind | str, model: type[Entry]) -> list[Entry]:
+        """`entries(kind)`, typed as the kind's model (the table's `model`)."""
+        return [entry for entry in self.entries(kind) if isinstance(entry, model)]
 
     def location(self, kind: str, key: str | int, *path: str | int) -> str | None:
         """`file:line:column` of an entry (kinds as `Kind` values, keys as written: case and

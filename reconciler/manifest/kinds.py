@@ -66,6 +66,9 @@ class KindSpec:
     custom_field_usage: int | None = None  # the helpdesk's usage type of its custom fields
     unique: tuple[str, ...] = ()  # fields the service requires unique across the kind
     exclusive: tuple[str, ...] = ()  # list fields whose items belong to one entry only
+    # The other kinds whose plans need its live state, each with the entry field that
+    # must be set for it (None: any entry): read for them even when it has no entry.
+    read_for: tuple[tuple[Kind, str | None], ...] = ()
     prune_refused: str = ""  # why `settings.prune` cannot list it ("": it can)
     prune_warning: str = ""  # what pruning it does that must be said ("pruning KIND ...")
 
@@ -143,14 +146,18 @@ KINDS: tuple[KindSpec, ...] = (
     KindSpec(
         Kind.companies, HELPDESK, "name", KeyForm.NAME, Company, "company",
         custom_field_usage=4, exclusive=("email_domains",),
+        read_for=((Kind.assets, "company"),),
         prune_refused=_NO_DELETE.format("companies"),
     ),
     KindSpec(
         Kind.departments, HELPDESK, "name", KeyForm.NAME, Department, "department",
+        # The Users list carries only a DepartmentID: its name comes from here.
+        read_for=((Kind.users, None),),
         prune_refused=_NO_DELETE.format("departments"),
     ),
     KindSpec(
         Kind.categories, HELPDESK, "name", KeyForm.NAME, Category, "category",
+        read_for=((Kind.tech_permissions, None),),  # their category ids come from here
         prune_refused=_NO_DELETE.format("categories"),
     ),
     KindSpec(
@@ -158,6 +165,8 @@ KINDS: tuple[KindSpec, ...] = (
         export_module="people",
         references=(("company", Kind.companies), ("department", Kind.departments)),
         custom_field_usage=3, unique=("email",),
+        # Ids of the users named, and the administrators (implicit technicians).
+        read_for=((Kind.tech_permissions, None), (Kind.assets, "assigned_users")),
     ),
     KindSpec(
         Kind.tech_permissions, HELPDESK, "category", KeyForm.NAME, TechPermission,

@@ -133,7 +133,13 @@ def _merged_manifest(documents: Sequence[Document]) -> Manifest:
     merged["settings"] = settings[0] if settings else None
     workspaces = [m.workspace for m in manifests if m.workspace is not None]
     if workspaces:
-        merged["workspace"] = Workspace(employees=[e for w in workspaces for e in w.employees])
+        # Each list of the workspace section (its kinds), concatenated in load order.
+        merged["workspace"] = Workspace(
+            **{
+                name: [e for w in workspaces for e in getattr(w, name)]
+                for name in Workspace.model_fields
+            }
+        )
     # The entries are validated models already; pydantic keeps instances as they are.
     return Manifest.model_validate(merged)
 

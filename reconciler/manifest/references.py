@@ -1,7 +1,7 @@
 """The names the manifests write: each kind's keys, and the names by which an entry refers
 to another kind's objects (a user's company, a technician: the table of kinds' references).
 `validate` checks them against each other offline; the planner checks them against the
-live names (`lookalikes.py`)."""
+live names (`live/lookalikes.py`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Reading a plan's JSON back into a `Plan` (the inverse of `Plan.to_dict()`), for the
-saved plan files of `planfile.py`: `{"known_after_apply": "address.attribute"}` markers
+saved plan files of `planfile/`: `{"known_after_apply": "address.attribute"}` markers
 become `Ref`s again, tuples of changes, fields and operations are rebuilt, and the
 severity of a diagnostic comes from the list it is in. A file that does not have that
 shape is refused with every problem in it named by its JSON path, never half-read."""

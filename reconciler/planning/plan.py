@@ -2,7 +2,7 @@
 order (so a user may refer to a company the plan creates), the changes are ordered, the
 selection (`--target`/`--exclude`) applied, and the diagnostics collected.
 
-The plan's data types live in `changes.py` and are re-exported here.
+The plan's data types live in `changes/` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ def plan(
         live.digest(),
         asserted=tuple(c for c in ordered if c.asserted),
         notes=tuple(d for d in diagnostics if d.severity == "note"),
-        coverage=coverage(desired, live, ordered),  # unmanaged objects (unmanaged.py)
+        coverage=coverage(desired, live, ordered),  # unmanaged objects (live/coverage.py)
     )
 
 

@@ -1,5 +1,5 @@
 """Rendering a `Plan`: pure functions from the plan's data to text, Markdown or JSON, and
-X
+nothing else. Rendering is kept apart from the diff (as Terraform keeps `plans` apart from
 `jsonformat`), and a new format is a new module here and nothing else.
 
     format_text(plan, *, color=False, show_operations=False)   Terraform-like, for a terminal

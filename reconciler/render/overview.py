@@ -36,7 +36,7 @@ def brake_line(plan: Plan) -> str | None:
     return f"Safety brake: passes ({counted}, within settings.safety): apply goes ahead."
 
 
-# -- coverage and unmanaged objects (unmanaged.py) ---------------------------------------
+# -- coverage and unmanaged objects (live/coverage.py) ---------------------------------
 
 MAX_UNMANAGED_SHOWN = 10  # keys of a kind named in text; the JSON plan has them all
 MAX_UNMANAGED_ITEMS = 50  # keys of a kind listed in Markdown, each an item of its own

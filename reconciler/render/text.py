@@ -178,7 +178,7 @@ def summary_lines(plan: Plan) -> list[Line]:
         lines.append([(text, "bold red")])
     verdict = brake_line(plan)
     if verdict is not None:
-        # The brake's verdict, so that reviewers see it before merge (safety.py).
+        # The brake's verdict, so that reviewers see it before merge (planning/safety.py).
         holds = plan.brake is not None and plan.brake.holds
         lines.append([(verdict, "bold yellow" if holds else None)])
     return lines

@@ -84,7 +84,7 @@ class LiveAssets:
         return [a.digest_data() for a in [*assets, *self.unkeyed]]
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((a.serial_number, a.id) for a in self.all() if a.serial_number)
 
     def keys(self) -> frozenset[str]:

@@ -80,11 +80,6 @@ class AssetsResource(KindResource):
                 return asset.id
         return None
 
-    def needs(self, desired: DesiredState) -> bool:
-        # Only manifests that list assets manage them: `--prune` with none must not
-        # disable every asset.
-        return bool(desired.manifest.assets)
-
     async def read(self, reader: Reader) -> LiveAssets:
         return await read_assets(reader)
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from reconciler.changes import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.clients import RuleInfo
-from reconciler.manifest import DesiredState
 from reconciler.manifest.models import AutomationRule
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.rule_records import KIND, LiveRules, read_rules
@@ -28,9 +27,6 @@ UNKNOWN = "(unknown)"
 
 class AutomationRulesResource(KindResource):
     kind = KIND
-
-    def needs(self, desired: DesiredState) -> bool:
-        return bool(desired.manifest.automation_rules)
 
     async def read(self, reader: Reader) -> LiveRules:
         return await read_rules(reader)

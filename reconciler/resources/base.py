@@ -108,6 +108,15 @@ class KindResource:
     def service(self) -> str:
         return service_of(self.kind)
 
+    def needs(self, desired: DesiredState) -> bool:
+        """Read when the manifests list the kind (only manifests that list a kind manage
+        it: `--prune` with no entry must not remove every live object), or when another
+        kind's plan needs its live state (the table's `read_for`)."""
+        return bool(desired.entries(self.kind)) or any(
+            any(field is None or getattr(entry, field) for entry in desired.entries(other))
+            for other, field in BY_NAME[self.kind].read_for
+        )
+
 
 @dataclass
 class KindPlan:

@@ -95,11 +95,6 @@ class CategoriesResource(KindResource):
                 return category.id
         return None
 
-    def needs(self, desired: DesiredState) -> bool:
-        manifest = desired.manifest
-        # Tech permissions name categories: their ids come from here.
-        return bool(manifest.categories) or bool(manifest.tech_permissions)
-
     async def read(self, reader: Reader) -> LiveCategories:
         return await read_categories(reader)
 

@@ -80,7 +80,7 @@ class LiveCategories:
         return [c.digest_data() for c in self.all()]
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((c.name, c.id) for c in self.all())
 
     def keys(self) -> frozenset[str]:

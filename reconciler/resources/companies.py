@@ -45,10 +45,6 @@ class CompaniesResource(KindResource):
                 return company.id
         return None
 
-    def needs(self, desired: DesiredState) -> bool:
-        manifest = desired.manifest
-        return bool(manifest.companies) or any(a.company for a in manifest.assets)
-
     async def read(self, reader: Reader) -> LiveCompanies:
         return await read_companies(reader)
 

@@ -43,7 +43,7 @@ class LiveCompanies:
         return [c.digest_data() for _, c in sorted(self.by_key.items())]
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((c.name, c.id) for c in self.by_key.values())
 
     def keys(self) -> frozenset[str]:

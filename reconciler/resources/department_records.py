@@ -25,7 +25,7 @@ class LiveDepartments:
         return sorted(self.by_key.values())
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((name, ident) for ident, name in self.by_key.values())
 
     def keys(self) -> frozenset[str]:

@@ -6,7 +6,6 @@ that no managed user carries is an error with the remedy."""
 from __future__ import annotations
 
 from reconciler.changes import Action, Change, FieldChange, address, error, warning
-from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import references_to
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.department_records import KIND, LiveDepartments, read_departments
@@ -28,11 +27,6 @@ def _carriers(ctx: PlanContext) -> dict[str, tuple[str, str]]:
 
 class DepartmentsResource(KindResource):
     kind = KIND
-
-    def needs(self, desired: DesiredState) -> bool:
-        manifest = desired.manifest
-        # The Users list carries only a DepartmentID: its name comes from here.
-        return bool(manifest.departments) or bool(manifest.users)
 
     async def read(self, reader: Reader) -> LiveDepartments:
         return await read_departments(reader)

@@ -32,7 +32,7 @@ class LiveEmployees:
         return [[[str(k), r[k]] for k in sorted(r, key=str)] for r in records] + [self.unkeyed]
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         for group in self.by_key.values():
             for record in group:
                 yield str(record.get(self.key_field)), record.get("id")

@@ -88,12 +88,6 @@ class EmployeesResource(KindResource):
                 return record.get("id")
         return None
 
-    def needs(self, desired: DesiredState) -> bool:
-        # Only manifests that list employees manage them: a prune with none listed must
-        # not delete every employee.
-        workspace = desired.manifest.workspace
-        return bool(workspace and workspace.employees)
-
     async def read(self, reader: Reader) -> LiveEmployees:
         return await read_employees(reader)
 

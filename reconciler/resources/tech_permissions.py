@@ -41,8 +41,7 @@ from reconciler.changes import (
     error,
     warning,
 )
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import TechPermission
+from reconciler.manifest.models import Category, TechPermission, User
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.category_records import (
     TWINS_REMEDY,
@@ -74,9 +73,6 @@ def _sorted_names(names: list[str]) -> list[str]:
 class TechPermissionsResource(KindResource):
     kind = KIND
     uses = (CATEGORIES, USERS)  # users: the administrators (implicit technicians)
-
-    def needs(self, desired: DesiredState) -> bool:
-        return bool(desired.manifest.tech_permissions)
 
     async def read(self, reader: Reader) -> LiveTechPermissions:
         return await read_tech_permissions(reader)
@@ -127,7 +123,7 @@ class _Planner:
     def warn_role_loss(self) -> None:
         """Warn about users taken out of categories and listed under none, unless they are
         administrators or the plan disables them anyway."""
-        entries = {norm_key(u.username): u for u in self.ctx.desired.manifest.users}
+        entries = {norm_key(u.username): u for u in self.ctx.desired.entries_as(USERS, User)}
         prunes_users = self.ctx.prunes(USERS) and bool(entries)
         for username in sorted(self.removed.values(), key=str.casefold):
             key = norm_key(username)
@@ -296,7 +292,7 @@ class _Planner:
             )
         listed = [
             c.name
-            for c in ctx.desired.manifest.categories
+            for c in ctx.desired.entries_as(CATEGORIES, Category)
             if norm_key(c.name) == norm_key(entry.category)
         ]
         if found.others or listed:

@@ -83,7 +83,7 @@ class LiveUsers:
         return {"caller": self.caller_id, "users": users}
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (lookalikes.py)."""
+        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((u.username, u.id) for u in self.by_key.values())
 
     def keys(self) -> frozenset[str]:

@@ -92,16 +92,6 @@ class UsersResource(KindResource):
             raise
         return parse_user(found).id if isinstance(found, Mapping) else None
 
-    def needs(self, desired: DesiredState) -> bool:
-        manifest = desired.manifest
-        # Tech permissions and asset assignments name users: their ids come from here, and
-        # tech permissions also need to know the administrators (implicit technicians).
-        return (
-            bool(manifest.users)
-            or bool(manifest.tech_permissions)
-            or any(a.assigned_users for a in manifest.assets)
-        )
-
     async def read(self, reader: Reader) -> LiveUsers:
         return await read_users(reader)
 

@@ -1,7 +1,7 @@
 """The workspace service: employees (full CRUD), desks, assets and bookings (lists).
 
-Every request carries `X-API-Key`. Employees have this field set (documented in the
-README); `id`, `createdAt` and `updatedAt` are the server's:
+Every request carries `X-API-Key`. Employees have this field set (documented in
+docs/sandbox.md); `id`, `createdAt` and `updatedAt` are the server's:
 
 | field | type | notes |
 |---|---|---|

@@ -115,7 +115,10 @@ def test_permissions_are_granted_per_job_and_only_what_each_uses() -> None:
         "pull-requests": "write",  # the plan comment
     }
     assert found["reconciler-apply.yml"]["jobs"]["apply"]["permissions"] == {"contents": "read"}
-    assert found["reconciler-drift.yml"]["jobs"]["drift"]["permissions"] == {"contents": "read"}
+    assert found["reconciler-drift.yml"]["jobs"]["drift"]["permissions"] == {
+        "contents": "read",
+        "issues": "write",  # the drift issue
+    }
 
 
 def test_the_secrets_that_write_are_behind_the_protected_environment() -> None:
@@ -213,7 +216,8 @@ def test_the_triggers_and_the_concurrency_of_each_workflow() -> None:
     assert "--detailed-exitcode" in check["run"] and "--out plan.json" in check["run"]
     upload = drift["jobs"]["drift"]["steps"][-1]
     assert upload["uses"].startswith("actions/upload-artifact@")
-    assert upload["with"]["path"] == "plan.json" and upload["if"] == "${{ !cancelled() }}"
+    assert upload["with"]["path"].split() == ["plan.json", "plan.html", "junit.xml"]
+    assert upload["if"] == "${{ !cancelled() }}"
 
 
 def test_the_gitlab_jobs_run_on_the_right_pipelines() -> None:
@@ -225,7 +229,8 @@ def test_the_gitlab_jobs_run_on_the_right_pipelines() -> None:
     assert config["reconciler-apply"]["resource_group"] == "reconciler-apply"
     assert config["reconciler-drift"]["artifacts"] == {
         "when": "always",
-        "paths": ["plan.json"],
+        "paths": ["plan.json", "plan.html"],
+        "reports": {"junit": "junit.xml"},
         "expire_in": "30 days",
     }
 

@@ -98,7 +98,8 @@ def test_the_listed_summary_is_the_commands_docstring(name: str) -> None:
     assert isinstance(main, click.Group)
     command = main.get_command(click.Context(main), name)
     assert command is not None and command.help is not None
-    assert COMMANDS[name].summary == command.help.partition("\n\n")[0].strip()
+    first = command.help.partition("\n\n")[0]
+    assert COMMANDS[name].summary.split() == first.split()  # click rewraps it anyway
 
 
 def test_help_lists_every_command_once() -> None:

@@ -1,0 +1,165 @@
+"""The report options `validate` and `plan` share (issue 24): `--annotations`,
+`--codequality`, and for `plan` `--html`, `--junit` and the job summary. The reports
+themselves are made in `reconciler.report`; this module only collects the findings of a
+run and writes what was asked, even when the run fails (that is when they matter)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reconciler.errors import ProblemsError, ReconcilerError
+
+annotations_option = click.option(
+    "--annotations",
+    type=click.Choice(["github", "gitlab", "none"]),
+    default=None,
+    help="Put errors and warnings on the manifest lines: GitHub workflow commands (on "
+    "stderr), or with gitlab the --codequality file. Default: github under GitHub "
+    "Actions (GITHUB_ACTIONS), gitlab under GitLab CI (GITLAB_CI), else none.",
+)
+codequality_option = click.option(
+    "--codequality",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the findings as a GitLab Code Quality report (JSON), even when none.",
+)
+
+
+def annotation_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    return annotations_option(codequality_option(func))
+
+
+class Findings:
+    """What a run found, added as it goes; written by `reported` when the run ends."""
+
+    def __init__(self) -> None:
+        from reconciler.report.findings import Finding
+
+        self.items: list[Finding] = []
+
+    def problems(self, errors: Sequence[str] = (), warnings: Sequence[str] = ()) -> None:
+        from reconciler.report.findings import from_problems
+
+        self.items.extend(from_problems(errors, warnings))
+
+    def plan(self, plan: dict[str, Any]) -> None:
+        from reconciler.report.findings import from_plan
+
+        self.items.extend(from_plan(plan))
+
+
+@contextmanager
+def reported(
+    annotations: str | None, codequality: Path | None, paths: tuple[Path, ...]
+) -> Iterator[Findings]:
+    """Collects findings in the block; a manifest error or any other error of the run is
+    one too. At the end (error or not), prints the annotations and writes --codequality."""
+    from reconciler.report.annotations import platform_from
+    from reconciler.report.findings import Finding
+
+    findings = Findings()
+    try:
+        yield findings
+    except ProblemsError as err:
+        findings.problems(err.problems)
+        raise
+    except ReconcilerError as err:
+        findings.items.append(Finding("error", "reconciler failed", str(err)))
+        raise
+    finally:
+        _write(platform_from(annotations), codequality, paths, findings)
+
+
+def _write(
+    platform: str, codequality: Path | None, paths: tuple[Path, ...], found: Findings
+) -> None:
+    from reconciler.report.annotations import GITHUB, code_quality_json, github_commands
+
+    found.items = [_relative(finding) for finding in found.items]
+    if platform == GITHUB:
+        for line in github_commands(found.items):
+            click.echo(line, err=True)
+    if codequality is not None:
+        fallback = paths[0].as_posix() if paths else "."
+        codequality.parent.mkdir(parents=True, exist_ok=True)
+        codequality.write_text(code_quality_json(found.items, fallback), encoding="utf-8")
+
+
+def _relative(finding: Any) -> Any:
+    """Both platforms place a finding by its path from the repository's root, the working
+    directory in CI: an absolute path under it is made relative."""
+    from dataclasses import replace
+
+    if finding.file and Path(finding.file).is_absolute():
+        try:
+            relative = Path(finding.file).relative_to(Path.cwd())
+        except ValueError:
+            return finding
+        return replace(finding, file=relative.as_posix())
+    return finding
+
+
+def plan_report_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        annotations_option,
+        codequality_option,
+        click.option(
+            "--html",
+            "html_file",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Also write the plan as one self-contained HTML page (filters, search; "
+            "links to the manifest lines with --source-url).",
+        ),
+        click.option(
+            "--junit",
+            "junit_file",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Also write JUnit XML: a test case per kind, failing on changes or errors.",
+        ),
+        click.option(
+            "--job-summary",
+            "job_summary_file",
+            envvar="GITHUB_STEP_SUMMARY",
+            type=click.Path(dir_okay=False, path_type=Path),
+            help="Append the plan's summary (Markdown) to FILE, within GitHub's 1 MiB "
+            "(default: $GITHUB_STEP_SUMMARY, GitHub's job summary).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def write_plan_reports(
+    plan: dict[str, Any],
+    html_file: Path | None,
+    junit_file: Path | None,
+    job_summary_file: Path | None,
+    source_url: str | None,
+    saved: Path | None,
+) -> None:
+    """The reports of one plan (its JSON), each only when asked for."""
+    from reconciler.report.digest import Planned
+
+    plans = [Planned(plan, plan.get("environment"))]
+    if html_file is not None:
+        from reconciler.report.html import html_report
+
+        html_file.parent.mkdir(parents=True, exist_ok=True)
+        html_file.write_text(html_report(plans, source_url=source_url), encoding="utf-8")
+        click.echo(f"Wrote the HTML report to {html_file}.", err=True)
+    if junit_file is not None:
+        from reconciler.report.junit import junit_xml
+
+        junit_file.parent.mkdir(parents=True, exist_ok=True)
+        junit_file.write_text(junit_xml(plans), encoding="utf-8")
+    if job_summary_file is not None:
+        from reconciler.report.summary import append_summary, job_summary, where_from
+
+        where = where_from(os.environ, saved, html_file)
+        append_summary(str(job_summary_file), job_summary(plans, where))

@@ -1,0 +1,14 @@
+"""Reports people look at, made from the plan's data (`Plan.to_dict()`, DESIGN §4) and the
+validation's problems: beside `render/`, which prints the plan itself.
+
+    findings.py      every located diagnostic as a `Finding` (file, line, column)
+    annotations.py   GitHub workflow commands and GitLab's Code Quality report
+    summary.py       the job summary (GitHub's $GITHUB_STEP_SUMMARY)
+    junit.py         JUnit XML: a test case per kind (and environment)
+    html.py          one self-contained HTML page (html_assets.py: its CSS and script)
+    drift.py         the drift issue's decision: open, update, close or leave
+    tracker.py       that decision carried out through GitHub's or GitLab's issues API
+
+Everything here is pure but `tracker.py` (HTTP through httpx). Secrets are masked
+(`reconciler.masking.mask`) in everything these modules produce.
+"""

@@ -1,0 +1,256 @@
+"""The plan as one self-contained HTML page (`plan --html`): errors and warnings first,
+then per environment the status, the safety brake's verdict and the counts per kind and
+action, every change with its fields before and after and its manifest line (a link with
+a source URL), and the coverage per kind with the unmanaged objects. Filters by kind,
+action and environment and a text search; readable at phone width, printable. The page
+requests nothing: its style and script are inline (html_assets.py) and its
+Content-Security-Policy allows nothing else."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from reconciler.masking import mask
+from reconciler.render.markdown_sections import source_link
+from reconciler.report.digest import (
+    ACTIONS,
+    Planned,
+    counts_by_kind,
+    describe_counts,
+    describe_run,
+    plan_counts,
+    status,
+    total,
+)
+from reconciler.report.html_assets import CSP, CSS, SCRIPT
+
+_STATUS = {"error": "errors", "drift": "changes", "clean": "no changes"}
+
+
+def esc(value: object) -> str:
+    return escape(mask(str(value)), quote=True)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _kind_of(address: str | None) -> str | None:
+    return address.split("[", 1)[0] if address and "[" in address else None
+
+
+def _where(location: str | None, source_url: str | None) -> str:
+    if not location:
+        return ""
+    line = re.sub(r"(:\d+):\d+$", r"\1", location)  # file:line:column -> file:line
+    link = source_link(source_url, line) if source_url else None
+    shown = f"<code>{esc(location)}</code>"
+    return f'<a href="{esc(link)}">{shown}</a>' if link else shown
+
+
+def _problems(plans: Sequence[Planned], source_url: str | None) -> str:
+    items = []
+    for planned in plans:
+        env = f"<span class=muted>[{esc(planned.label)}]</span> " if len(plans) > 1 else ""
+        for severity, found in (("error", planned.errors), ("warning", planned.warnings)):
+            for item in found:
+                where = _where(item.get("location"), source_url)
+                subject = (
+                    f'<span class="address">{esc(item["address"])}</span>: '
+                    if item.get("address")
+                    else ""
+                )
+                remedy = (
+                    f" <span class=muted>({esc(item['remedy'])})</span>"
+                    if item.get("remedy")
+                    else ""
+                )
+                items.append(
+                    f'<li class="{severity}"><strong>{severity}</strong> {env}{where} '
+                    f"{subject}{esc(item['message'])}{remedy}</li>"
+                )
+    if not items:
+        return ""
+    listed = "".join(items)
+    return _section("problems", "Errors and warnings", f'<ul class="problems">{listed}</ul>')
+
+
+def _brake(planned: Planned) -> str:
+    if planned.brake_holds:
+        reasons = "; ".join(esc(r) for r in planned.brake_reasons)
+        return (
+            '<p class="brake holds"><strong>Safety brake holds:</strong> apply refuses this '
+            f"plan without <code>--force</code>: {reasons}</p>"
+        )
+    if planned.judged:
+        return '<p class="brake"><strong>Safety brake:</strong> passes; apply goes ahead.</p>'
+    return '<p class="brake muted">Safety brake: not judged (a plan read back from a file).</p>'
+
+
+def _summary(planned: Planned, several: bool) -> str:
+    state = status(planned)
+    title = f"<h3>{esc(planned.label)}</h3>" if several else ""
+    head = "".join(f'<th class="num">{a}</th>' for a in ACTIONS)
+    rows = []
+    for kind, counts in counts_by_kind(planned).items():
+        cells = "".join(f'<td class="num">{counts[a] or ""}</td>' for a in ACTIONS)
+        rows.append(
+            f'<tr data-filter data-kind="{esc(kind)}" data-env="{esc(planned.label)}">'
+            f"<td><code>{esc(kind)}</code></td>{cells}<td class=num>{total(counts)}</td></tr>"
+        )
+    return (
+        f'<div class="environment" data-env-summary="{esc(planned.label)}">{title}'
+        f'<p><span class="status {state}">{_STATUS[state]}</span> '
+        f"{esc(describe_counts(plan_counts(planned)))}</p>{_brake(planned)}"
+        f'<div class="table-wrap"><table><thead><tr><th>kind</th>{head}<th class=num>total</th>'
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div></div>"
+    )
+
+
+def _fields(change: Mapping[str, Any]) -> str:
+    fields = list(change.get("fields") or ())
+    if not fields:
+        return "<p class=muted>No field changes listed.</p>"
+    rows = "".join(
+        f"<tr><td><code>{esc(f['path'])}</code></td>"
+        f'<td class="before"><code>{esc(_shown(f.get("before")))}</code></td>'
+        f'<td class="after"><code>{esc(_shown(f.get("after")))}</code></td></tr>'
+        for f in fields
+    )
+    return (
+        '<div class="table-wrap"><table><thead><tr><th>field</th><th>before</th><th>after</th>'
+        f"</tr></thead><tbody>{rows}</tbody></table></div>"
+    )
+
+
+def _change(change: Mapping[str, Any], env: str, source_url: str | None) -> str:
+    kind, action = str(change["kind"]), str(change["action"])
+    source = change.get("source")
+    link = source_link(source_url, source) if source and source_url else None
+    where = (
+        (f'<a href="{esc(link)}">{esc(source)}</a>' if link else f"<code>{esc(source)}</code>")
+        if source
+        else "not in the manifests (a live object no entry names)"
+    )
+    text = " ".join(
+        [str(change["address"]), kind, action, str(source or ""), env]
+        + [str(f["path"]) for f in change.get("fields") or ()]
+    )
+    reason = f"<p>{esc(change['reason'])}</p>" if change.get("reason") else ""
+    return (
+        f'<details class="change" data-filter data-kind="{esc(kind)}" data-action="{esc(action)}" '
+        f'data-env="{esc(env)}" data-text="{esc(text)}">'
+        f'<summary><span class="action {esc(action)}">'
+        f'{esc(action)}</span> <span class="address">{esc(change["address"])}</span></summary>'
+        f'<div class="body"><p>Manifest: {where}</p>{reason}{_fields(change)}'
+        f"<p class=muted>{len(change.get('operations') or ())} API operation(s) on apply.</p>"
+        "</div></details>"
+    )
+
+
+def _coverage(planned: Planned, several: bool) -> str:
+    coverage = planned.plan.get("coverage") or {}
+    unmanaged = planned.plan.get("unmanaged") or {}
+    not_read = planned.plan.get("not_read_in_full") or {}
+    if not coverage and not not_read:
+        return ""
+    env = esc(planned.label)
+    rows = []
+    for kind, figures in coverage.items():
+        keys = unmanaged.get(kind) or []
+        listed = "".join(f"<li><code>{esc(k)}</code></li>" for k in keys)
+        others = (
+            f"<details><summary>{len(keys)} unmanaged</summary><ul>{listed}</ul></details>"
+            if keys
+            else "none"
+        )
+        rows.append(
+            f'<tr data-filter data-kind="{esc(kind)}" data-env="{env}" '
+            f'data-text="{esc(" ".join([kind, *keys]))}">'
+            f"<td><code>{esc(kind)}</code></td><td class=num>{figures['live']}</td>"
+            f"<td class=num>{figures['managed']}</td><td class=num>{figures['percent']}%</td>"
+            f"<td>{others}</td></tr>"
+        )
+    for kind, why in not_read.items():
+        rows.append(
+            f'<tr data-filter data-kind="{esc(kind)}" data-env="{env}">'
+            f"<td><code>{esc(kind)}</code></td>"
+            f"<td colspan=4 class=muted>not read in full: {esc(why)}</td></tr>"
+        )
+    title = f"<h3>{env}</h3>" if several else ""
+    return (
+        f'{title}<div class="table-wrap"><table class="coverage"><thead><tr><th>kind</th>'
+        "<th class=num>live</th>"
+        f"<th class=num>managed</th><th class=num>coverage</th><th>unmanaged</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )
+
+
+def _section(ident: str, heading: str, content: str) -> str:
+    return f'<section id="{ident}"><h2>{heading}</h2>{content}</section>'
+
+
+def _select(ident: str, label: str, options: Sequence[str]) -> str:
+    choices = "".join(f'<option value="{esc(o)}">{esc(o)}</option>' for o in options)
+    return (
+        f'<label>{label}<select id="{ident}"><option value="">all</option>{choices}'
+        "</select></label>"
+    )
+
+
+def _filters(plans: Sequence[Planned]) -> str:
+    kinds = list(dict.fromkeys(k for p in plans for k in counts_by_kind(p)))
+    actions = [a for a in ACTIONS if any(c["action"] == a for p in plans for c in p.changes)]
+    envs = _select("filter-env", "environment", [p.label for p in plans]) if len(plans) > 1 else ""
+    return (
+        f'<nav class="filters">{_select("filter-kind", "kind", kinds)}'
+        f"{_select('filter-action', 'action', actions)}{envs}"
+        '<label>search<input id="filter-text" type="search" '
+        'placeholder="address, field, file"></label>'
+        '<span id="shown-count" class="muted" aria-live="polite"></span></nav>'
+    )
+
+
+def _headline(plans: Sequence[Planned]) -> str:
+    """`20 changes in 7 kinds, 0 errors, 1 warning (2 environments)`."""
+    changes = [c for p in plans for c in p.changes]
+    kinds = len({c["kind"] for c in changes})
+    errors = sum(len(p.errors) for p in plans)
+    warnings = sum(len(p.warnings) for p in plans)
+    where = f" ({len(plans)} environments)" if len(plans) > 1 else ""
+    return (
+        f"{describe_run(plans).capitalize()}: {len(changes)} change(s) in {kinds} kind(s), "
+        f"{errors} error(s), {warnings} warning(s){where}."
+    )
+
+
+def html_report(
+    plans: Sequence[Planned], *, source_url: str | None = None, title: str = "reconciler plan"
+) -> str:
+    """The whole page, masked: no credential reaches it."""
+    several = len(plans) > 1
+    changes = "".join(_change(c, p.label, source_url) for p in plans for c in p.changes)
+    coverage = "".join(_coverage(p, several) for p in plans)
+    body = (
+        f"<header><h1>{esc(title)}</h1><p class=muted>{esc(_headline(plans))}</p></header>"
+        f"{_filters(plans)}{_problems(plans, source_url)}"
+        + _section("summary", "Summary", "".join(_summary(p, several) for p in plans))
+        + _section("changes", "Changes", changes or "<p class=muted>No changes.</p>")
+        + (_section("coverage", "Coverage", coverage) if coverage else "")
+    )
+    page = (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(title)}</title><style>{CSS}</style></head>"
+        f"<body>{body}<script>{SCRIPT}</script></body></html>\n"
+    )
+    return mask(page)

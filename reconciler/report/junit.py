@@ -1,0 +1,65 @@
+"""JUnit XML for CI test dashboards: one test suite per environment, one test case per
+kind, failing when the kind has changes (drift); a plan with errors adds a test case
+`plan` with an `<error>` per error. Kinds with no change pass."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from xml.etree import ElementTree as ET
+
+from reconciler.masking import mask
+from reconciler.report.digest import Planned, counts_by_kind, describe_counts, total
+
+MAX_FIELDS_LISTED = 20
+
+
+def _change_text(change: Mapping[str, Any]) -> str:
+    lines = [
+        f"{change['action']} {change['address']}"
+        + (f" ({change['source']})" if change.get("source") else "")
+    ]
+    fields = list(change.get("fields") or ())
+    for field in fields[:MAX_FIELDS_LISTED]:
+        lines.append(f"    {field['path']}: {field.get('before')!r} -> {field.get('after')!r}")
+    if len(fields) > MAX_FIELDS_LISTED:
+        lines.append(f"    ... and {len(fields) - MAX_FIELDS_LISTED} more fields")
+    return "\n".join(lines)
+
+
+def _suite(planned: Planned, several: bool) -> ET.Element:
+    name = f"reconciler plan: {planned.label}" if several else "reconciler plan"
+    classname = f"reconciler.{planned.label}" if several else "reconciler"
+    suite = ET.Element("testsuite", name=mask(name))
+    failures = errors = 0
+    for kind, counts in counts_by_kind(planned).items():
+        case = ET.SubElement(suite, "testcase", classname=mask(classname), name=mask(kind))
+        if total(counts):
+            failures += 1
+            changes = [c for c in planned.changes if c["kind"] == kind]
+            failure = ET.SubElement(case, "failure", type="drift")
+            failure.set("message", f"{kind}: {describe_counts(counts)}")
+            failure.text = mask("\n".join(_change_text(c) for c in changes))
+    if planned.errors:
+        case = ET.SubElement(suite, "testcase", classname=mask(classname), name="plan")
+        for item in planned.errors:
+            errors += 1
+            where = f"{item['location']}: " if item.get("location") else ""
+            subject = f"{item['address']}: " if item.get("address") else ""
+            element = ET.SubElement(case, "error", type="plan-error")
+            element.set("message", mask(f"{where}{subject}{item['message']}"))
+    suite.set("tests", str(len(suite)))
+    suite.set("failures", str(failures))
+    suite.set("errors", str(errors))
+    return suite
+
+
+def junit_xml(plans: Sequence[Planned]) -> str:
+    root = ET.Element("testsuites", name="reconciler")
+    several = len(plans) > 1
+    for planned in plans:
+        root.append(_suite(planned, several))
+    for name in ("tests", "failures", "errors"):
+        root.set(name, str(sum(int(s.get(name, "0")) for s in root)))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -1,0 +1,170 @@
+"""The drift issue's decision (drift.py) carried out through GitHub's or GitLab's REST API
+(httpx): list the open issues labelled `drift`, then open, update, or comment and close
+one. The token comes from the environment and is only ever sent as a header; a refused
+call is an error naming the method, path and status, never retried."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+from urllib.parse import quote
+
+import httpx
+
+from reconciler.errors import ApiError, AuthenticationError, UsageError
+from reconciler.report.drift import CLOSE, LABEL, NOTHING, OPEN, UPDATE, Decision, Issue
+
+TIMEOUT = 30.0
+MAX_PAGES = 50
+
+
+class IssueTracker(Protocol):
+    def open_issues(self, label: str) -> list[Issue]: ...
+    def create(self, title: str, body: str, labels: list[str]) -> Issue: ...
+    def update(self, number: int, title: str, body: str) -> None: ...
+    def close(self, number: int, comment: str) -> None: ...
+
+
+def _check(response: httpx.Response) -> Any:
+    if response.is_success:
+        return response.json() if response.content else None
+    request = response.request
+    error = AuthenticationError if response.status_code in (401, 403) else ApiError
+    raise error(response.status_code, request.method, request.url.path, response.reason_phrase)
+
+
+class GitHubIssues:
+    """`/repos/OWNER/REPO/issues` (pull requests, which GitHub lists too, left out)."""
+
+    def __init__(self, client: httpx.Client, repository: str) -> None:
+        self._client = client
+        self._base = f"/repos/{repository}/issues"
+
+    def open_issues(self, label: str) -> list[Issue]:
+        found: list[Issue] = []
+        params: dict[str, Any] = {"labels": label, "state": "open", "per_page": 100}
+        for page in range(1, MAX_PAGES + 1):
+            response = self._client.get(self._base, params={**params, "page": page})
+            found += [
+                Issue(i["number"], i["title"], i.get("body") or "")
+                for i in _check(response)
+                if "pull_request" not in i
+            ]
+            if "next" not in response.links:  # GitHub's Link header names the next page
+                break
+        return found
+
+    def create(self, title: str, body: str, labels: list[str]) -> Issue:
+        data = {"title": title, "body": body, "labels": labels}
+        item = _check(self._client.post(self._base, json=data))
+        names = tuple(label["name"] for label in item.get("labels") or ())
+        return Issue(item["number"], item["title"], item.get("body") or "", names)
+
+    def update(self, number: int, title: str, body: str) -> None:
+        _check(self._client.patch(f"{self._base}/{number}", json={"title": title, "body": body}))
+
+    def close(self, number: int, comment: str) -> None:
+        _check(self._client.post(f"{self._base}/{number}/comments", json={"body": comment}))
+        data = {"state": "closed", "state_reason": "completed"}
+        _check(self._client.patch(f"{self._base}/{number}", json=data))
+
+
+class GitLabIssues:
+    """`/projects/ID/issues` (`iid` is the number people see)."""
+
+    def __init__(self, client: httpx.Client, project: str) -> None:
+        self._client = client
+        self._base = f"/projects/{quote(project, safe='')}/issues"
+
+    def open_issues(self, label: str) -> list[Issue]:
+        found: list[Issue] = []
+        page: str | None = "1"
+        for _ in range(MAX_PAGES):
+            params: dict[str, Any] = {"labels": label, "state": "opened", "per_page": 100}
+            params["page"] = page
+            response = self._client.get(self._base, params=params)
+            found += [
+                Issue(i["iid"], i["title"], i.get("description") or "") for i in _check(response)
+            ]
+            page = response.headers.get("X-Next-Page") or None
+            if not page:
+                break
+        return found
+
+    def create(self, title: str, body: str, labels: list[str]) -> Issue:
+        data = {"title": title, "description": body, "labels": ",".join(labels)}
+        item = _check(self._client.post(self._base, json=data))
+        names = tuple(item.get("labels") or ())
+        return Issue(item["iid"], item["title"], item.get("description") or "", names)
+
+    def update(self, number: int, title: str, body: str) -> None:
+        data = {"title": title, "description": body}
+        _check(self._client.put(f"{self._base}/{number}", json=data))
+
+    def close(self, number: int, comment: str) -> None:
+        _check(self._client.post(f"{self._base}/{number}/notes", json={"body": comment}))
+        _check(self._client.put(f"{self._base}/{number}", json={"state_event": "close"}))
+
+
+def carry_out(tracker: IssueTracker, decision: Decision, labels: list[str]) -> str:
+    """Does what `decision` says; returns what was done, for the job log."""
+    if decision.action == OPEN:
+        issue = tracker.create(decision.title, decision.body, labels)
+        dropped = [label for label in labels if label not in issue.labels]
+        if dropped:  # GitHub drops labels the token may not create: the next run would
+            # not find this issue, and open another.
+            return (
+                f"Opened drift issue #{issue.number}, but without the label(s) "
+                f"{', '.join(dropped)}: create them in the project (Issues > Labels), or "
+                "the next run opens another issue."
+            )
+        return f"Opened drift issue #{issue.number}."
+    assert decision.action == NOTHING or decision.issue is not None
+    if decision.action == UPDATE and decision.issue is not None:
+        tracker.update(decision.issue.number, decision.title, decision.body)
+        return f"Updated drift issue #{decision.issue.number}."
+    if decision.action == CLOSE and decision.issue is not None:
+        tracker.close(decision.issue.number, decision.comment)
+        return f"Closed drift issue #{decision.issue.number}: the drift is gone."
+    return "No drift and no open drift issue: nothing to do."
+
+
+def labels_for(environment: str | None) -> list[str]:
+    return [LABEL] + ([f"environment:{environment}"] if environment else [])
+
+
+def tracker_from(
+    platform: str, env: Mapping[str, str], transport: httpx.BaseTransport | None = None
+) -> tuple[IssueTracker, httpx.Client]:
+    """The tracker for `platform` from the CI's variables: GitHub: GITHUB_TOKEN (or
+    RECONCILER_GITHUB_TOKEN), GITHUB_REPOSITORY, GITHUB_API_URL; GitLab:
+    RECONCILER_GITLAB_TOKEN, CI_PROJECT_ID, CI_API_V4_URL."""
+    if platform == "github":
+        token: str | None = env.get("RECONCILER_GITHUB_TOKEN") or env.get("GITHUB_TOKEN")
+        place: str | None
+        url: str | None
+        place, url = (
+            env.get("GITHUB_REPOSITORY"),
+            env.get("GITHUB_API_URL") or "https://api.github.com",
+        )
+        names = "GITHUB_TOKEN (or RECONCILER_GITHUB_TOKEN) and GITHUB_REPOSITORY"
+        headers = {
+            "Authorization": f"Bearer {token}",
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": "2022-11-28",
+        }
+    elif platform == "gitlab":
+        token, place, url = (
+            env.get(n) for n in ("RECONCILER_GITLAB_TOKEN", "CI_PROJECT_ID", "CI_API_V4_URL")
+        )
+        names = "RECONCILER_GITLAB_TOKEN, CI_PROJECT_ID and CI_API_V4_URL"
+        headers = {"PRIVATE-TOKEN": token or ""}
+    else:
+        raise UsageError("drift-issue needs --platform github or gitlab (or run it in their CI)")
+    if not (token and place and url):
+        raise UsageError(f"drift-issue on {platform} needs {names} set")
+    client = httpx.Client(base_url=url, headers=headers, timeout=TIMEOUT, transport=transport)
+    tracker: IssueTracker = (
+        GitHubIssues(client, place) if platform == "github" else GitLabIssues(client, place)
+    )
+    return tracker, client
