@@ -87,6 +87,11 @@ def _usage_exits_1(call: Any) -> Any:
 # Each command's own exit codes, at the end of its --help (by the command's path).
 COMMAND_EXIT_CODES = {
     "plan": EXIT_CODES_HELP,
+    "environments": "Exit codes: 0 listed; 1 any error, usage errors included (no project file, "
+    "a bad one, a pattern that matches no environment); 130 interrupted.",
+    "drift-issue": "Exit codes: 0 the issue opened, updated, closed or left as it was; 1 any "
+    "error, usage errors included (a plan with errors: a failed job, not drift); 130 "
+    "interrupted.",
     "apply": "Exit codes: 0 applied, or nothing to apply; 1 any error, usage errors "
     "included (a change that failed, the safety brake holding, the confirmation declined: "
     '"Apply cancelled."); 130 interrupted (the summary says what was done).',

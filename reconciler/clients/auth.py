@@ -49,7 +49,7 @@ def _reveal(value: str | Secret) -> str:
 class BasicAuth:
     """`Authorization: Basic base64(username:password)`; directory logins as `DOMAIN\\user`."""
 
-    __slots__ = ("_password", "username")
+    __slots__ = ("_header", "_password", "username")
 
     def __init__(self, username: str, password: str | Secret) -> None:
         if not username or ":" in username:
@@ -57,14 +57,14 @@ class BasicAuth:
         self.username = username
         self._password = Secret(_reveal(password))
         masking.register(self._password.reveal())
-        masking.register_basic(self._token())
-
-    def _token(self) -> str:
-        raw = f"{self.username}:{self._password.reveal()}".encode()
-        return base64.b64encode(raw).decode("ascii")
+        # Encoded once, not on every request; its base64 form is a secret too.
+        raw = f"{username}:{self._password.reveal()}".encode()
+        token = base64.b64encode(raw).decode("ascii")
+        masking.register_basic(token)
+        self._header = Secret("Basic " + token)
 
     def headers(self) -> dict[str, str]:
-        return {"Authorization": "Basic " + self._token()}
+        return {"Authorization": self._header.reveal()}
 
     def __repr__(self) -> str:
         return f"BasicAuth(username={self.username!r}, password={REDACTED})"

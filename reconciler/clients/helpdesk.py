@@ -67,7 +67,9 @@ class HelpdeskClient(ClientBase):
         self.read_only = read_only
         self.users_page_size = users_page_size
         self._auth = auth
-        self._http = new_http_client(api_base_url(base_url, "helpdesk"), transport, timeout)
+        self._http = new_http_client(
+            api_base_url(base_url, "helpdesk"), transport, timeout, max_connections=max_concurrency
+        )
         self._sender = Sender(
             self._http,
             auth_headers=auth.headers,

@@ -54,6 +54,7 @@ T = TypeVar("T")
 log = logging.getLogger("reconciler.clients")
 
 AUTH_FAILURES = (401, 403)
+_URLS_KEPT = 1024  # absolute URLs remembered per client (Sender._absolute)
 
 
 class Halted(Exception):
@@ -96,6 +97,7 @@ class Sender:
         # When this client's calls of the last rate window started, per bucket: a 429
         # without Retry-After is waited out from the first of them.
         self._starts: dict[str, deque[float]] = {GENERAL: deque(), SEARCH: deque()}
+        self._urls: dict[str, httpx.URL] = {}  # relative path -> absolute URL (_absolute)
 
     async def send(
         self,
@@ -115,7 +117,12 @@ class Sender:
         call = _Call(method, label, write, idempotent, bucket)
         while True:
             request = self.http.build_request(
-                method, url, params=params, data=data, json=json_body, headers=self._auth_headers()
+                method,
+                self._absolute(url),
+                params=params,
+                data=data,
+                json=json_body,
+                headers=self._auth_headers(),
             )
             try:
                 response = await self._attempt(request, label, bucket)
@@ -126,6 +133,19 @@ class Sender:
                 continue
             if await self._is_final(call, request, response):
                 return response
+
+    def _absolute(self, url: str | httpx.URL) -> httpx.URL:
+        """`url` joined to the client's base address, once per path: httpx parses and
+        joins a relative URL on every request otherwise (issue 25). Bounded, since some
+        paths name an object (`Rule/5`)."""
+        if isinstance(url, httpx.URL):
+            return url
+        joined = self._urls.get(url)
+        if joined is None:
+            if len(self._urls) >= _URLS_KEPT:
+                self._urls.clear()
+            joined = self._urls[url] = self.http.build_request("GET", url).url
+        return joined
 
     async def _after_transport_error(
         self, call: _Call, request: httpx.Request, exc: httpx.TransportError

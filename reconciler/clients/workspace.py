@@ -48,7 +48,9 @@ class WorkspaceClient(ClientBase):
     ) -> None:
         self.read_only = read_only
         self._key = ApiKey(api_key)
-        self._http = new_http_client(api_base_url(base_url, "workspace"), transport, timeout)
+        self._http = new_http_client(
+            api_base_url(base_url, "workspace"), transport, timeout, max_connections=max_concurrency
+        )
         self._sender = Sender(
             self._http,
             auth_headers=self._key.headers,

@@ -12,7 +12,10 @@ from reconciler.cli.environment import CONNECTION
 
 def commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = []
-    for name, command in group.commands.items():
+    context = click.Context(group)
+    for name in group.list_commands(context):  # loads the lazy ones (cli/lazy.py)
+        command = group.get_command(context, name)
+        assert command is not None
         if isinstance(command, click.Group):
             found += commands(command, (*prefix, name))
         else:

@@ -60,7 +60,9 @@ def test_an_interrupted_plan_exits_130(tmp_path: Path) -> None:
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = [prefix]
-    for name, command in group.commands.items():
+    context = click.Context(group)
+    for name in group.list_commands(context):  # the top level loads its commands lazily
+        command = group.get_command(context, name)
         if isinstance(command, click.Group):
             found += _commands(command, (*prefix, name))
         else:

@@ -33,18 +33,19 @@ def commands() -> Iterator[tuple[str, click.Command, click.Context]]:
     """Every command and group, depth first, with the context its help is made in."""
     context = click.Context(main, info_name="reconciler", **main.context_settings)
     yield "reconciler", main, context
-    for name in sorted(main.commands):
+    for name in sorted(main.list_commands(context)):
         yield from _sub(main, name, context, ("reconciler",))
 
 
 def _sub(
     group: click.Group, name: str, parent: click.Context, path: tuple[str, ...]
 ) -> Iterator[tuple[str, click.Command, click.Context]]:
-    sub = group.commands[name]
+    sub = group.get_command(parent, name)  # the group loads its commands lazily
+    assert sub is not None, name
     context = click.Context(sub, info_name=name, parent=parent)
     yield " ".join((*path, name)), sub, context
     if isinstance(sub, click.Group):
-        for child in sorted(sub.commands):
+        for child in sorted(sub.list_commands(context)):
             yield from _sub(sub, child, context, (*path, name))
 
 

@@ -21,13 +21,10 @@ DOCUMENTS = sorted(
 # Inline links [text](target "title") and reference definitions [name]: target.
 LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|^\s*\[[^\]]+\]:\s*(\S+)", re.M)
 CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.MULTILINE | re.DOTALL)
+
+
 # Pages other helpers are writing at the same time as the README that lists them (issue
 # 20): until they are merged, a link to one of these, and only these, may lead nowhere.
-UPCOMING = {
-    "docs/performance.md",
-}
-
-
 def links(document: Path) -> list[str]:
     text = CODE.sub("", document.read_text(encoding="utf-8"))
     return [inline or reference for inline, reference in LINK.findall(text)]
@@ -62,8 +59,7 @@ def test_every_relative_link_resolves_inside_the_clone(document: Path) -> None:
             broken.append(f"{link}: outside the clone")
             continue
         if not target.exists():
-            if inside not in UPCOMING:
-                broken.append(f"{link}: no such file")
+            broken.append(f"{link}: no such file")
             continue
         if anchor and target.suffix == ".md" and anchor not in github_anchors(target):
             broken.append(f"{link}: no heading #{anchor} in {inside}")
@@ -73,14 +69,6 @@ def test_every_relative_link_resolves_inside_the_clone(document: Path) -> None:
 def test_the_readme_links_to_the_docs() -> None:
     # The README's table of links: everything beyond the two commands and the tour.
     assert sum(link.startswith("docs/") for link in links(ROOT / "README.md")) >= 15
-
-
-def test_the_upcoming_pages_are_only_those_not_merged_yet() -> None:
-    # Each exception is one the README links to; once a page exists, its exception goes.
-    readme_links = set(links(ROOT / "README.md"))
-    assert readme_links >= UPCOMING
-    merged = sorted(p for p in UPCOMING if (ROOT / p).exists())
-    assert merged == [], "these pages exist now: remove them from UPCOMING"
 
 
 def tracked_files() -> list[Path]:

@@ -1,0 +1,241 @@
+"""The client's CPU per API operation, and the speed-up of `--parallelism` (issue 25).
+
+1. CPU per operation. `reconciler apply --yes` bootstraps a generated tenant (apply_bench's:
+   companies, users and assets; 1,100 objects, about 1,700 operations by default) into a
+   fresh sandbox (its own process, `--seed empty`, rate limits off, no latency), as a child
+   process whose CPU time (user + system, `os.wait4`) is taken; the reference, in the same
+   run, is `reconciler validate` of the same manifests (start-up: imports, loading,
+   validation). The figure is (apply CPU - validate CPU) / operations (target <= 1 ms),
+   the minimum over `--repeat` runs (the machine is shared: CPU time, not wall time).
+   Beside it, the CPU per request of a bare `httpx.AsyncClient` sending as many creates
+   to a fresh sandbox, 10 at once: the HTTP stack's own cost on this machine.
+2. Speed-up. The same bootstrap at `--latency` (20 ms) per answer (the sandbox's `slow`
+   fault), `--parallelism 10` against `--parallelism 1`, wall time of each whole child
+   process (target >= 8x; the best of `--repeat` for each).
+
+`--profile` instead runs part 1's apply in this process under cProfile and prints the top
+entries by internal and by cumulative time (the "profile" of docs/performance.md).
+
+    python benchmarks/client_cpu.py [--users 500 --assets 500 --companies 100]
+                                    [--repeat 3] [--latency 0.02] [--parts 1,2]
+    python benchmarks/client_cpu.py --profile [--top 25]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import os
+import pstats
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from apply_bench import write_tenant
+
+from reconciler.applying.session import ApplyOptions, ApplySession
+from reconciler.clients import Secret
+from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
+from reconciler.manifest import load_manifests
+from reconciler.sandbox.embedded import seed_path
+from reconciler.sandbox.process import SandboxProcess
+
+
+def child(args: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Run `python -m reconciler ARGS`: (CPU seconds, wall seconds, stderr)."""
+    began = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reconciler", *args],
+        env={**os.environ, **env},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - began
+    if proc.returncode != 0:
+        raise SystemExit(f"reconciler {' '.join(args)} failed ({proc.returncode}):\n{err}")
+    return usage.ru_utime + usage.ru_stime, wall, err
+
+
+def sandbox_args(faults: str = "") -> list[str]:
+    args = ["--seed", str(seed_path("empty")), "--rate-limit", "0", "--search-rate-limit", "0"]
+    return args + (["--faults", faults] if faults else [])
+
+
+def apply_child(
+    tenant: Path, db: Path, log: Path, *, parallelism: int = 10, faults: str = ""
+) -> tuple[float, float, int]:
+    """A fresh sandbox; `reconciler apply` of the tenant as a child: (CPU, wall, operations)."""
+    db.unlink(missing_ok=True)
+    log.unlink(missing_ok=True)
+    with SandboxProcess(db, *sandbox_args(faults)) as sandbox:
+        args = ["apply", str(tenant), "--yes", "--rate-limit", "0", "--search-rate-limit", "0"]
+        args += ["--parallelism", str(parallelism), "--log", str(log)]
+        cpu, wall, _ = child(args, sandbox.env)
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    operations = sum(1 for entry in entries if entry.get("outcome") == "ok")
+    return cpu, wall, operations
+
+
+def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
+    print("\n1. client CPU per operation: `apply` (rate limits off, no latency) as a child")
+    validate, applied, bare = [], [], []
+    operations = 0
+    for _ in range(repeat):
+        validate.append(child(["validate", str(tenant)], {})[0])
+        cpu, _, operations = apply_child(tenant, root / "cpu.db", root / "cpu.jsonl")
+        applied.append(cpu)
+        bare.append(httpx_alone(root / "httpx.db", operations))
+    start, total = min(validate), min(applied)
+    per = (total - start) / operations * 1000
+    print(f"  reference: `validate` of the same manifests (start-up) {start:.2f} s CPU")
+    print(f"  `apply --parallelism 10`: {operations} operations, {total:.2f} s CPU")
+    print(
+        f"  client CPU per operation: ({total:.2f} - {start:.2f}) / {operations} = "
+        f"{per:.2f} ms (target <= 1 ms; minimum of {repeat} runs)"
+    )
+    print(
+        f"  reference: httpx alone, {operations} POST /api/Company, 10 at once, pool of 10: "
+        f"{min(bare) / operations * 1000:.2f} ms of CPU per request"
+    )
+
+
+def httpx_alone(db: Path, requests: int) -> float:
+    """CPU seconds of this process sending `requests` creates with a bare
+    `httpx.AsyncClient` (10 in flight, a pool of 10) to a fresh sandbox: what the HTTP
+    stack costs on this machine without the reconciler."""
+    db.unlink(missing_ok=True)
+
+    async def run(url: str, auth: tuple[str, str]) -> float:
+        limits = httpx.Limits(max_connections=10, max_keepalive_connections=10)
+        async with httpx.AsyncClient(base_url=f"{url}/api/", auth=auth, limits=limits) as http:
+            slots = asyncio.Semaphore(10)
+
+            async def create(number: int) -> None:
+                async with slots:
+                    for attempt in range(3):
+                        # A keep-alive connection the busy server closed: sent again (a
+                        # company's create with an existing name returns its id).
+                        try:
+                            answer = await http.post("Company", data={"name": f"Bare {number}"})
+                        except httpx.TransportError:
+                            if attempt == 2:
+                                raise
+                            continue
+                        answer.raise_for_status()
+                        return
+
+            await create(-1)  # the connection and the first request's one-off work
+            began = time.process_time()
+            await asyncio.gather(*(create(n) for n in range(requests)))
+            return time.process_time() - began
+
+    with SandboxProcess(db, *sandbox_args()) as sandbox:
+        return asyncio.run(run(sandbox.helpdesk_url, sandbox.auth))
+
+
+def speed_up(tenant: Path, root: Path, repeat: int, latency: float) -> None:
+    faults = f"slow=1.0,slow_seconds={latency}"
+    print(f"\n2. speed-up of --parallelism 10 over 1, every answer {latency * 1000:.0f} ms late")
+    best: dict[int, tuple[float, float, int]] = {}
+    for _ in range(repeat):
+        for parallelism in (10, 1):
+            run = apply_child(
+                tenant,
+                root / f"p{parallelism}.db",
+                root / f"p{parallelism}.jsonl",
+                parallelism=parallelism,
+                faults=faults,
+            )
+            if parallelism not in best or run[1] < best[parallelism][1]:
+                best[parallelism] = run
+    for parallelism, (cpu, wall, operations) in sorted(best.items(), reverse=True):
+        print(
+            f"  --parallelism {parallelism:2d}: {operations} operations in {wall:.1f} s "
+            f"(whole process, {cpu:.2f} s CPU)"
+        )
+    floor = best[1][2] * latency
+    print(f"  (the answers alone take {floor:.1f} s one at a time, {floor / 10:.1f} s ten at once)")
+    print(f"  speed-up: {best[1][1] / best[10][1]:.1f}x (target >= 8x; best of {repeat} each)")
+
+
+def profile(tenant: Path, root: Path, top: int, dump: str | None) -> None:
+    """Part 1's apply in this process under cProfile."""
+    desired = load_manifests([tenant], env={})
+    with SandboxProcess(root / "profile.db", *sandbox_args()) as sandbox:
+        user, password = sandbox.auth
+        connection = Connection(
+            HelpdeskConnection(sandbox.helpdesk_url, username=user, password=Secret(password)),
+            None,
+            RateSettings(0, 0),
+        )
+
+        async def run() -> int:
+            async with ApplySession(
+                desired,
+                connection,
+                options=ApplyOptions(force=True),
+                log_path=root / "profile.jsonl",
+            ) as session:
+                outcome = await session.apply(confirm=lambda plan: True)
+                assert outcome.report is not None and outcome.report.ok, outcome.report
+                return outcome.plan.operation_count
+
+        profiler = cProfile.Profile(time.process_time)  # CPU, not wall time
+        began = time.process_time()
+        operations = profiler.runcall(asyncio.run, run())
+        cpu = time.process_time() - began
+    print(f"profile: {operations} operations, {cpu:.2f} s CPU under the profiler")
+    if dump is not None:
+        profiler.dump_stats(dump)
+    for key in ("tottime", "cumulative"):
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats(key).print_stats(top)
+        text = out.getvalue()
+        print(text[text.index("   ncalls") :])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--companies", type=int, default=100)
+    parser.add_argument("--users", type=int, default=500)
+    parser.add_argument("--assets", type=int, default=500)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--latency", type=float, default=0.02, help="seconds per answer")
+    parser.add_argument("--parts", default="1,2")
+    parser.add_argument("--profile", action="store_true", help="cProfile part 1 in-process")
+    parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--dump", help="with --profile: also write the pstats file here")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        tenant = root / "tenant"
+        tenant.mkdir()
+        write_tenant(tenant, args.companies, args.users, args.assets)
+        objects = args.companies + args.users + args.assets
+        print(f"client CPU: a generated tenant of {objects} objects bootstrapped from empty")
+        if args.profile:
+            profile(tenant, root, args.top, args.dump)
+            return
+        parts = set(args.parts.split(","))
+        if "1" in parts:
+            cpu_per_operation(tenant, root, args.repeat)
+        if "2" in parts:
+            speed_up(tenant, root, args.repeat, args.latency)
+
+
+if __name__ == "__main__":
+    main()

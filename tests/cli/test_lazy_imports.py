@@ -1,0 +1,116 @@
+"""`reconciler --help`, `--version` and `validate` start without the HTTP stack, the
+terminal's rich output or the planner (issue 25; cli/lazy.py). Checked on the import
+graph of a child process, not on a timing: each command runs in a fresh interpreter,
+which then reports the modules it imported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from reconciler.cli import COMMANDS, main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Run `main` with ARGS in this child, then print the names of the modules it imported.
+CHILD = """
+import json, sys
+from reconciler.cli import main
+try:
+    main(sys.argv[1:], prog_name="reconciler")
+except SystemExit as exit:
+    code = exit.code
+else:
+    code = 0
+sys.__stdout__.write("\\nMODULES " + json.dumps([code, sorted(sys.modules)]) + "\\n")
+"""
+
+# What none of these three commands needs (the top-level package of each).
+HEAVY = (
+    "httpx",
+    "httpcore",
+    "anyio",
+    "h11",
+    "rich",
+    "deepdiff",
+    "starlette",
+    "uvicorn",
+    "asyncio",
+    "reconciler.clients",
+    "reconciler.planning",
+    "reconciler.applying",
+    "reconciler.live",
+    "reconciler.resources",
+    "reconciler.render",
+    "reconciler.terminal",
+    "reconciler.sandbox",
+)
+
+
+def imported_by(*args: str) -> set[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+    marker = result.stdout.rpartition("\nMODULES ")[2]
+    assert marker, result.stderr
+    code, modules = json.loads(marker)
+    assert code in (0, None), result.stderr
+    return set(modules)
+
+
+# Light parts of heavy packages that the options' help texts read: the sandbox's package
+# (whose __init__ loads its server lazily) and its configuration (seed names, quirks and
+# faults: plain data, standard library only).
+LIGHT = {"reconciler.sandbox", "reconciler.sandbox.config"}
+
+
+def heavy_among(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules - LIGHT if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--help",), ("--version",), ("validate", str(ROOT / "examples" / "acme"))],
+    ids=["--help", "--version", "validate"],
+)
+def test_a_quick_command_imports_nothing_heavy(args: tuple[str, ...]) -> None:
+    modules = imported_by(*args)
+    assert "reconciler.cli" in modules  # the child did run the command line
+    assert heavy_among(modules) == []
+
+
+def test_validate_imports_what_it_validates_with() -> None:
+    """The check above can fail: `validate` does import the manifest models, and `plan`
+    (whose --help loads its module) brings the HTTP stack."""
+    assert "reconciler.manifest.models" in imported_by("validate", str(ROOT / "examples" / "acme"))
+    plan_help = {m.split(".")[0] for m in heavy_among(imported_by("plan", "--help"))}
+    assert {"httpx", "rich"} <= plan_help
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_the_listed_summary_is_the_commands_docstring(name: str) -> None:
+    """`--help` lists `COMMANDS`' summaries without importing the commands: each must be
+    the first paragraph of its command's help, as click would have shown it."""
+    assert isinstance(main, click.Group)
+    command = main.get_command(click.Context(main), name)
+    assert command is not None and command.help is not None
+    first = command.help.partition("\n\n")[0]
+    assert COMMANDS[name].summary.split() == first.split()  # click rewraps it anyway
+
+
+def test_help_lists_every_command_once() -> None:
+    from click.testing import CliRunner
+
+    output = CliRunner().invoke(main, ["--help"]).output
+    listed = output.partition("Commands:\n")[2].split("\n\n")[0].splitlines()
+    assert [line.split()[0] for line in listed] == sorted(COMMANDS)

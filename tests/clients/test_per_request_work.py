@@ -1,0 +1,69 @@
+"""Work done once per client rather than per request (issue 25): the pool sized to the
+concurrency, the Basic header encoded once, each path joined to the base URL once."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits
+from reconciler.clients.base import new_http_client
+from reconciler.clients.retry import RetryPolicy
+from reconciler.clients.sender import _URLS_KEPT, Sender
+
+
+def test_the_pool_holds_as_many_connections_as_requests_in_flight() -> None:
+    http = new_http_client("http://h.invalid/api/", None, 5.0, max_connections=3)
+    pool = http._transport._pool  # type: ignore[attr-defined]
+    assert (pool._max_connections, pool._max_keepalive_connections) == (3, 3)
+    asyncio.run(http.aclose())
+
+
+def test_the_basic_header_is_the_encoded_credentials() -> None:
+    auth = BasicAuth("DOMAIN\\admin", "pä:ss")
+    assert auth.headers() == {"Authorization": "Basic RE9NQUlOXGFkbWluOnDDpDpzcw=="}
+    assert auth.headers() is not auth.headers()  # a fresh dict: callers may change it
+
+
+def test_each_path_is_joined_once_and_sent_where_httpx_would_send_it() -> None:
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1, "IsAdmin": True})
+        return httpx.Response(200, json={"id": 7})
+
+    async def run() -> Sender:
+        async with HelpdeskClient(
+            "http://h.invalid/helpdesk/",
+            BasicAuth("admin", "secret"),
+            limits=RateLimits(general=0, search=0),
+            transport=httpx.MockTransport(answer),
+        ) as client:
+            await client.request("POST", "Company", {"name": "A"}, write=True)
+            await client.request("POST", "Company", {"name": "B"}, write=True)
+            await client.request("GET", "Users", {"page": 2}, write=False)
+            await client.request("GET", "/Rule/5/", write=False)
+            return client._sender
+
+    sender = asyncio.run(run())
+    assert seen == [
+        "http://h.invalid/helpdesk/api/Authorization",
+        "http://h.invalid/helpdesk/api/Company",
+        "http://h.invalid/helpdesk/api/Company",
+        "http://h.invalid/helpdesk/api/Users?page=2",
+        "http://h.invalid/helpdesk/api/Rule/5",
+    ]
+    assert sender._absolute("Company") is sender._absolute("Company")
+
+
+def test_the_joined_paths_kept_are_bounded() -> None:
+    http = httpx.AsyncClient(base_url="http://h.invalid/api/")
+    sender = Sender(http, auth_headers=dict, retry=RetryPolicy())
+    for number in range(_URLS_KEPT * 2 + 5):
+        url = sender._absolute(f"Rule/{number}")
+        assert str(url) == f"http://h.invalid/api/Rule/{number}"
+    assert len(sender._urls) <= _URLS_KEPT
+    asyncio.run(http.aclose())
