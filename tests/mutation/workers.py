@@ -1,0 +1,173 @@
+"""Which tests run which line (recorded once, reused while nothing changed), and the
+mutants run against them, each in a copy of the tree of its own."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from queue import Queue
+
+import coverage
+
+from tests.mutation.contexts import IMPORT
+from tests.mutation.mutants import Mutant
+
+CAUGHT = {"killed", "timeout"}  # a timeout is a mutant the tests notice (an endless loop)
+_LEFT_OUT = {".git", ".venv", "mutants", "build", "dist", ".mypy_cache", ".ruff_cache"}
+_LEFT_OUT |= {".pytest_cache", ".hypothesis", ".reconciler"}
+
+
+def fingerprint(root: Path) -> str:
+    """Of everything the record depends on: the package, the tests, the configuration."""
+    digest = hashlib.sha256()
+    files = [root / "pyproject.toml", *(root / "reconciler").rglob("*.py")]
+    files += (root / "tests").rglob("*.py")
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@dataclass
+class Collected:
+    note: str
+
+
+def collect_contexts(
+    root: Path, where: Path, tests: list[str], args: list[str], reuse: bool = False
+) -> Collected:
+    stamp = where / "fingerprint"
+    wanted = fingerprint(root)
+    recorded = (where / "coverage.sqlite").exists() and (where / "failed.json").exists()
+    if recorded and stamp.exists() and stamp.read_text() == wanted:
+        return Collected("recorded before, reused")
+    if recorded and reuse:
+        return Collected("recorded before, reused although code or tests changed since")
+    shutil.rmtree(where, ignore_errors=True)
+    command = [sys.executable, "-m", "pytest", "-p", "tests.mutation.contexts", "-q"]
+    command += ["-p", "no:cacheprovider", *args, *tests]
+    env = {**os.environ, "RECONCILER_CONTEXTS": str(where)}
+    subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
+    if not (where / "coverage.sqlite").exists():
+        raise SystemExit("the tests did not run under coverage: see pytest's output")
+    stamp.write_text(wanted)
+    return Collected("recorded now")
+
+
+@dataclass
+class Selection:
+    """The tests that run each line of each module (relative paths)."""
+
+    lines: dict[Path, dict[int, set[str]]]
+    durations: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, root: Path, where: Path) -> Selection:
+        data = coverage.CoverageData(basename=str(where / "coverage.sqlite"))
+        data.read()
+        failed = set(json.loads((where / "failed.json").read_text()))
+        lines: dict[Path, dict[int, set[str]]] = {}
+        for measured in data.measured_files():
+            path = Path(measured).resolve()
+            if not path.is_relative_to(root):
+                continue
+            by_line = data.contexts_by_lineno(measured)
+            lines[path.relative_to(root)] = {
+                n: {c for c in found if c and c not in failed} for n, found in by_line.items()
+            }
+        durations = json.loads((where / "durations.json").read_text())
+        return cls(lines, durations)
+
+    def tests_for(self, mutant: Mutant) -> list[str]:
+        by_line = self.lines.get(mutant.module, {})
+        found: set[str] = set()
+        for line in range(mutant.line, mutant.end_line + 1):
+            found |= by_line.get(line, set())
+        if IMPORT in found:  # the module's top level: every test that runs the module
+            found = set().union(*by_line.values())
+        found.discard(IMPORT)
+        return sorted(found, key=lambda t: (self.durations.get(t, 0.0), t))
+
+
+def _copy(root: Path, to: Path) -> None:
+    shutil.rmtree(to, ignore_errors=True)
+    shutil.copytree(root, to, ignore=lambda _d, names: [n for n in names if n in _LEFT_OUT])
+    found = subprocess.run(
+        [sys.executable, "-c", "import reconciler; print(reconciler.__file__)"],
+        cwd=to,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not Path(found).resolve().is_relative_to(to.resolve()):
+        raise SystemExit(f"a copy of the tree imports the package from {found}")
+
+
+def run_one(tree: Path, mutant: Mutant, tests: list[str], timeout: float) -> str:
+    if not tests:
+        return "no tests"
+    target = tree / mutant.module
+    original, stat = target.read_bytes(), target.stat()
+    target.write_bytes(mutant.apply(original))
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "--no-header", "-p", "no:cacheprovider"]
+    command += ["-p", "no:randomly", "-o", "addopts=--strict-markers", *tests]
+    env = {k: v for k, v in os.environ.items() if k != "RECONCILER_CONTEXTS"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    try:
+        child = subprocess.Popen(
+            command,
+            cwd=tree,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            code = child.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+            return "timeout"
+    finally:
+        target.write_bytes(original)
+        os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    return {0: "survived", 1: "killed", 2: "killed", 5: "no tests"}.get(code, f"error {code}")
+
+
+def run_all(
+    root: Path, out: Path, chosen: list[Mutant], selection: Selection, jobs: int, seed: int
+) -> dict[str, str]:
+    trees: Queue[Path] = Queue()
+    for n in range(jobs):
+        tree = out / f"tree-{seed}-{n}"
+        _copy(root, tree)
+        trees.put(tree)
+    status: dict[str, str] = {}
+    lock = threading.Lock()
+
+    def one(mutant: Mutant) -> None:
+        tests = selection.tests_for(mutant)
+        timeout = 120 + 5 * sum(selection.durations.get(t, 1.0) for t in tests)
+        tree = trees.get()
+        try:
+            outcome = run_one(tree, mutant, tests, timeout)
+        finally:
+            trees.put(tree)
+        with lock:
+            status[mutant.name] = outcome
+            done = f"[{len(status)}/{len(chosen)}] {mutant.name} ({mutant.what})"
+            print(f"{done}: {outcome}, {len(tests)} tests", flush=True)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, chosen))
+    for n in range(jobs):
+        shutil.rmtree(out / f"tree-{seed}-{n}", ignore_errors=True)
+    return status
