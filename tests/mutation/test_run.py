@@ -15,7 +15,7 @@ from tests.mutation.mutants import mutants_of, read_mutants
 from tests.mutation.report import report, summary
 from tests.mutation.run import ROOT, modules
 from tests.mutation.sample import allocation, sample
-from tests.mutation.workers import Selection, run_one
+from tests.mutation.workers import Selection, Server
 
 ORDER = Path("reconciler/planning/order.py")
 SOURCE = b'''"""Doc."""
@@ -122,9 +122,14 @@ def test_one_mutant_is_judged_by_its_tests_and_the_tree_is_restored(
     source = (tmp_path / "m.py").read_bytes()
     found = mutants_of(Path("m.py"), source)
     raise_removed = next(m for m in found if m.what == "statement removed")
-    assert run_one(tmp_path, raise_removed, ["test_m.py::test_it"], 300) == outcome
-    assert (tmp_path / "m.py").read_bytes() == source
-    assert run_one(tmp_path, raise_removed, [], 300) == "no tests"
+    server = Server(tmp_path)
+    try:
+        assert server.judge(raise_removed, ["test_m.py::test_it"], 300) == outcome
+        assert (tmp_path / "m.py").read_bytes() == source
+        assert server.judge(raise_removed, [], 300) == "no tests"
+        assert server.judge(raise_removed, ["test_m.py::test_it"], 300) == outcome  # again
+    finally:
+        server.close()
 
 
 def test_the_report_scores_each_module_and_fails_under_either_bar(

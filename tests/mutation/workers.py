@@ -3,11 +3,11 @@ mutants run against them, each in a copy of the tree of its own."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -111,56 +111,67 @@ def _copy(root: Path, to: Path) -> None:
         raise SystemExit(f"a copy of the tree imports the package from {found}")
 
 
-def run_one(tree: Path, mutant: Mutant, tests: list[str], timeout: float) -> str:
-    if not tests:
-        return "no tests"
-    target = tree / mutant.module
-    original, stat = target.read_bytes(), target.stat()
-    target.write_bytes(mutant.apply(original))
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "--no-header", "-p", "no:cacheprovider"]
-    command += ["-p", "no:randomly", "-o", "addopts=--strict-markers", *tests]
-    env = {k: v for k, v in os.environ.items() if k != "RECONCILER_CONTEXTS"}
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
-    try:
-        child = subprocess.Popen(
-            command,
+class Server:
+    """A fork server (tests/mutation/forkserver.py) in one tree: it runs pytest for one
+    mutant after another."""
+
+    def __init__(self, tree: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "RECONCILER_CONTEXTS"}
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        self.tree = tree
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("forkserver.py"))],
             cwd=tree,
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
         )
-        try:
-            code = child.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
+
+    def judge(self, mutant: Mutant, tests: list[str], timeout: float) -> str:
+        if not tests:
+            return "no tests"
+        args = ["-x", "-q", "--no-header", "-p", "no:cacheprovider", "-p", "no:randomly"]
+        source = mutant.apply((self.tree / mutant.module).read_bytes())
+        request = {
+            "module": str(mutant.module),
+            "source": base64.b64encode(source).decode(),
+            "args": [*args, "-o", "addopts=--strict-markers", *tests],
+            "timeout": timeout,
+        }
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        code = json.loads(self.process.stdout.readline())["code"]
+        if code is None:
             return "timeout"
-    finally:
-        target.write_bytes(original)
-        os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
-    return {0: "survived", 1: "killed", 2: "killed", 5: "no tests"}.get(code, f"error {code}")
+        return {0: "survived", 1: "killed", 2: "killed", 5: "no tests"}.get(code, f"error {code}")
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
 
 
 def run_all(
     root: Path, out: Path, chosen: list[Mutant], selection: Selection, jobs: int, seed: int
 ) -> dict[str, str]:
-    trees: Queue[Path] = Queue()
+    servers: Queue[Server] = Queue()
     for n in range(jobs):
         tree = out / f"tree-{seed}-{n}"
         _copy(root, tree)
-        trees.put(tree)
+        servers.put(Server(tree))
     status: dict[str, str] = {}
     lock = threading.Lock()
 
     def one(mutant: Mutant) -> None:
         tests = selection.tests_for(mutant)
         timeout = 120 + 5 * sum(selection.durations.get(t, 1.0) for t in tests)
-        tree = trees.get()
+        server = servers.get()
         try:
-            outcome = run_one(tree, mutant, tests, timeout)
+            outcome = server.judge(mutant, tests, timeout)
         finally:
-            trees.put(tree)
+            servers.put(server)
         with lock:
             status[mutant.name] = outcome
             done = f"[{len(status)}/{len(chosen)}] {mutant.name} ({mutant.what})"
@@ -169,5 +180,6 @@ def run_all(
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, chosen))
     for n in range(jobs):
+        servers.get().close()
         shutil.rmtree(out / f"tree-{seed}-{n}", ignore_errors=True)
     return status
