@@ -9,6 +9,8 @@ from pathlib import Path
 from tests.mutation.mutants import Mutant
 from tests.mutation.workers import CAUGHT
 
+UNTESTED = "no tests"  # no test runs the line in-process
+
 
 def tally(chosen: list[Mutant], status: dict[str, str]) -> dict[Path, Counter[str]]:
     by_module: dict[Path, Counter[str]] = defaultdict(Counter)
@@ -25,13 +27,18 @@ def report(
     chosen: list[Mutant], status: dict[str, str], fail_under: float, max_per_module: int, seed: int
 ) -> int:
     by_module = tally(chosen, status)
-    print(f"\nseed {seed}\n{'module':52} {'sampled':>7} {'caught':>6} {'score':>7}")
+    print(f"\nseed {seed}\n{'module':52} {'sampled':>7} {'caught':>6} {'score':>7} untested")
     for module, counts in sorted(by_module.items()):
         n, k = sum(counts.values()), _caught(counts)
-        print(f"{module!s:52} {n:7d} {k:6d} {100 * k / n:6.1f}%")
+        print(f"{module!s:52} {n:7d} {k:6d} {100 * k / n:6.1f}% {counts[UNTESTED]:8d}")
     total, caught = len(chosen), sum(_caught(c) for c in by_module.values())
     score = 100 * caught / max(total, 1)
-    print(f"{'all':52} {total:7d} {caught:6d} {score:6.1f}%")
+    untested = sum(c[UNTESTED] for c in by_module.values())
+    print(f"{'all':52} {total:7d} {caught:6d} {score:6.1f}% {untested:8d}")
+    judged = total - untested
+    if untested:
+        share = 100 * caught / max(judged, 1)
+        print(f"of the {judged} mutants some in-process test runs: {caught} caught ({share:.1f}%)")
     missed = [(m, status.get(m.name, "not run")) for m in chosen]
     missed = [(m, s) for m, s in missed if s not in CAUGHT]
     if missed:

@@ -148,6 +148,12 @@ def test_the_report_scores_each_module_and_fails_under_either_bar(
     status[found[1].name] = "timeout"  # an endless loop the tests notice
     assert report(found, status, 90.0, 0, seed=7) == 1
     assert f"more than 0 survivors in {ORDER}" in capsys.readouterr().out
+    status[found[2].name] = "no tests"  # no test runs its line in-process
+    report(found, status, 90.0, 2, seed=7)
+    out = capsys.readouterr().out
+    assert f"{ORDER!s:52}      20     18   90.0%        1" in out
+    assert "of the 19 mutants some in-process test runs: 18 caught (94.7%)" in out
+    status[found[2].name] = "killed"
     text = summary(found, status, seed=7)
     assert "seed 7" in text and "19 of 20 mutants caught (95.0 %)" in text
     assert f"| `{ORDER}` | 19 of 20 | `{found[0].line}` {found[0].what} |" in text
