@@ -5,6 +5,7 @@ the tests that run its line.
     python -m tests.mutation.run --sample 200 --seed 101 --jobs 2
     python -m tests.mutation.run --module reconciler/planning/order.py --sample 0   # all
     python -m tests.mutation.run --seed 101 --report-only   # the last results, no run
+    python -m tests.mutation.run --seed 101 --resume        # on with a sample cut short
 
 The modules are every one of `reconciler/` outside `reconciler/sandbox/`. The sample is
 drawn over all of them: at least one mutant of each, the rest in proportion to each
@@ -79,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="use the recorded tests of each line even if code or tests changed since",
     )
+    parser.add_argument(
+        "--resume", action="store_true", help="run only the mutants the last run did not judge"
+    )
     parser.add_argument("--report-only", action="store_true", help="do not run, only report")
     parser.add_argument("--summary", type=Path, help="append a Markdown summary to this file")
     parser.add_argument("--no-diffs", dest="diffs", action="store_false", help="omit diffs")
@@ -95,8 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.report_only:
         status = json.loads(results.read_text()) if results.exists() else {}
     else:
-        status = _run(chosen, args.jobs, args.seed, args.reuse_contexts)
+        done = json.loads(results.read_text()) if args.resume and results.exists() else {}
+        todo = [m for m in chosen if m.name not in done]
         results.parent.mkdir(parents=True, exist_ok=True)
+        status = {**done, **_run(todo, args.jobs, args.seed, args.reuse_contexts, results, done)}
         results.write_text(json.dumps(status, indent=1))
     code = report(chosen, status, args.fail_under, args.max_per_module, args.seed)
     if args.summary:
@@ -110,12 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _run(chosen: list[Mutant], jobs: int, seed: int, reuse: bool) -> dict[str, str]:
+def _run(
+    chosen: list[Mutant], jobs: int, seed: int, reuse: bool, results: Path, done: dict[str, str]
+) -> dict[str, str]:
     started = time.monotonic()
     contexts = collect_contexts(ROOT, OUT / "contexts", TESTS, TEST_ARGS, reuse)
     print(f"which tests run which line: {contexts.note} ({time.monotonic() - started:.0f} s)")
     selection = Selection.load(ROOT, OUT / "contexts")
-    status = run_all(ROOT, OUT, chosen, selection, jobs, seed)
+    status = run_all(ROOT, OUT, chosen, selection, jobs, seed, results, done)
     print(f"{len(chosen)} mutants run in {time.monotonic() - started:.0f} s", flush=True)
     return status
 

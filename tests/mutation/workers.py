@@ -157,14 +157,24 @@ class Server:
 
 
 def run_all(
-    root: Path, out: Path, chosen: list[Mutant], selection: Selection, jobs: int, seed: int
+    root: Path,
+    out: Path,
+    chosen: list[Mutant],
+    selection: Selection,
+    jobs: int,
+    seed: int,
+    results: Path | None = None,
+    done: dict[str, str] | None = None,
 ) -> dict[str, str]:
+    """Each mutant's outcome by name; written to `results` after each (a run cut short
+    keeps what it judged, and `--resume` goes on from there)."""
     servers: Queue[Server] = Queue()
     for n in range(jobs):
         tree = out / f"tree-{seed}-{n}"
         _copy(root, tree)
         servers.put(Server(tree))
     status: dict[str, str] = {}
+    saved = dict(done or {})  # judged by an earlier run of the same sample
     lock = threading.Lock()
 
     def one(mutant: Mutant) -> None:
@@ -176,7 +186,9 @@ def run_all(
         finally:
             servers.put(server)
         with lock:
-            status[mutant.name] = outcome
+            status[mutant.name] = saved[mutant.name] = outcome
+            if results is not None:
+                results.write_text(json.dumps(saved, indent=1))
             done = f"[{len(status)}/{len(chosen)}] {mutant.name} ({mutant.what})"
             print(f"{done}: {outcome}, {len(tests)} tests", flush=True)
 
