@@ -92,7 +92,9 @@ def test_a_sample_is_seeded() -> None:
     assert sample(every, 12, seed=2) != first
 
 
-def test_a_mutant_runs_the_tests_of_its_line_and_a_top_level_one_all_of_the_module() -> None:
+def test_a_mutant_runs_the_tests_of_its_line_a_top_level_one_those_of_its_module_first() -> (
+    None
+):
     found = mutants_of(Path("m.py"), SOURCE)
     lines = {4: {IMPORT}, 9: {"t::a", "t::b"}, 11: {"t::b"}, 12: {"t::c"}}
     selection = Selection({Path("m.py"): lines}, {"t::a": 2.0, "t::b": 1.0, "t::c": 0.5})
@@ -102,6 +104,9 @@ def test_a_mutant_runs_the_tests_of_its_line_and_a_top_level_one_all_of_the_modu
     assert selection.tests_for(compare) == ["t::b", "t::a"]  # the fastest first
     limit = next(m for m in found if m.line == 4)
     assert selection.tests_for(limit) == ["t::c", "t::b", "t::a"]
+    selection.durations["u::other"] = 0.1  # runs no line of the module: after its own tests
+    assert selection.tests_for(limit) == ["t::c", "t::b", "t::a", "u::other"]
+    assert selection.tests_for(append) == ["t::b"]
     assert Selection({}, {}).tests_for(limit) == []
 
 
