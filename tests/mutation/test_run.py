@@ -92,9 +92,7 @@ def test_a_sample_is_seeded() -> None:
     assert sample(every, 12, seed=2) != first
 
 
-def test_a_mutant_runs_the_tests_of_its_line_a_top_level_one_those_of_its_module_first() -> (
-    None
-):
+def test_a_mutant_runs_the_tests_of_its_line_a_top_level_one_those_of_its_module_first() -> None:
     found = mutants_of(Path("m.py"), SOURCE)
     lines = {4: {IMPORT}, 9: {"t::a", "t::b"}, 11: {"t::b"}, 12: {"t::c"}}
     selection = Selection({Path("m.py"): lines}, {"t::a": 2.0, "t::b": 1.0, "t::c": 0.5})
