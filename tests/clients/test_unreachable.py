@@ -135,6 +135,8 @@ async def test_a_404_on_the_first_call_explains_the_base_url() -> None:
     assert message.count("404") == 1, message
     assert "HELPDESK_URL (--helpdesk-url) must be the helpdesk's base address" in message
     assert "appends /api itself" in message
+    assert "(for example https://acme.jitbit.com or https://host/helpdesk)" in message
+    assert message.startswith("POST /api/Authorization failed: 404 Not Found at ")
     workspace = WorkspaceClient("https://ws.example.test/v2", "key", transport=transport)
     async with workspace:
         with pytest.raises(ApiError, match=r"WORKSPACE_URL .* must be the workspace's base"):

@@ -1,84 +1,177 @@
-"""The mutation runner's own logic: the seeded sample and the report's verdict (the
-mutants themselves are run by mutmut, weekly in CI, not here)."""
+"""The mutation runner's own logic: the mutants it makes, the seeded sample over every
+module, the tests it picks for a mutant, one mutant run in a tree, and the verdict (the
+samples themselves run weekly in CI, not here)."""
 
 from __future__ import annotations
 
-import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-import tests.mutation.run as runner
-from tests.mutation.run import configured_modules, mutant_names, report, sample
+from tests.mutation.contexts import IMPORT
+from tests.mutation.mutants import mutants_of, read_mutants
+from tests.mutation.report import report, summary
+from tests.mutation.run import ROOT, modules
+from tests.mutation.sample import allocation, sample
+from tests.mutation.workers import Selection, Server
 
 ORDER = Path("reconciler/planning/order.py")
+SOURCE = b'''"""Doc."""
+from __future__ import annotations
+
+LIMIT = 3
 
 
-def test_the_modules_are_those_of_the_configuration() -> None:
-    modules = configured_modules()
-    assert ORDER in modules
-    assert Path("reconciler/clients/ratelimit.py") in modules
-    assert all(m.suffix == ".py" for m in modules)
-    assert Path("reconciler/cli/plan.py") not in modules
+def over(count: int, names: list[str]) -> bool:
+    """Doc."""
+    if count > LIMIT and not names:
+        raise ValueError("too many")  # pragma: no mutate
+    names.append("x")
+    return count >= 1
+'''
 
 
-def test_a_sample_is_seeded_and_bounded_per_module() -> None:
-    every = mutant_names(ORDER)
-    first = sample([ORDER], 5, seed=1)
-    assert len(first) == 5
-    assert set(first) <= set(every)
-    assert set(first.values()) == {ORDER}
-    assert sample([ORDER], 5, seed=1) == first  # the same seed draws the same mutants
-    assert set(sample([ORDER], 5, seed=2)) != set(first)
-    assert set(sample([ORDER], 0, seed=1)) == set(every)  # 0: all of them
+def test_the_modules_are_all_of_the_package_but_the_sandbox() -> None:
+    found = modules()
+    assert ORDER in found
+    assert Path("reconciler/applying/lock.py") in found
+    assert Path("reconciler/plan.py") in found
+    assert not [m for m in found if m.parts[:2] == ("reconciler", "sandbox")]
+
+
+def test_the_mutants_of_a_module_change_one_place_each() -> None:
+    found = mutants_of(Path("m.py"), SOURCE)
+    changed = {(m.line, m.what) for m in found}
+    assert (9, "comparison to `>=`") in changed
+    assert (9, "comparison to `<=`") in changed
+    assert (9, "`or`") in changed
+    assert (9, "`not` dropped") in changed
+    assert (11, "call removed") in changed
+    assert (12, "`return None`") in changed
+    assert (4, "`4`") in changed
+    assert not [m for m in found if m.line == 10]  # the pragma
+    assert not [m for m in found if m.line in (1, 2, 8)]  # docstrings, imports
+    assert not [m for m in found if m.what == "string changed" and m.line != 11]
+    for mutant in found:
+        mutated = mutant.apply(SOURCE)
+        assert mutated != SOURCE
+        compile(mutated, "m.py", "exec")  # each mutant is valid Python
+        assert mutated.count(b"\n") == SOURCE.count(b"\n")
+    drop = next(m for m in found if m.what == "call removed")
+    assert drop.apply(SOURCE).splitlines()[10] == b"    pass"
+    assert "-    names.append" in drop.diff(SOURCE)
+
+
+def test_every_module_of_the_package_gives_valid_mutants() -> None:
+    for module in modules():
+        source = (ROOT / module).read_bytes()
+        for mutant in read_mutants(ROOT, module)[::25]:  # a spread of each kind of change
+            compile(mutant.apply(source), str(module), "exec")
+
+
+def test_the_sample_reaches_every_module_and_weighs_them_by_size() -> None:
+    sizes = {Path("a.py"): 100, Path("b.py"): 10, Path("c.py"): 1, Path("d.py"): 0}
+    share = allocation(sizes, 20)
+    assert sum(share.values()) == 20
+    assert share[Path("c.py")] == 1
+    assert share[Path("a.py")] > 5 * share[Path("b.py")] > 0
+    assert Path("d.py") not in share  # nothing to mutate
+    assert allocation(sizes, 0) == {Path("a.py"): 100, Path("b.py"): 10, Path("c.py"): 1}
+    with pytest.raises(ValueError, match="cannot reach all 3 modules"):
+        allocation(sizes, 2)
+
+
+def test_a_sample_is_seeded() -> None:
+    every = {ORDER: read_mutants(ROOT, ORDER), Path("m.py"): mutants_of(Path("m.py"), SOURCE)}
+    first = sample(every, 12, seed=1)
+    assert len(first) == 12
+    assert {m.module for m in first} == {ORDER, Path("m.py")}
+    assert sample(every, 12, seed=1) == first  # the same seed draws the same mutants
+    assert sample(every, 12, seed=2) != first
+
+
+def test_a_mutant_runs_the_tests_of_its_line_a_top_level_one_those_of_its_module_first() -> None:
+    found = mutants_of(Path("m.py"), SOURCE)
+    lines = {4: {IMPORT}, 9: {"t::a", "t::b"}, 11: {"t::b"}, 12: {"t::c"}}
+    selection = Selection({Path("m.py"): lines}, {"t::a": 2.0, "t::b": 1.0, "t::c": 0.5})
+    append = next(m for m in found if m.line == 11)
+    assert selection.tests_for(append) == ["t::b"]
+    compare = next(m for m in found if m.line == 9)
+    assert selection.tests_for(compare) == ["t::b", "t::a"]  # the fastest first
+    limit = next(m for m in found if m.line == 4)
+    assert selection.tests_for(limit) == ["t::c", "t::b", "t::a"]
+    selection.durations["u::other"] = 0.1  # runs no line of the module: after its own tests
+    assert selection.tests_for(limit) == ["t::c", "t::b", "t::a", "u::other"]
+    assert selection.tests_for(append) == ["t::b"]
+    assert Selection({}, {}).tests_for(limit) == []
 
 
 @pytest.mark.parametrize(
-    ("statuses", "fail_under", "code", "total", "line"),
+    ("check", "outcome"),
     [
-        (["killed"] * 19 + ["survived"], 95.0, 0, "20 19 95.0%", "m19: survived"),
-        (["killed"] * 18 + ["survived", "no tests"], 95.0, 1, "20 18 90.0%", "under 95.0% killed"),
-        (["killed"] * 19 + ["timeout"], 100.0, 0, "20 20 100.0%", ""),  # a timeout is caught
-        (["killed"] * 19 + ["not run"], 100.0, 1, "20 19 95.0%", "m19: not run"),
+        ("assert over(1, [])", "survived"),
+        ("with pytest.raises(ValueError):\n        over(5, [])", "killed"),
     ],
 )
-def test_the_report_scores_the_sample_and_fails_under_the_bar(
+def test_one_mutant_is_judged_by_its_tests_and_the_tree_is_restored(
+    tmp_path: Path, check: str, outcome: str
+) -> None:
+    (tmp_path / "m.py").write_bytes(SOURCE.replace(b"  # pragma: no mutate", b""))
+    (tmp_path / "test_m.py").write_text(
+        f"import pytest\nfrom m import over\n\n\ndef test_it() -> None:\n    {check}\n"
+    )
+    source = (tmp_path / "m.py").read_bytes()
+    found = mutants_of(Path("m.py"), source)
+    raise_removed = next(m for m in found if m.what == "statement removed")
+    server = Server(tmp_path)
+    try:
+        assert server.judge(raise_removed, ["test_m.py::test_it"], 300) == outcome
+        assert (tmp_path / "m.py").read_bytes() == source
+        assert server.judge(raise_removed, [], 300) == "no tests"
+        assert server.judge(raise_removed, ["test_m.py::test_it"], 300) == outcome  # again
+    finally:
+        server.close()
+
+
+def test_the_report_scores_each_module_and_fails_under_either_bar(
     capsys: pytest.CaptureFixture[str],
-    statuses: list[str],
-    fail_under: float,
-    code: int,
-    total: str,
-    line: str,
 ) -> None:
-    chosen = {f"m{i:02d}": ORDER for i in range(len(statuses))}
-    status = {f"m{i:02d}": s for i, s in enumerate(statuses) if s != "not run"}
-    assert report(chosen, status, fail_under) == code
+    found = read_mutants(ROOT, ORDER)[:20]
+    status = {m.name: "killed" for m in found}
+    assert report(found, status, 95.0, 2, seed=7) == 0
+    status[found[0].name] = "survived"
+    assert report(found, status, 95.0, 2, seed=7) == 0  # 19 of 20: 95 %
+    del status[found[1].name]  # not run counts as not caught
+    assert report(found, status, 95.0, 2, seed=7) == 1
     out = capsys.readouterr().out
-    rows = {row.split()[0]: " ".join(row.split()[1:]) for row in out.splitlines() if row.strip()}
-    assert rows["all"] == total
-    assert rows[str(ORDER)] == total  # one module: its row is the total
-    assert line in out
-    assert ("not killed" in out) == (total.split()[0] != total.split()[1])
+    assert f"{ORDER!s:52}      20     18   90.0%" in out and "under 95.0% caught" in out
+    assert f"{found[1].name} ({found[1].what}): not run" in out
+    status[found[1].name] = "timeout"  # an endless loop the tests notice
+    assert report(found, status, 90.0, 0, seed=7) == 1
+    assert f"more than 0 survivors in {ORDER}" in capsys.readouterr().out
+    status[found[2].name] = "no tests"  # no test runs its line in-process
+    report(found, status, 90.0, 2, seed=7)
+    out = capsys.readouterr().out
+    assert f"{ORDER!s:52}      20     18   90.0%        1" in out
+    assert "of the 19 mutants some in-process test runs: 18 caught (94.7%)" in out
+    status[found[2].name] = "killed"
+    text = summary(found, status, seed=7)
+    assert "seed 7" in text and "19 of 20 mutants caught (95.0 %)" in text
+    assert f"| `{ORDER}` | 19 of 20 | `{found[0].line}` {found[0].what} |" in text
 
 
-def test_the_record_of_which_tests_reach_what_goes_when_code_changed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    (tmp_path / "reconciler").mkdir()
-    (tmp_path / "tests").mkdir()
-    code = tmp_path / "reconciler" / "plan.py"
-    for path in (tmp_path / "pyproject.toml", code, tmp_path / "tests" / "test_x.py"):
-        path.write_text("")
-        os.utime(path, (1000, 1000))
-    stats = tmp_path / "mutants" / "mutmut-stats.json"
-    stats.parent.mkdir()
-    stats.write_text("{}")
-    os.utime(stats, (2000, 2000))
-    monkeypatch.setattr(runner, "ROOT", tmp_path)
-    monkeypatch.setattr(runner, "STATS", stats)
-    runner.forget_stale_stats()
-    assert stats.exists()  # nothing newer: kept
-    os.utime(code, (3000, 3000))
-    runner.forget_stale_stats()
-    assert not stats.exists()
-    runner.forget_stale_stats()  # none recorded: nothing to do
+def test_the_command_reports_a_sample_it_ran_before(tmp_path: Path) -> None:
+    options = ["--module", str(ORDER), "--sample", "3", "--seed", "5", "--report-only"]
+    options += ["--no-diffs", "--fail-under", "0", "--max-per-module", "3"]
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.mutation.run", *options, "--summary", str(tmp_path / "s.md")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert str(ORDER) in done.stdout
+    assert "## Mutation testing, seed 5" in (tmp_path / "s.md").read_text()

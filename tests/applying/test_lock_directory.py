@@ -1,0 +1,55 @@
+"""The apply lock on a machine that never applied before, and across threads: the lock
+directory is made on the first apply, a home whose cache cannot be written falls back to
+a directory of the user's own, and a lock taken in one thread is released from another
+(an apply's end may run elsewhere than its start)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+from reconciler.applying.lock import LOCK_DIR_VARIABLE, ApplyLock, ApplyLocked, lock_directory
+
+HELPDESK = "https://acme.example.com/helpdesk"
+
+
+def test_the_first_apply_on_a_fresh_machine_makes_the_lock_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fresh = tmp_path / "never" / "used"
+    with ApplyLock([HELPDESK], directory=fresh):
+        assert len(list(fresh.glob("apply-*.lock"))) == 1
+        assert len(list(fresh.glob("apply-*.holder.json"))) == 1
+    monkeypatch.setenv(LOCK_DIR_VARIABLE, str(tmp_path / "configured" / "locks"))
+    with ApplyLock([HELPDESK]):
+        assert list((tmp_path / "configured" / "locks").glob("apply-*.lock"))
+
+
+def test_a_cache_that_cannot_be_written_falls_back_to_a_directory_of_the_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(LOCK_DIR_VARIABLE, raising=False)
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache directory should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    found = lock_directory()
+    assert found == tmp_path / "tmp" / f"reconciler-locks-{os.getuid()}"
+    assert found.is_dir()
+
+
+def test_a_lock_taken_in_one_thread_is_released_from_another(tmp_path: Path) -> None:
+    lock = ApplyLock([HELPDESK], directory=tmp_path)
+    taken = threading.Thread(target=lock.__enter__)
+    taken.start()
+    taken.join()
+    with pytest.raises(ApplyLocked), ApplyLock([HELPDESK], directory=tmp_path):
+        pass  # held, though by another thread of this process
+    lock.__exit__(None, None, None)
+    with ApplyLock([HELPDESK], directory=tmp_path):  # released: taken again at once
+        pass

@@ -1,0 +1,76 @@
+"""A pytest plugin that records which test runs which line of the package (coverage.py
+dynamic contexts, one context per test: its node id), and how long each test takes.
+
+    RECONCILER_CONTEXTS=DIR python -m pytest -p tests.mutation.contexts TESTS
+
+writes DIR/coverage.sqlite, DIR/durations.json and DIR/failed.json (the tests that
+failed, which no mutant is judged by). Coverage starts when pytest loads
+the plugin, before any conftest imports the package: lines run at import are recorded
+under the context "import" (a module's top level), every other line under the tests that
+ran it, in their setup, call or teardown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Generator
+from pathlib import Path
+
+import coverage
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+IMPORT = "import"
+_OUT = Path(os.environ["RECONCILER_CONTEXTS"]) if "RECONCILER_CONTEXTS" in os.environ else None
+_durations: dict[str, float] = {}
+_failed: set[str] = set()
+_cov: coverage.Coverage | None = None
+
+if _OUT is not None:
+    _OUT.mkdir(parents=True, exist_ok=True)
+    _cov = coverage.Coverage(
+        data_file=str(_OUT / "coverage.sqlite"),
+        source=[str(ROOT / "reconciler")],
+        omit=[str(ROOT / "reconciler" / "sandbox" / "*")],
+        config_file=False,
+    )
+    _cov.start()
+    _cov.switch_context(IMPORT)
+
+
+def _in_context(item: pytest.Item) -> Generator[None, None, None]:
+    if _cov is not None:
+        _cov.switch_context(item.nodeid)
+    yield
+    if _cov is not None:
+        _cov.switch_context(IMPORT)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    yield from _in_context(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    yield from _in_context(item)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    yield from _in_context(item)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+    if report.failed:
+        _failed.add(report.nodeid)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _cov is not None and _OUT is not None:
+        _cov.stop()
+        _cov.save()
+        (_OUT / "durations.json").write_text(json.dumps(_durations, indent=0))
+        (_OUT / "failed.json").write_text(json.dumps(sorted(_failed)))

@@ -1,0 +1,205 @@
+"""Which tests run which line (recorded once, reused while nothing changed), and the
+mutants run against them, each in a copy of the tree of its own."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from queue import Queue
+
+import coverage
+
+from tests.mutation.contexts import IMPORT
+from tests.mutation.mutants import Mutant
+
+CAUGHT = {"killed", "timeout"}  # a timeout is a mutant the tests notice (an endless loop)
+_LEFT_OUT = {".git", ".venv", "mutants", "build", "dist", ".mypy_cache", ".ruff_cache"}
+_LEFT_OUT |= {".pytest_cache", ".hypothesis", ".reconciler"}
+
+
+def fingerprint(root: Path) -> str:
+    """Of everything the record depends on: the package, the tests, the configuration."""
+    digest = hashlib.sha256()
+    files = [root / "pyproject.toml", *(root / "reconciler").rglob("*.py")]
+    files += (root / "tests").rglob("*.py")
+    for path in sorted(files):
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@dataclass
+class Collected:
+    note: str
+
+
+def collect_contexts(
+    root: Path, where: Path, tests: list[str], args: list[str], reuse: bool = False
+) -> Collected:
+    stamp = where / "fingerprint"
+    wanted = fingerprint(root)
+    recorded = (where / "coverage.sqlite").exists() and (where / "failed.json").exists()
+    if recorded and stamp.exists() and stamp.read_text() == wanted:
+        return Collected("recorded before, reused")
+    if recorded and reuse:
+        return Collected("recorded before, reused although code or tests changed since")
+    shutil.rmtree(where, ignore_errors=True)
+    command = [sys.executable, "-m", "pytest", "-p", "tests.mutation.contexts", "-q"]
+    command += ["-p", "no:cacheprovider", *args, *tests]
+    env = {**os.environ, "RECONCILER_CONTEXTS": str(where)}
+    subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
+    if not (where / "coverage.sqlite").exists():
+        raise SystemExit("the tests did not run under coverage: see pytest's output")
+    stamp.write_text(wanted)
+    return Collected("recorded now")
+
+
+@dataclass
+class Selection:
+    """The tests that run each line of each module (relative paths)."""
+
+    lines: dict[Path, dict[int, set[str]]]
+    durations: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, root: Path, where: Path) -> Selection:
+        data = coverage.CoverageData(basename=str(where / "coverage.sqlite"))
+        data.read()
+        failed = set(json.loads((where / "failed.json").read_text()))
+        lines: dict[Path, dict[int, set[str]]] = {}
+        for measured in data.measured_files():
+            path = Path(measured).resolve()
+            if not path.is_relative_to(root):
+                continue
+            by_line = data.contexts_by_lineno(measured)
+            lines[path.relative_to(root)] = {
+                n: {c for c in found if c and c not in failed} for n, found in by_line.items()
+            }
+        durations = json.loads((where / "durations.json").read_text())
+        return cls(lines, durations)
+
+    def tests_for(self, mutant: Mutant) -> list[str]:
+        by_line = self.lines.get(mutant.module, {})
+        found: set[str] = set()
+        for line in range(mutant.line, mutant.end_line + 1):
+            found |= by_line.get(line, set())
+        fastest = lambda t: (self.durations.get(t, 0.0), t)  # noqa: E731
+        if IMPORT not in found:
+            return sorted(found, key=fastest)
+        # The module's top level (a class body, a default): first every test that runs the
+        # module, then every other test (the schema test uses the models' definitions
+        # without running a line of their module).
+        first = set().union(*by_line.values()) - {IMPORT}
+        rest = set(self.durations) - first
+        return sorted(first, key=fastest) + sorted(rest, key=fastest)
+
+
+def _copy(root: Path, to: Path) -> None:
+    shutil.rmtree(to, ignore_errors=True)
+    shutil.copytree(root, to, ignore=lambda _d, names: [n for n in names if n in _LEFT_OUT])
+    found = subprocess.run(
+        [sys.executable, "-c", "import reconciler; print(reconciler.__file__)"],
+        cwd=to,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not Path(found).resolve().is_relative_to(to.resolve()):
+        raise SystemExit(f"a copy of the tree imports the package from {found}")
+
+
+class Server:
+    """A fork server (tests/mutation/forkserver.py) in one tree: it runs pytest for one
+    mutant after another."""
+
+    def __init__(self, tree: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "RECONCILER_CONTEXTS"}
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        self.tree = tree
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("forkserver.py"))],
+            cwd=tree,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def judge(self, mutant: Mutant, tests: list[str], timeout: float) -> str:
+        if not tests:
+            return "no tests"
+        args = ["-x", "-q", "--no-header", "-p", "no:cacheprovider", "-p", "no:randomly"]
+        source = mutant.apply((self.tree / mutant.module).read_bytes())
+        request = {
+            "module": str(mutant.module),
+            "source": base64.b64encode(source).decode(),
+            "args": [*args, "-o", "addopts=--strict-markers", *tests],
+            "timeout": timeout,
+        }
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        code = json.loads(self.process.stdout.readline())["code"]
+        if code is None:
+            return "timeout"
+        # 2: a test module no longer imports; 4: neither does a conftest, or a test's id
+        # (made from what the package returns) is no longer there: caught all the same.
+        outcomes = {0: "survived", 1: "killed", 2: "killed", 4: "killed", 5: "no tests"}
+        return outcomes.get(code, f"error {code}")
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def run_all(
+    root: Path,
+    out: Path,
+    chosen: list[Mutant],
+    selection: Selection,
+    jobs: int,
+    seed: int,
+    results: Path | None = None,
+    done: dict[str, str] | None = None,
+) -> dict[str, str]:
+    """Each mutant's outcome by name; written to `results` after each (a run cut short
+    keeps what it judged, and `--resume` goes on from there)."""
+    servers: Queue[Server] = Queue()
+    for n in range(jobs):
+        tree = out / f"tree-{seed}-{n}"
+        _copy(root, tree)
+        servers.put(Server(tree))
+    status: dict[str, str] = {}
+    saved = dict(done or {})  # judged by an earlier run of the same sample
+    lock = threading.Lock()
+
+    def one(mutant: Mutant) -> None:
+        tests = selection.tests_for(mutant)
+        timeout = 120 + 5 * sum(selection.durations.get(t, 1.0) for t in tests)
+        server = servers.get()
+        try:
+            outcome = server.judge(mutant, tests, timeout)
+        finally:
+            servers.put(server)
+        with lock:
+            status[mutant.name] = saved[mutant.name] = outcome
+            if results is not None:
+                results.write_text(json.dumps(saved, indent=1))
+            done = f"[{len(status)}/{len(chosen)}] {mutant.name} ({mutant.what})"
+            print(f"{done}: {outcome}, {len(tests)} tests", flush=True)
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(one, chosen))
+    for n in range(jobs):
+        servers.get().close()
+        shutil.rmtree(out / f"tree-{seed}-{n}", ignore_errors=True)
+    return status
