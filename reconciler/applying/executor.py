@@ -156,8 +156,12 @@ class Executor:
                 return False
             try:
                 await self._perform(change, index, operation)
-            except (_Stop, Halted):
-                (self.report.partial if done_any else self.report.not_attempted).append(
+            except (_Stop, Halted) as stop:
+                # An operation sent before the halt (a 5xx or no answer, then halted while
+                # waiting to retry) may have been carried out: stopped partway, not "not
+                # attempted".
+                reached = isinstance(stop, Halted) and stop.reached
+                (self.report.partial if done_any or reached else self.report.not_attempted).append(
                     change.address
                 )
                 return False

@@ -58,8 +58,14 @@ _URLS_KEPT = 1024  # absolute URLs remembered per client (Sender._absolute)
 
 
 class Halted(Exception):
-    """The client was halted (`Sender.halt`) before this request was sent: nothing of it
-    reached the service."""
+    """The client was halted (`Sender.halt`) before this request was sent again: nothing
+    of it reached the service, unless `reached`: an earlier attempt was answered with a
+    5xx or not at all, so the service may have carried it out (an interrupted apply
+    reports that change as stopped partway, not as not attempted)."""
+
+    def __init__(self, reached: bool = False) -> None:
+        super().__init__()
+        self.reached = reached
 
 
 # The request never left the client: safe to send again whatever it was.
@@ -115,6 +121,22 @@ class Sender:
         """Send until there is an answer to return or a reason to give up. `label` is the
         path shown in errors and logs (`/api/Users`, never a query string or a secret)."""
         call = _Call(method, label, write, idempotent, bucket)
+        try:
+            return await self._send(call, url, params, data, json_body)
+        except Halted:
+            if call.reached:
+                raise Halted(reached=True) from None
+            raise
+
+    async def _send(
+        self,
+        call: _Call,
+        url: str | httpx.URL,
+        params: Mapping[str, Any] | None,
+        data: Mapping[str, Any] | None,
+        json_body: Any,
+    ) -> httpx.Response:
+        method, label, bucket = call.method, call.label, call.bucket
         while True:
             request = self.http.build_request(
                 method,
@@ -153,6 +175,8 @@ class Sender:
         """No answer: raise, or wait before the next attempt."""
         what = _describe(exc)
         kind = unreachable(exc)
+        if not isinstance(exc, _NEVER_SENT):
+            call.reached = True  # sent, and no answer: it may have been carried out
         if kind is not None:
             call.failures += 1
             if kind not in RETRIED or call.failures > 1:
@@ -180,6 +204,7 @@ class Sender:
             await self._wait_out_throttling(call, response)
             return False
         if status >= 500:
+            call.reached = True  # the service had it: it may have carried it out
             what = f"{status} {error_message(response)}"
             if not call.idempotent:
                 raise OutcomeUnknown(status, method, label, f"{what}; {_MAYBE_DONE}")
@@ -324,6 +349,7 @@ class _Call:
     throttled: float = 0.0  # seconds waited for 429s
     probes: int = 0  # 429s answered so far
     first_failure: float | None = None  # when (retry.clock) an attempt first failed
+    reached: bool = False  # an attempt was sent and got a 5xx or no answer
 
 
 _MAYBE_DONE = "the write may or may not have happened: re-read before trying again"
