@@ -14,10 +14,15 @@ from filelock import FileLock, Timeout
 
 from reconciler.errors import UsageError
 
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
+
 
 @contextmanager
 def exclusive_db(db: Path) -> Iterator[None]:
-    """Hold `db` for this sandbox alone, or raise `UsageError` when another one runs on it."""
+    """Hold `db` for this sandbox alone, or raise `UsageError` when another one runs on it.
+    A file that is no SQLite database is refused first, so that no lock file is left
+    beside a file that was never the sandbox's."""
+    _refuse_other_files(db)
     db.parent.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(db) + ".lock", timeout=0)
     try:
@@ -32,3 +37,12 @@ def exclusive_db(db: Path) -> Iterator[None]:
         yield
     finally:
         lock.release()
+
+
+def _refuse_other_files(db: Path) -> None:
+    if not db.is_file():
+        return
+    with db.open("rb") as file:
+        start = file.read(len(SQLITE_HEADER))
+    if start and start != SQLITE_HEADER:  # an empty file becomes a new database
+        raise UsageError(f"the sandbox database {db}: file is not a database")

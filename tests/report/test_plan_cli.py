@@ -20,14 +20,15 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme"
 
 def test_plan_puts_its_findings_on_the_lines_and_writes_every_report(tmp_path: Path) -> None:
     shutil.copytree(EXAMPLE, tmp_path / "acme")
+    # A new company whose name only looks like another's (a Cyrillic o, U+043E): a warning.
+    companies = tmp_path / "acme" / "companies.yaml"
+    with companies.open("a", encoding="utf-8") as manifest:
+        manifest.write("  - name: Acme R\u043ebotics\n")
+    line = len(companies.read_text(encoding="utf-8").splitlines())
+    # A fourth user of eleven changes: over the brake's 30 %.
     people = tmp_path / "acme" / "people.yaml"
-    people.write_text(
-        people.read_text(encoding="utf-8").replace("company: Acme Corp", "company: Nowhere Inc", 1),
-        encoding="utf-8",
-    )
-    line = next(
-        n for n, text in enumerate(people.read_text().splitlines(), 1) if "Nowhere Inc" in text
-    )
+    text = people.read_text(encoding="utf-8")
+    people.write_text(text.replace("company: Acme Corp", "company: Acme Robotics", 1), "utf-8")
     summary = tmp_path / "summary.md"
     summary.write_text("## an earlier step\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HELPDESK_", "WORKSPACE_"))}
@@ -41,12 +42,11 @@ def test_plan_puts_its_findings_on_the_lines_and_writes_every_report(tmp_path: P
     assert done.returncode == 0, done.stderr
     commands = [text for text in done.stderr.splitlines() if text.startswith("::")]
     assert commands[0].startswith("::error file=acme/people.yaml,line=")  # the disable's line
-    assert ",title=Safety brake::apply would refuse: users: " in commands[0]
-    assert commands[1].startswith(
-        f"::warning file=acme/people.yaml,line={line},col=14,title=Plan warning::"
-        "users[\"helen\"]: company 'Nowhere Inc' is neither live nor in the manifests"
-    )
-    assert len(commands) == 2
+    assert ",title=Safety brake::apply would refuse: users: 4 of 11 " in commands[0]
+    look_alike = f"::warning file=acme/companies.yaml,line={line},col=5,title="
+    assert commands[1].startswith(look_alike + "Manifest warning::companies 'Acme R\u043ebotics'")
+    assert commands[2].startswith(look_alike + 'Plan warning::companies["Acme R\u043ebotics"]')
+    assert len(commands) == 3
 
     text = summary.read_text(encoding="utf-8")
     assert text.startswith("## an earlier step\n## reconciler plan\n")  # appended
@@ -55,7 +55,8 @@ def test_plan_puts_its_findings_on_the_lines_and_writes_every_report(tmp_path: P
 
     quality = json.loads((tmp_path / "quality.json").read_text(encoding="utf-8"))
     assert [(q["severity"], q["location"]["path"]) for q in quality] == [
-        ("minor", "acme/people.yaml"),
+        ("minor", "acme/companies.yaml"),
+        ("minor", "acme/companies.yaml"),
         ("major", "acme/people.yaml"),
     ]
     assert quality[0]["location"]["lines"]["begin"] == line
