@@ -55,6 +55,8 @@ def run_fleet(
     from reconciler.project.summary import exit_code
 
     code = exit_code(runs, detailed=bool(kwargs.get("detailed_exitcode")))
+    if command == "plan":
+        _write_reports(runs, kwargs)
     if command == "apply":
         if code == 1:
             click.echo("Error: nothing applied: an environment has errors.", err=True)
@@ -69,6 +71,31 @@ def run_fleet(
         if any(run.plan is not None and unmanaged_failure(run.plan) for run in runs):
             code = 1
     sys.exit(code)
+
+
+def _write_reports(runs: list[Any], kwargs: dict[str, Any]) -> None:
+    """--html, --junit and the job summary over every environment of the run, in the
+    project's order; an environment that could not be planned is there with its error."""
+    from reconciler.cli.reports import write_reports
+    from reconciler.report.digest import Planned
+
+    plans = [
+        Planned(
+            run.plan.to_dict()
+            if run.plan is not None
+            else {"changes": [], "errors": [{"severity": "error", "message": run.error}]},
+            run.name,
+        )
+        for run in runs
+    ]
+    write_reports(
+        plans,
+        kwargs.get("html_file"),
+        kwargs.get("junit_file"),
+        kwargs.get("job_summary_file"),
+        kwargs.get("source_url"),
+        None,
+    )
 
 
 def _request(kwargs: dict[str, Any]) -> Any:

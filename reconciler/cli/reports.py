@@ -146,7 +146,20 @@ def write_plan_reports(
     """The reports of one plan (its JSON), each only when asked for."""
     from reconciler.report.digest import Planned
 
-    plans = [Planned(plan, plan.get("environment"))]
+    planned = [Planned(plan, plan.get("environment"))]
+    write_reports(planned, html_file, junit_file, job_summary_file, source_url, saved)
+
+
+def write_reports(
+    plans: list[Any],
+    html_file: Path | None,
+    junit_file: Path | None,
+    job_summary_file: Path | None,
+    source_url: str | None,
+    saved: Path | None,
+) -> None:
+    """The reports of the plans of one run (`Planned`, one per environment), each only
+    when asked for: one HTML page, one JUnit file and one job summary for all of them."""
     if html_file is not None:
         from reconciler.report.html import html_report
 

@@ -11,6 +11,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import httpx
@@ -103,7 +104,9 @@ def test_one_unreachable_tenant_does_not_stop_the_others(
     head, tail = text.split("  initech:")
     path.write_text(head + "  initech:" + tail.replace(f":{port}/", f":{closed}/"), "utf-8")
     report = tmp_path / "report.json"
-    result = cli(project, sandbox, "plan", "--env", "*", "--report-file", str(report))
+    html, junit = tmp_path / "fleet.html", tmp_path / "junit.xml"
+    result = cli(project, sandbox, "plan", "--env", "*", "--report-file", str(report),
+                 "--html", str(html), "--junit", str(junit))  # fmt: skip
     assert result.returncode == 1
     assert result.stdout.count("Plan: 6 to create") == 2
     section = result.stdout[result.stdout.index("=== Environment initech") :]
@@ -111,6 +114,12 @@ def test_one_unreachable_tenant_does_not_stop_the_others(
     assert "refused" in section
     rows = json.loads(report.read_text(encoding="utf-8"))["environments"]
     assert [r["status"] for r in rows] == ["changes", "changes", "error"]
+    # One report over the fleet: a suite per environment, the unreachable one in error.
+    suites = ET.parse(junit).getroot().findall("testsuite")
+    assert [s.get("name") for s in suites] == [f"reconciler plan: {t}" for t in TENANTS]
+    assert [int(s.get("errors") or 0) > 0 for s in suites] == [False, False, True]
+    page = html.read_text(encoding="utf-8")
+    assert all(name in page for name in TENANTS) and f"127.0.0.1:{closed}" in page
 
 
 @pytest.mark.parametrize(
