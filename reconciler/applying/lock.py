@@ -4,31 +4,30 @@ releases it when the process dies, so a crash never leaves a stale lock behind.
 
 The lock is keyed by the service's address, not by the working directory: two checkouts
 applying to one helpdesk exclude each other, however its URL is spelled
-(`service_address`): the scheme, the host in lower case, the default port left out, the
-loopback names (`localhost`, `127.0.0.1`, `::1`) as one, percent-encoding and repeated or
-trailing slashes undone, and for the helpdesk (ASP.NET, which matches paths ignoring
-case: spec/real-world-notes.md) the path in lower case. Lock files live in a per-user cache
-directory (`RECONCILER_LOCK_DIR` overrides it); beside each, a small JSON file says who
-holds it (host, pid, start time), for the message a second apply prints.
+(`service_address` in clients/urls.py): the scheme, the host in lower case, the default
+port left out, the loopback names (`localhost`, `127.0.0.1`, `::1`) as one,
+percent-encoding and repeated or trailing slashes undone, and for the helpdesk (ASP.NET,
+which matches paths ignoring case: spec/real-world-notes.md) the path in lower case. Lock
+files live in a per-user cache directory (`RECONCILER_LOCK_DIR` overrides it); beside
+each, a small JSON file says who holds it (host, pid, start time), for the message a
+second apply prints.
 """
 
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import json
 import os
-import re
 import socket
 import tempfile
 import time
 from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
-from urllib.parse import unquote
 
 import filelock
 
+from reconciler.clients.urls import service_address
 from reconciler.errors import ReconcilerError
 
 LOCK_DIR_VARIABLE = "RECONCILER_LOCK_DIR"
@@ -60,46 +59,6 @@ def lock_directory() -> Path:
     raise ApplyLocked(
         f"no directory for the apply lock can be written: set {LOCK_DIR_VARIABLE} to one"
     )
-
-
-# Services whose paths the server matches ignoring case (the helpdesk is ASP.NET).
-CASE_INSENSITIVE_PATHS = frozenset({"helpdesk"})
-_LOOPBACK = "localhost"
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def service_address(url: str, service: str = "") -> str:
-    """The address of a service as the lock compares it: `http://localhost:8080/helpdesk`
-    for `HTTP://127.0.0.1:8080/HelpDesk/` (the helpdesk; see the module's docstring). An
-    address that does not parse is returned stripped: the client refuses it clearly."""
-    import httpx
-
-    try:
-        parsed = httpx.URL(url.strip())
-    except (httpx.InvalidURL, TypeError, ValueError):
-        return url.strip()
-    host = (parsed.host or "").rstrip(".").lower()
-    if _is_loopback(host):
-        host = _LOOPBACK
-    elif ":" in host:
-        host = f"[{host}]"
-    port = parsed.port if parsed.port not in (None, _DEFAULT_PORTS.get(parsed.scheme)) else None
-    path = re.sub("/+", "/", unquote(parsed.path)).rstrip("/")
-    if service in CASE_INSENSITIVE_PATHS:
-        path = path.lower()
-    return f"{parsed.scheme}://{host}{f':{port}' if port else ''}{path}"
-
-
-def _is_loopback(host: str) -> bool:
-    if host == _LOOPBACK:
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
 
 
 def lock_key(address: str) -> str:

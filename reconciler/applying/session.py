@@ -24,10 +24,11 @@ from typing import Any, Protocol
 import httpx
 
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
-from reconciler.applying.lock import ApplyLock, service_address
+from reconciler.applying.lock import ApplyLock
 from reconciler.applying.log import ApplyLog, default_path
 from reconciler.changes import Change, Plan
 from reconciler.clients.connection import Connection
+from reconciler.clients.urls import service_address
 from reconciler.errors import PlanHasErrors, ReconcilerError, StalePlanError
 from reconciler.manifest import DesiredState
 from reconciler.planfile import SavedPlan, differences, manifests_digest
@@ -289,7 +290,7 @@ def _selectors(texts: Sequence[str]) -> tuple[Selector, ...]:
 
 
 def _service_urls(connection: Connection) -> list[str]:
-    """The addresses the apply lock is keyed on, normalised (lock.py `service_address`)."""
+    """The addresses the apply lock is keyed on, normalised (`service_address`)."""
     services = (("helpdesk", connection.helpdesk), ("workspace", connection.workspace))
     return [service_address(conn.url, name) for name, conn in services if conn is not None]
 

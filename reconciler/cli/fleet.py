@@ -160,8 +160,9 @@ def _plan(
     else:
         click.echo(summary_text(done), nl=False)
     if report_file is not None:
-        report_file.parent.mkdir(parents=True, exist_ok=True)
-        report_file.write_text(report_json(done, command), encoding="utf-8")
+        from reconciler.masking import write_text
+
+        write_text(report_file, report_json(done, command))
         click.echo(f"Wrote the run summary to {report_file}.", err=True)
     return done
 

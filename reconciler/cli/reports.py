@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from reconciler.errors import ProblemsError, ReconcilerError
+from reconciler.masking import write_text
 
 annotations_option = click.option(
     "--annotations",
@@ -86,8 +87,7 @@ def _write(
             click.echo(line, err=True)
     if codequality is not None:
         fallback = paths[0].as_posix() if paths else "."
-        codequality.parent.mkdir(parents=True, exist_ok=True)
-        codequality.write_text(code_quality_json(found.items, fallback), encoding="utf-8")
+        write_text(codequality, code_quality_json(found.items, fallback))
 
 
 def _relative(finding: Any) -> Any:
@@ -160,17 +160,17 @@ def write_reports(
 ) -> None:
     """The reports of the plans of one run (`Planned`, one per environment), each only
     when asked for: one HTML page, one JUnit file and one job summary for all of them."""
+    # Each file through the writer of every output file: whole or not at all, and an
+    # unwritable path is a one-line error.
     if html_file is not None:
         from reconciler.report.html import html_report
 
-        html_file.parent.mkdir(parents=True, exist_ok=True)
-        html_file.write_text(html_report(plans, source_url=source_url), encoding="utf-8")
+        write_text(html_file, html_report(plans, source_url=source_url))
         click.echo(f"Wrote the HTML report to {html_file}.", err=True)
     if junit_file is not None:
         from reconciler.report.junit import junit_xml
 
-        junit_file.parent.mkdir(parents=True, exist_ok=True)
-        junit_file.write_text(junit_xml(plans), encoding="utf-8")
+        write_text(junit_file, junit_xml(plans))
     if job_summary_file is not None:
         from reconciler.report.summary import append_summary, job_summary, where_from
 

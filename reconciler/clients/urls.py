@@ -1,6 +1,11 @@
-"""The API base address of a service: the configured base with `/api/` appended."""
+"""The API base address of a service (the configured base with `/api/` appended), and
+the one form of a service's address that two spellings of it share (`service_address`)."""
 
 from __future__ import annotations
+
+import ipaddress
+import re
+from urllib.parse import unquote
 
 import httpx
 
@@ -31,3 +36,45 @@ def api_base_url(base_url: str, service: str) -> httpx.URL:
         raise UsageError(f"the {service} URL must not carry a query string or a fragment")
     path = url.path.rstrip("/")
     return url.copy_with(path=f"{path}/api/")
+
+
+# Services whose paths the server matches ignoring case (the helpdesk is ASP.NET).
+CASE_INSENSITIVE_PATHS = frozenset({"helpdesk"})
+_LOOPBACK = "localhost"
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def service_address(url: str, service: str = "") -> str:
+    """One service's address however it is spelled: `http://localhost:8080/helpdesk` for
+    `HTTP://127.0.0.1:8080/HelpDesk/`. The scheme, the host in lower case, the default
+    port left out, the loopback names (`localhost`, `127.0.0.1`, `::1`) as one,
+    percent-encoding and repeated or trailing slashes undone; for a `service` that
+    matches paths ignoring case (the helpdesk is ASP.NET), the path in lower case. The
+    apply lock is keyed on it, and the wrong-tenant guard compares with it. An address
+    that does not parse is returned stripped: the client refuses it clearly."""
+    try:
+        parsed = httpx.URL(url.strip())
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return url.strip()
+    host = (parsed.host or "").rstrip(".").lower()
+    if _is_loopback(host):
+        host = _LOOPBACK
+    elif ":" in host:
+        host = f"[{host}]"
+    port = parsed.port if parsed.port not in (None, _DEFAULT_PORTS.get(parsed.scheme)) else None
+    path = re.sub("/+", "/", unquote(parsed.path)).rstrip("/")
+    if service in CASE_INSENSITIVE_PATHS:
+        path = path.lower()
+    return f"{parsed.scheme}://{host}{f':{port}' if port else ''}{path}"
+
+
+def _is_loopback(host: str) -> bool:
+    if host == _LOOPBACK:
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))

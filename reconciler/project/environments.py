@@ -5,9 +5,9 @@ variables its connection is made from, and the wrong-tenant guard.
 The guard: an environment declaring `helpdesk_url` (or `workspace_url`) is bound to that
 address. A `HELPDESK_URL`/`WORKSPACE_URL` in the environment, or a `--helpdesk-url`/
 `--workspace-url`, that names another address is an error before any call, naming both
-(compared after normalising: scheme and host in lower case, the default port dropped,
-trailing slashes ignored). The same address is accepted, so a CI job that also exports
-the URL keeps working."""
+(compared as the apply lock compares addresses: scheme and host in lower case, the
+default port dropped, the loopback names as one, trailing slashes ignored). The same
+address is accepted, so a CI job that also exports the URL keeps working."""
 
 from __future__ import annotations
 
@@ -16,7 +16,6 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from reconciler.errors import UsageError
 from reconciler.manifest.models import Safety
@@ -34,7 +33,6 @@ SERVICE_CREDENTIALS = {
     "workspace": (Credential.WORKSPACE_API_KEY,),
 }
 _URL_VARIABLES = {"helpdesk": "HELPDESK_URL", "workspace": "WORKSPACE_URL"}
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def select(project: Project, patterns: Sequence[str]) -> list[str]:
@@ -51,16 +49,12 @@ def select(project: Project, patterns: Sequence[str]) -> list[str]:
 
 
 def normalise_url(url: str) -> str:
-    """`HTTPS://Acme.Example.com:443/helpdesk/` -> `https://acme.example.com/helpdesk`."""
-    parts = urlsplit(url.strip())
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").lower()
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    netloc = host if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{host}:{port}"
-    return f"{scheme}://{netloc}{parts.path.rstrip('/')}"
+    """`HTTPS://Acme.Example.com:443/helpdesk/` -> `https://acme.example.com/helpdesk`: the
+    address as the apply lock compares it (`service_address`), the path as written, so
+    that a guard errs on the side of refusing."""
+    from reconciler.clients.urls import service_address  # httpx: only when guarding
+
+    return service_address(url)
 
 
 @dataclass(frozen=True)

@@ -10,5 +10,6 @@ validation's problems: beside `render/`, which prints the plan itself.
     tracker.py       that decision carried out through GitHub's or GitLab's issues API
 
 Everything here is pure but `tracker.py` (HTTP through httpx). Secrets are masked
-(`reconciler.masking.mask`) in everything these modules produce.
+(`reconciler.masking.mask`) in everything these modules produce; the files are written
+by cli/reports.py through `masking.write_text`, the writer of every output file.
 """

@@ -29,7 +29,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from reconciler.applying.lock import ApplyLock, service_address
+from reconciler.applying.lock import ApplyLock
+from reconciler.clients.urls import service_address
 from reconciler.masking import Masker
 from reconciler.sandbox.process import SandboxProcess
 from tests.e2e.test_plan_cli import run
