@@ -18,8 +18,9 @@ fields, a marker that is not `true`) are reported at the marker."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from reconciler.manifest.kinds import key_field, normalise_key, spec
+from reconciler.manifest.kinds import KINDS, key_field, normalise_key, spec
 from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import Node
@@ -142,3 +143,43 @@ def _employee_key(documents: Sequence[tuple[Source, Node]]) -> str:
         if value is not None and isinstance(value.value, str) and value.value.strip():
             return value.value.strip()
     return "email"
+
+
+_MARKED = {"anyOf": [{"required": [OVERLAY]}, {"required": [DROP]}]}
+_MARKER_SCHEMAS = {
+    OVERLAY: {
+        "const": True,
+        "description": "true: refine the entry of this key that an earlier file (the "
+        "baseline) writes, for these manifests only. The fields given replace its values "
+        "(lists are replaced whole, custom_fields merge by field name); the others keep "
+        "the earlier file's. See docs/environments.md, Overlays.",
+    },
+    DROP: {
+        "const": True,
+        "description": "true: leave out the entry of this key that an earlier file (the "
+        "baseline) writes, for these manifests only. Give only the key beside it. See "
+        "docs/environments.md, Overlays.",
+    },
+}
+
+
+def add_marker_schemas(definitions: dict[str, Any]) -> None:
+    """Teach the manifest JSON Schema (schema.py) the markers, where `apply_overlays` takes
+    them: on an entry of every kind's list, and nowhere else. A marked entry needs only
+    its key (the rest comes from the earlier entry); a drop gives nothing but its key."""
+    for row in KINDS:
+        definition = definitions[row.model.__name__]
+        definition.setdefault("properties", {}).update(
+            {name: dict(marker) for name, marker in _MARKER_SCHEMAS.items()}
+        )
+        required = definition.pop("required", [])
+        if row.key_field is None:  # employees: the key is settings.employee_key
+            only_key: dict[str, Any] = {"maxProperties": 2}
+        else:
+            only_key = {"propertyNames": {"enum": [row.key_field, DROP]}}
+            definition["required"] = [row.key_field]
+        rest = [name for name in required if name != row.key_field]
+        if rest:  # required of a whole entry, not of one that refines an earlier entry
+            definition["if"] = _MARKED
+            definition["else"] = {"required": rest}
+        definition["dependentSchemas"] = {DROP: only_key}
