@@ -113,6 +113,9 @@ class Change:
     # `file:line` of the manifest entry it comes from; None for a live object that no
     # entry names (a prune). For reviewers only: never drives apply.
     source: str | None = None
+    # `file:line` of each overlay that refined that entry (`overlay: true`, in load order:
+    # docs/environments.md); empty when none did. For reviewers only, as `source`.
+    refined_at: tuple[str, ...] = ()
     # The API cannot read the value back (a rule's enabled state under some versions):
     # not compared, so not a change; `apply` sends its operations every time.
     asserted: bool = False
@@ -122,6 +125,11 @@ class Change:
     @property
     def address(self) -> str:
         return address(self.kind, self.key)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Every line the change comes from: its entry's, then each overlay's."""
+        return (self.source, *self.refined_at) if self.source else self.refined_at
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -140,6 +148,8 @@ class Change:
             out["removal"] = True
         if self.source:
             out["source"] = self.source
+        if self.refined_at:  # `source` stays the entry's line, as before overlays
+            out["sources"] = list(self.sources)
         if self.asserted:
             out["asserted"] = True
         if self.renamed_from is not None:

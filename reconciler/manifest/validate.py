@@ -110,6 +110,15 @@ def _findings(desired: DesiredState, checks: list[Check]) -> list[str]:
     return found.sorted()
 
 
+def _overlaid(desired: DesiredState, kind: Kind, key: str) -> str:
+    """Both lines of an entry an overlay refined (`written at A, refined at B`), for a
+    message about it: its values come from either; "" for an entry no overlay refined."""
+    refined = desired.refined_at(kind, key)
+    if not refined:
+        return ""
+    return f"written at {desired.location(kind, key)}, refined at {', '.join(refined)}"
+
+
 class _Findings:
     _WHERE = re.compile(r"^(.*):(\d+):(\d+): ")
 
@@ -118,7 +127,9 @@ class _Findings:
         self._found: list[str] = []
 
     def entry(self, kind: Kind, key: str, path: tuple[str | int, ...], message: str) -> None:
-        self._add(self._desired.location(kind, key, *path), message)
+        overlaid = _overlaid(self._desired, kind, key)
+        where = self._desired.location(kind, key, *path)
+        self._add(where, f"{message} (the entry: {overlaid})" if overlaid else message)
 
     def setting(self, path: tuple[str | int, ...], message: str) -> None:
         self._add(self._desired.settings_location(*path), message)
@@ -208,6 +219,8 @@ def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
             earlier = first.setdefault(str(value).casefold(), entry_key)
             if earlier != entry_key:
                 where = desired.location(row.kind, earlier, name) or f"{row.noun} '{earlier}'"
+                if overlaid := _overlaid(desired, row.kind, earlier):
+                    where += f"; {overlaid}"
                 found.entry(
                     row.kind,
                     entry_key,
@@ -351,7 +364,7 @@ def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
     for kind in Kind:
         keys[kind] = entry_keys(desired, kind)
         for key, first in confusable_pairs(keys[kind]):
-            where = desired.location(kind, first) or f"'{first}'"
+            where = _overlaid(desired, kind, first) or desired.location(kind, first) or f"'{first}'"
             found.entry(kind, key, (), f"{kind.value} '{key}' and '{first}' (at {where}) " + _SAME)
     # A target's keys are folded once, and a reference is compared with them in full only
     # when it could be confused with one: doing that for every reference made `validate`

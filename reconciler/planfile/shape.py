@@ -50,6 +50,11 @@ def type_name(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
+_CHANGE_OPTIONAL = {
+    "depends_on", "reason", "removal", "source", "sources", "asserted", "renamed_from"
+}  # fmt: skip
+
+
 class PlanReader:
     """Reads one plan, collecting problems instead of stopping at the first."""
 
@@ -107,7 +112,7 @@ class PlanReader:
             data,
             where,
             required={"address", "kind", "key", "action", "fields", "operations"},
-            optional={"depends_on", "reason", "removal", "source", "asserted", "renamed_from"},
+            optional=_CHANGE_OPTIONAL,
         )
         kind, key = self.text(fields, "kind", where), self.text(fields, "key", where)
         action = self.action(fields.get("action"), f"{where}.action")
@@ -131,9 +136,17 @@ class PlanReader:
             reason=self.text(fields, "reason", where, default=""),
             removal=self.flag(fields, "removal", where, default=False),
             source=self.text(fields, "source", where, default="") or None,
+            refined_at=self.refined_at(fields, where),
             asserted=self.flag(fields, "asserted", where, default=False),
             renamed_from=self.text(fields, "renamed_from", where, default="") or None,
         )
+
+    def refined_at(self, fields: dict[str, Any], where: str) -> tuple[str, ...]:
+        """The overlays' lines: "sources" after the entry's own, which is "source"."""
+        sources = self.items(fields.get("sources", []), f"{where}.sources", self.string)
+        if sources and sources[0] != fields.get("source"):
+            self.problem(f"{where}.sources", "does not start with the change's source")
+        return tuple(sources[1:])
 
     def asserted_change(self, data: Any, where: str) -> Change:
         """An entry of "asserted": a change sent on every apply, flagged so wherever read."""

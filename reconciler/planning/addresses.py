@@ -58,16 +58,23 @@ def unmatched(
 
 
 def with_sources(changes: Sequence[Change], desired: DesiredState) -> list[Change]:
-    """Each change with `source`, the `file:line` of the manifest entry it comes from."""
+    """Each change with `source`, the `file:line` of the manifest entry it comes from,
+    and `refined_at`, that of each overlay that refined the entry."""
     out = []
     for change in changes:
         where = desired.location(change.kind, change.key)
         if where is None or change.source:
             out.append(change)
             continue
-        file, line, _column = where.rsplit(":", 2)
-        out.append(replace(change, source=f"{file}:{line}"))
+        refined = tuple(_file_line(at) for at in desired.refined_at(change.kind, change.key))
+        out.append(replace(change, source=_file_line(where), refined_at=refined))
     return out
+
+
+def _file_line(where: str) -> str:
+    """`file:line` of a `file:line:column`."""
+    file, line, _column = where.rsplit(":", 2)
+    return f"{file}:{line}"
 
 
 def _in_manifests(kind: str, key: str, desired: DesiredState) -> bool:

@@ -17,6 +17,7 @@ from reconciler.render.values import (
     clean,
     clean_lines,
     field_view,
+    from_line,
     headline,
     label,
     label_width,
@@ -70,7 +71,7 @@ def diff_block(change: Change) -> str:
     if change.reason:
         lines += [f"  # {line}" for line in clean_lines(change.reason)]
     if change.source:
-        lines.append(f"  # from {clean(change.source)}")
+        lines.append(f"  # {from_line(change)}")
     width = label_width(change.fields)
     for field in change.fields:
         lines += _field_lines(field, change.action, width)

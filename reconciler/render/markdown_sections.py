@@ -47,6 +47,12 @@ def kind_summary(members: Sequence[Change]) -> str:
     return ", ".join(f"{n:,} to {action.value}" for action, n in counts.items() if n)
 
 
+def _linked(base: str, source: str) -> str:
+    """An overlay's `file:line`, linked to its line where `source_link` can."""
+    link = source_link(base, source)
+    return f"[{code_span(source)}]({link})" if link else code_span(source)
+
+
 def source_link(base: str, source: str) -> str | None:
     """`BASE/path/to/file.yaml#L12` for the source `path/to/file.yaml:12`; None for a
     file named by an absolute path or one above the working directory (`../x.yaml`):
@@ -72,6 +78,9 @@ def linked_kind_sections(changes: Sequence[Change], base: str, limit: int | None
             name = code_span(change.address)
             link = source_link(base, change.source) if change.source else None
             head = f"[{name}]({link})" if link else name
+            if change.refined_at:
+                head += " (refined at " + ", ".join(_linked(base, at) for at in change.refined_at)
+                head += ")"
             if change.former_address is not None:
                 head += f" (was {code_span(change.former_address)})"
             block = diff_block(change)

@@ -31,6 +31,7 @@ from reconciler.render.values import (
     clean_lines,
     field_view,
     format_value,
+    from_line,
     headline,
     label,
     label_width,
@@ -118,7 +119,7 @@ def change_lines(change: Change, *, show_operations: bool = False) -> list[Line]
     if change.reason:
         lines += [[(f"{FIELD_INDENT}# {text}", "dim")] for text in clean_lines(change.reason)]
     if change.source:
-        lines.append([(f"{FIELD_INDENT}# from {clean(change.source)}", "dim")])
+        lines.append([(f"{FIELD_INDENT}# {from_line(change)}", "dim")])
     width = label_width(change.fields)
     for field in change.fields:
         lines += _field_lines(field, change.action, width)

@@ -45,6 +45,15 @@ def clean(text: str) -> str:
     return _CONTROL.sub(_escape_control, text)
 
 
+def from_line(change: Change) -> str:
+    """`from FILE:LINE` of the change's entry, with the overlays that refined it:
+    `from baseline/people.yaml:9, refined at tenants/acme/overlays.yaml:5`."""
+    said = f"from {change.source}" if change.source else "from"
+    if change.refined_at:
+        said += ", refined at " + ", ".join(change.refined_at)
+    return clean(said)
+
+
 def clean_lines(text: str) -> list[str]:
     """`text` split on line ends, each line cleaned (for messages and reasons)."""
     return [clean(line) for line in text.split("\n")]
