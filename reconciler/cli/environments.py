@@ -101,7 +101,8 @@ _FLEET_OPTIONS = [
         type=click.IntRange(min=0),
         default=32,
         show_default=True,
-        help="With several environments: how many are planned at once (0: all).",
+        help="With several environments: how many are planned (and, in one apply wave, "
+        "applied) at once (0: all).",
     ),
     click.option(
         "--report-file",
@@ -228,4 +229,5 @@ def _listing(target: Any) -> dict[str, Any]:
         "helpdesk_url": declared.helpdesk_url,
         "workspace_url": declared.workspace_url,
         "credentials": {str(k): v for k, v in declared.credentials.items()},
+        "wave": declared.wave,  # apply's wave (None: no waves), for a CI pipeline's stages
     }

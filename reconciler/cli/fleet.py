@@ -1,7 +1,7 @@
 """Several environments in one run (`--env '*'`, or `--report-file`): validate each; plan
 them concurrently (reconciler/project/fleet.py), each plan printed whole in the project's
-order, then one summary; apply them one after another in that order after one
-confirmation naming every environment, stopping at the first that fails."""
+order, then one summary; apply them after one confirmation naming every environment, in
+waves (cli/fleet_apply.py), stopping before the next wave when one fails."""
 
 from __future__ import annotations
 
@@ -62,8 +62,9 @@ def run_fleet(
             click.echo("Error: nothing applied: an environment has errors.", err=True)
             sys.exit(1)
         from reconciler.cli.fleet_apply import apply_fleet
+        from reconciler.project.waves import waves
 
-        apply_fleet(runs, kwargs)
+        apply_fleet(runs, kwargs, waves(project, names), max_parallel, report_file)
         return
     if kwargs.get("fail_on_unmanaged"):
         from reconciler.terminal.console import unmanaged_failure

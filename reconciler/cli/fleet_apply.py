@@ -1,8 +1,10 @@
 """`apply --env A --env B` (or a pattern): after every plan is shown and none has errors,
-one confirmation naming every environment that changes; then each is applied in the
-project's order with its own session (lock, fresh plan, brake, log), and the run stops at
-the first environment that fails. A fresh plan that differs from the one shown is not
-applied: what was confirmed is what runs."""
+one confirmation naming every environment that changes (and its wave); then the
+environments are applied wave by wave (reconciler/project/rollout.py): without waves one
+after another in the project's order, with waves (`wave: N` in reconciler.yaml) the
+environments of a wave at once. A failed environment stops the run before the next wave;
+the summary says which environments were applied, failed and not attempted. A fresh plan
+that differs from the one shown is not applied: what was confirmed is what runs."""
 
 from __future__ import annotations
 
@@ -13,10 +15,19 @@ from typing import Any
 
 import click
 
-from reconciler.errors import ReconcilerError, UsageError
+from reconciler.errors import UsageError
 
 
-def apply_fleet(runs: list[Any], kwargs: dict[str, Any]) -> None:
+def apply_fleet(
+    runs: list[Any],
+    kwargs: dict[str, Any],
+    planned: list[Any],
+    max_parallel: int,
+    report_file: Path | None = None,
+) -> None:
+    """Apply the environments of `runs` that change, in the waves `planned`."""
+    from reconciler.project.rollout import Result, apply_waves
+
     changing = [run for run in runs if run.plan is not None and run.plan.to_apply]
     if not changing:
         click.echo("No changes in any environment: nothing to apply.", err=True)
@@ -27,34 +38,62 @@ def apply_fleet(runs: list[Any], kwargs: dict[str, Any]) -> None:
             f"the safety brake holds for {', '.join(held)} (see each plan): nothing "
             "applied; review the plans, then add --force to apply them anyway"
         )
-    if not _confirmed(changing, bool(kwargs.get("yes"))):
+    names = {run.name for run in changing}
+    planned = [wave for wave in planned if names.intersection(wave.names)]
+    if not _confirmed(changing, planned, bool(kwargs.get("yes"))):
         raise UsageError("nothing applied")
-    for position, run in enumerate(changing):
-        click.echo(f"Applying environment {run.name}...", err=True)
-        try:
-            ok = _apply_one(run, kwargs)
-        except ReconcilerError as exc:
-            click.echo(f"Error: {run.name}: {exc}", err=True)
-            ok = False
-        if not ok:
-            rest = [other.name for other in changing[position + 1 :]]
-            left = f"; not attempted: {', '.join(rest)}" if rest else ""
-            click.echo(f"Stopped at environment {run.name}{left}.", err=True)
-            sys.exit(1)
-    names = ", ".join(run.name for run in changing)
-    click.echo(f"Applied {len(changing)} environment(s): {names}.", err=True)
+    done: list[Any] = []
+
+    def show(item: Any) -> None:
+        done.append(item)
+        _print_applied(item)
+
+    try:
+        results = asyncio.run(
+            apply_waves(changing, planned, _request(kwargs), max_parallel=max_parallel,
+                        on_done=show)
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        finished = {item.name for item in done}
+        left = [run.name for run in changing if run.name not in finished]
+        click.echo(f"Interrupted: not finished: {', '.join(left) or '(none)'}.", err=True)
+        raise
+    from reconciler.project.rollout import apply_summary
+
+    click.echo(apply_summary(results), nl=False, err=True)
+    if report_file is not None:
+        from reconciler.masking import write_text
+        from reconciler.project.summary import report_json
+
+        write_text(report_file, report_json(runs, "apply", applied=results))
+        click.echo(f"Wrote the run summary to {report_file}.", err=True)
+    if any(item.result is not Result.APPLIED and item.result is not Result.UNCHANGED
+           for item in results):  # fmt: skip
+        sys.exit(1)
 
 
-def _confirmed(changing: list[Any], yes: bool) -> bool:
+def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
     if yes:
         return True
     if not sys.stdin.isatty():
         raise UsageError("there is no terminal to confirm on: add --yes to apply without asking")
+    by_name = {run.name: run for run in changing}
     lines = ["", f"Do you want to apply these changes to {len(changing)} environment(s)?"]
-    for run in changing:
-        counts = ", ".join(f"{n} to {action}" for action, n in run.plan.summary.items() if n)
-        urls = [s.url for s in (run.connection.helpdesk, run.connection.workspace) if s]
-        lines.append(f"  {run.name}: {counts or 'asserted values only'}  {' '.join(urls)}")
+    waved = any(wave.number is not None for wave in planned)
+    for wave in planned:
+        if waved:
+            together = " (at once)" if len(wave.names) > 1 else ""
+            lines.append(f"  wave {wave.number}{together}:")
+        for name in wave.names:
+            run = by_name.get(name)
+            if run is None:
+                continue
+            counts = ", ".join(f"{n} to {action}" for action, n in run.plan.summary.items() if n)
+            urls = [s.url for s in (run.connection.helpdesk, run.connection.workspace) if s]
+            indent = "    " if waved else "  "
+            lines.append(f"{indent}{name}: {counts or 'asserted values only'}  {' '.join(urls)}")
+    if waved:
+        lines.append("  A failure stops the run before the next wave.")
     lines.append("  Only 'yes' will be accepted to approve.")
     click.echo("\n".join(lines), err=True)
     answer = click.prompt(
@@ -63,49 +102,36 @@ def _confirmed(changing: list[Any], yes: bool) -> bool:
     return bool(answer.strip() == "yes")
 
 
-def _apply_one(run: Any, kwargs: dict[str, Any]) -> bool:
+def _request(kwargs: dict[str, Any]) -> Any:
     from reconciler.applying.log import default_path
-    from reconciler.applying.session import ApplyOptions, ApplySession
+    from reconciler.applying.session import ApplyOptions
     from reconciler.planning.plan import Selector
+    from reconciler.project.rollout import ApplyRequest
+
+    return ApplyRequest(
+        options=ApplyOptions(
+            prune=bool(kwargs.get("prune")),
+            targets=tuple(Selector.parse(t) for t in kwargs.get("targets", ())),
+            excludes=tuple(Selector.parse(e) for e in kwargs.get("excludes", ())),
+            force=bool(kwargs.get("force")),
+        ),
+        log_path=kwargs.get("log_file") or default_path(),
+        lock_timeout=kwargs.get("lock_timeout", 0),
+        parallelism=kwargs.get("parallelism", 10),
+    )
+
+
+def _print_applied(item: Any) -> None:
+    """One environment's apply, whole: its report, or its error."""
+    from reconciler.project.rollout import Result
     from reconciler.terminal.console import print_report
 
-    options = ApplyOptions(
-        prune=bool(kwargs.get("prune")),
-        targets=tuple(Selector.parse(t) for t in kwargs.get("targets", ())),
-        excludes=tuple(Selector.parse(e) for e in kwargs.get("excludes", ())),
-        force=bool(kwargs.get("force")),
-    )
-    log_path = _log_path(kwargs.get("log_file") or default_path(), run.name)
-    shown = [change.to_dict() for change in run.plan.to_apply]
-
-    def same_as_shown(fresh: Any) -> bool:
-        if [change.to_dict() for change in fresh.to_apply] != shown:
-            click.echo(
-                f"Error: {run.name}: the plan changed since it was shown: not applied; plan again",
-                err=True,
-            )
-            return False
-        return True
-
-    async def go() -> Any:
-        session = ApplySession(
-            run.desired,
-            run.connection,
-            options=options,
-            log_path=log_path,
-            lock_timeout=kwargs.get("lock_timeout", 0),
-            parallelism=kwargs.get("parallelism", 10),
-        )
-        async with session:
-            return await session.apply(confirm=same_as_shown)
-
-    outcome = asyncio.run(go())
-    if outcome.report is None:
-        click.echo(f"{run.name}: nothing to apply any more.", err=True)
-        return True
-    print_report(outcome.report, log_path)
-    return bool(outcome.report.ok)
-
-
-def _log_path(path: Path, name: str) -> Path:
-    return path.with_name(f"{path.stem}-{name}{path.suffix}")
+    wave = "" if item.wave.number is None else f" (wave {item.wave.number})"
+    click.echo(f"=== Applied environment {item.name}{wave}: {item.result.value}", err=True)
+    if item.error is not None:
+        click.echo(f"Error: {item.name}: {item.error}", err=True)
+    elif item.result is Result.UNCHANGED:
+        click.echo(f"{item.name}: nothing to apply any more.", err=True)
+    elif item.report is not None and item.log_path is not None:
+        print_report(item.report, item.log_path)
+    sys.stderr.flush()

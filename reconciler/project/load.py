@@ -95,7 +95,28 @@ def load_project(path: Path) -> Project:
         raise AssertionError("unreachable") from None
     environments = root.child("environments")
     keys = environments.keys if environments is not None and environments.keys else {}
-    return Project(path, model, dict(keys))
+    project = Project(path, model, dict(keys))
+    for name, message in wave_problems(project):
+        node = keys.get(name, root)
+        problems.add(source, node.line, node.column, f"environments.{name}: {message}")
+    problems.raise_if_any()
+    return project
+
+
+def wave_problems(project: Project) -> list[tuple[str, str]]:
+    """Waves are all or nothing: with one environment in a wave and another in none,
+    whether the other goes first or last would be a guess (docs/environments.md)."""
+    waved = [name for name in project.names if project.environment(name).wave is not None]
+    if not waved or len(waved) == len(project.names):
+        return []
+    first = waved[0]
+    example = f"{first} is in wave {project.environment(first).wave} at {project.where(first)}"
+    return [
+        (name, f"no wave, but other environments have one ({example}): give every "
+         "environment a wave, or none")
+        for name in project.names
+        if project.environment(name).wave is None
+    ]  # fmt: skip
 
 
 def _explain(root: Node, errors: Iterable[Any]) -> list[tuple[int, int, str]]:

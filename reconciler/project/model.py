@@ -9,6 +9,7 @@ its JSON Schema (`schemas/project.schema.json`).
         workspace_url: https://ws.acme.example.com
         credentials: {HELPDESK_TOKEN: ACME_HELPDESK_TOKEN}
         rate_limit: 90
+        wave: 1                 # apply --env '*': in waves (every environment, or none)
 
 Paths are relative to the directory holding the project file. Environments keep the order
 they are written in: it is the order plans are shown and applies run.
@@ -32,6 +33,7 @@ EnvironmentName = Annotated[
 ]
 VariableName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 Rate = Annotated[int, Field(ge=0, le=MAX_RATE)]
+MAX_WAVE = 1_000
 
 
 class Credential(StrEnum):
@@ -94,6 +96,15 @@ class Environment(_Strict):
     )
     safety: SafetyOverrides | None = Field(
         None, description="Safety brake settings overriding the manifests' for this environment."
+    )
+    wave: Annotated[int, Field(ge=0, le=MAX_WAVE)] | None = Field(
+        None,
+        description="`apply` over several environments: the wave this one applies in (as "
+        "Atlantis's execution_order_group). Waves run in ascending order, the environments "
+        "of one wave at once (at most --max-parallel); a failure stops the run before the "
+        "next wave. Give every environment a wave, or none (then they apply one after "
+        "another in the order written).",
+        examples=[1],
     )
 
 

@@ -46,8 +46,20 @@ def exit_code(runs: Sequence[EnvironmentRun], detailed: bool) -> int:
     return 0
 
 
-def report_json(runs: Sequence[EnvironmentRun], command: str) -> str:
+def report_json(runs: Sequence[EnvironmentRun], command: str, applied: Sequence[Any] = ()) -> str:
+    """The run summary; after `apply`, each environment applied (`rollout.Applied`) also
+    has its wave, its result (applied, failed, not attempted, nothing to apply) and error."""
     rows = [row(run) for run in runs]
+    results = {item.name: item for item in applied}
+    for r in rows:
+        item = results.get(r["environment"])
+        if item is not None:
+            r["apply"] = {
+                "wave": item.wave.number,
+                "result": item.result.value,
+                "error": item.error,
+                "seconds": round(item.seconds, 3),
+            }
     totals = {action: sum(r["changes"][action] for r in rows) for action in ACTIONS}
     document = {
         "format_version": 1,
