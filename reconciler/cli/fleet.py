@@ -19,7 +19,7 @@ from reconciler.errors import UsageError
 
 # Flags that make sense for one environment only, by command.
 _SINGLE_ONLY = {
-    "plan": {"out": "--out", "comment_dir": "--comment-dir", "since": "--changed-since"},
+    "plan": {"out": "--out", "since": "--changed-since"},
     "apply": {"plan_file": "--plan", "since": "--changed-since"},
 }
 
@@ -40,6 +40,10 @@ def run_fleet(
     for name, flag in _SINGLE_ONLY.get(command, {}).items():
         if kwargs.get(name):
             raise UsageError(f"{flag} works with one environment: give one --env NAME")
+    if kwargs.get("comment_dir") is not None:  # before any call: fail fast
+        from reconciler.cli.extras import check_writable
+
+        check_writable("--comment-dir", kwargs["comment_dir"], directory=True)
     targets = [resolve(project, name) for name in names]
     for target in targets:  # every binding is checked before anything is sent anywhere
         target.guard(os.environ, kwargs.get("helpdesk_url"), kwargs.get("workspace_url"))
@@ -57,6 +61,10 @@ def run_fleet(
     code = exit_code(runs, detailed=bool(kwargs.get("detailed_exitcode")))
     if command == "plan":
         _write_reports(runs, kwargs)
+        if kwargs.get("comment_dir") is not None:
+            from reconciler.cli.fleet_reports import write_fleet_comments
+
+            write_fleet_comments(kwargs["comment_dir"], runs, kwargs.get("source_url"))
     if command == "apply":
         if code == 1:
             click.echo("Error: nothing applied: an environment has errors.", err=True)
@@ -177,11 +185,13 @@ def _print_run(run: Any, fmt: str) -> None:
         click.echo(f"Warning: {run.name}: {message}", err=True)
     sys.stderr.flush()
     if fmt == "markdown":
-        title = f"reconciler plan: environment `{run.name}`"
+        title = f"reconciler plan: environment {run.name}"
         if run.plan is not None:
             body = format_markdown(run.plan, title=title)
         else:
-            body = f"## {title}\n\n**Error:**\n\n```\n{run.error}\n```\n"
+            from reconciler.cli.fleet_reports import error_part
+
+            body = error_part(title, run.error or "not planned")
         click.echo(body)
         return
     rule = "=" * max(0, 60 - len(run.name))
