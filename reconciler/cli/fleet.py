@@ -52,10 +52,13 @@ def run_fleet(
 
     connect = command != "validate"  # validate is offline: no credentials needed
     prepared = prepare_all(targets, os.environ, request, connect=connect)
+    where = {target.name: target.where for target in targets}
     if command == "validate":
+        _findings(prepared, where, kwargs)
         _validate(prepared)
         return
     runs = _plan(prepared, request, kwargs.get("fmt", "text"), max_parallel, report_file, command)
+    _findings(runs, where, kwargs)
     from reconciler.project.summary import exit_code
 
     code = exit_code(runs, detailed=bool(kwargs.get("detailed_exitcode")))
@@ -80,6 +83,19 @@ def run_fleet(
         if any(run.plan is not None and unmanaged_failure(run.plan) for run in runs):
             code = 1
     sys.exit(code)
+
+
+def _findings(outcomes: list[Any], where: dict[str, str], kwargs: dict[str, Any]) -> None:
+    """--annotations and --codequality over every environment (validate and plan)."""
+    from reconciler.report.annotations import GITHUB, platform_from
+
+    if "annotations" not in kwargs:  # apply has neither option
+        return
+    codequality = kwargs.get("codequality")
+    if platform_from(kwargs.get("annotations")) == GITHUB or codequality is not None:
+        from reconciler.cli.fleet_reports import write_fleet_findings
+
+        write_fleet_findings(kwargs.get("annotations"), codequality, outcomes, where)
 
 
 def _write_reports(runs: list[Any], kwargs: dict[str, Any]) -> None:

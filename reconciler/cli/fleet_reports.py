@@ -1,6 +1,7 @@
 """The reports of a run over several environments that are per pull request or per CI
-job: `--comment-dir` (the plans as pull-request comments). Each environment's part names
-it; nothing of one environment's comments is mixed into another's.
+job: `--comment-dir` (the plans as pull-request comments), `--annotations` and
+`--codequality` (the findings on the manifest lines). Each environment's part, annotation
+and Code Quality entry names it; nothing of one environment's is mixed into another's.
 
 `--comment-dir DIR` over several environments writes
 
@@ -76,3 +77,27 @@ def _remove_stale(directory: Path, names: set[str]) -> None:
             files = list(child.iterdir())
             if all(f.is_file() and f.suffix == ".md" and f.stem.isdigit() for f in files):
                 shutil.rmtree(child)
+
+
+def write_fleet_findings(
+    annotations: str | None, codequality: Path | None, outcomes: list[Any], where: dict[str, str]
+) -> None:
+    """The findings of every environment (validation problems and warnings, the plan's
+    errors, warnings and notes, the brake, an environment's error) in one set of
+    annotations and one Code Quality file, each naming its environment; those without a
+    manifest line on the environment's line of the project file (`where`). An outcome is a
+    `Prepared` (validate) or an `EnvironmentRun` (plan)."""
+    from reconciler.cli.reports import write_findings
+    from reconciler.report.findings import Finding, for_environment, from_plan, from_problems
+
+    items: list[Finding] = []
+    for outcome in outcomes:
+        name = outcome.target.name if hasattr(outcome, "target") else outcome.name
+        found = from_problems(outcome.problems, outcome.warnings)
+        if outcome.error is not None and not outcome.problems:
+            found.append(Finding("error", "reconciler failed", outcome.error))
+        plan = getattr(outcome, "plan", None)
+        if plan is not None:
+            found += from_plan(plan.to_dict())
+        items += for_environment(found, name, where[name])
+    write_findings(annotations, codequality, (), items)

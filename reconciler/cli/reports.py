@@ -76,6 +76,18 @@ def reported(
         _write(platform_from(annotations), codequality, paths, findings)
 
 
+def write_findings(
+    annotations: str | None, codequality: Path | None, paths: tuple[Path, ...], items: list[Any]
+) -> None:
+    """Findings gathered elsewhere (a run over several environments), written as
+    `reported` writes those of one run."""
+    from reconciler.report.annotations import platform_from
+
+    found = Findings()
+    found.items = list(items)
+    _write(platform_from(annotations), codequality, paths, found)
+
+
 def _write(
     platform: str, codequality: Path | None, paths: tuple[Path, ...], found: Findings
 ) -> None:

@@ -42,6 +42,7 @@ class Prepared:
     connection: Connection | None = None
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
+    problems: list[str] = field(default_factory=list)  # the error's, `file:line:col: ...`
 
 
 @dataclass
@@ -55,6 +56,8 @@ class EnvironmentRun:
     seconds: float = 0.0
     connection: Connection | None = None
     desired: DesiredState | None = None
+    # The error's problems, each `file:line:column: message`, when it is manifest problems.
+    problems: list[str] = field(default_factory=list)
 
 
 def prepare_all(
@@ -95,7 +98,7 @@ def prepare(
             variables = target.variables(environ)
             found.connection = connection_for(target, variables, request.rates)
     except ProblemsError as exc:
-        found.error = "\n".join(exc.problems)
+        found.error, found.problems = "\n".join(exc.problems), list(exc.problems)
     except ReconcilerError as exc:
         found.error = str(exc)
     return found
@@ -154,7 +157,7 @@ async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> Env
     run = EnvironmentRun(item.target.name, warnings=list(item.warnings))
     run.connection, run.desired = item.connection, item.desired
     if item.error is not None or item.desired is None or item.connection is None:
-        run.error = item.error or "not prepared"
+        run.error, run.problems = item.error or "not prepared", list(item.problems)
         return run
     started = time.perf_counter()
     try:
@@ -168,7 +171,7 @@ async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> Env
         )
         run.plan = outcome.plan
     except ProblemsError as exc:
-        run.error = "\n".join(exc.problems)
+        run.error, run.problems = "\n".join(exc.problems), list(exc.problems)
     except ReconcilerError as exc:
         run.error = str(exc)
     finally:

@@ -10,6 +10,10 @@ GitLab: a JSON array of `{description, check_name, fingerprint, severity, locati
 {path, lines: {begin}}}`. The fingerprint is the same for the same finding on the next
 run (the line is left out, so that moving an entry does not make a new finding).
 
+In a run over several environments (`--env '*'`) each finding names its environment (in
+the title; in the description), and its fingerprint includes it: the same problem on a
+baseline line shared by two environments is two findings, one per environment.
+
 Every text passes through `reconciler.masking.mask` first.
 """
 
@@ -62,9 +66,14 @@ def github_command(finding: Finding) -> str:
             properties.append(("line", str(finding.line)))
         if finding.column is not None:
             properties.append(("col", str(finding.column)))
-    properties.append(("title", finding.title))
+    properties.append(("title", _titled(finding)))
     joined = ",".join(f"{name}={escape_property(mask(value))}" for name, value in properties)
     return f"::{_GITHUB_COMMAND[finding.severity]} {joined}::{escape_data(mask(finding.message))}"
+
+
+def _titled(finding: Finding) -> str:
+    """The title, after the environment's name in a run over several (`acme: Plan error`)."""
+    return f"{finding.environment}: {finding.title}" if finding.environment else finding.title
 
 
 def github_commands(findings: Sequence[Finding], limit: int = GITHUB_STEP_LIMIT) -> list[str]:
@@ -90,6 +99,8 @@ def github_commands(findings: Sequence[Finding], limit: int = GITHUB_STEP_LIMIT)
 def fingerprint(finding: Finding, seen: dict[str, int]) -> str:
     """Stable across runs; a repeated identical finding gets its own (`#2`, `#3`...)."""
     base = "\0".join([finding.severity, finding.title, finding.file or "", finding.message])
+    if finding.environment:  # one baseline line, two environments: two findings
+        base += f"\0{finding.environment}"
     seen[base] = seen.get(base, 0) + 1
     if seen[base] > 1:
         base += f"\0#{seen[base]}"
@@ -105,7 +116,7 @@ def code_quality(findings: Iterable[Finding], fallback_path: str) -> list[dict[s
     for finding in findings:
         out.append(
             {
-                "description": mask(f"{finding.title}: {finding.message}"),
+                "description": mask(f"{_titled(finding)}: {finding.message}"),
                 "check_name": mask("reconciler/" + finding.title.lower().replace(" ", "-")),
                 "fingerprint": fingerprint(finding, seen),
                 "severity": _CODE_QUALITY_SEVERITY[finding.severity],

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 ERROR = "error"
@@ -30,6 +30,8 @@ class Finding:
     file: str | None = None
     line: int | None = None
     column: int | None = None
+    # The environment of reconciler.yaml it was found in (a run over several: `--env`).
+    environment: str | None = None
 
     @property
     def located(self) -> bool:
@@ -109,6 +111,20 @@ def _place(location: str | None) -> tuple[str | None, int | None, int | None]:
         return None, None, None
     column = match["column"]
     return match["file"], int(match["line"]), int(column) if column else None
+
+
+def for_environment(findings: Iterable[Finding], name: str, where: str) -> list[Finding]:
+    """The findings of one environment of a run over several, each naming it; one that
+    has no place in a manifest (an unreachable helpdesk, a refused token) is placed on the
+    environment's line in the project file, `where` (`reconciler.yaml:17:3`), so that it
+    is shown beside the environment it is about."""
+    file, line, column = _place(where)
+    return [
+        replace(finding, environment=name)
+        if finding.located
+        else replace(finding, environment=name, file=file, line=line, column=column)
+        for finding in findings
+    ]
 
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
