@@ -49,7 +49,8 @@ def current_target() -> Any:
 
 def with_environments(command: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Adds --env and --project (and, for plan and apply, --max-parallel and
-    --report-file) to `command`, and runs it for the environments selected."""
+    --report-file; for export, --max-parallel) to `command`, and runs it for the
+    environments selected."""
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(func)
@@ -88,6 +89,8 @@ def with_environments(command: str) -> Callable[[Callable[..., Any]], Callable[.
         options = [env_option, project_option]
         if command in ("plan", "apply"):
             options += _FLEET_OPTIONS
+        elif command == "export":
+            options.append(_FLEET_OPTIONS[0])  # --max-parallel
         for option in reversed(options):
             wrapper = option(wrapper)
         return wrapper
@@ -101,8 +104,8 @@ _FLEET_OPTIONS = [
         type=click.IntRange(min=0),
         default=32,
         show_default=True,
-        help="With several environments: how many are planned (and, in one apply wave, "
-        "applied) at once (0: all).",
+        help="With several environments: how many are planned (exported; in one apply "
+        "wave, applied) at once (0: all).",
     ),
     click.option(
         "--report-file",

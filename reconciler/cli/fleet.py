@@ -34,7 +34,7 @@ def run_fleet(
 ) -> None:
     from reconciler.project import resolve
 
-    if command not in ("validate", "plan", "apply"):
+    if command not in ("validate", "plan", "apply", "export"):
         raise UsageError(f"{command} runs for one environment at a time: give one --env NAME")
     refuse_sandbox(kwargs)
     for name, flag in _SINGLE_ONLY.get(command, {}).items():
@@ -48,6 +48,11 @@ def run_fleet(
     for target in targets:  # every binding is checked before anything is sent anywhere
         target.guard(os.environ, kwargs.get("helpdesk_url"), kwargs.get("workspace_url"))
     request = _request(kwargs)
+    if command == "export":  # the live state only: no manifests to load
+        from reconciler.cli.fleet_export import export_fleet
+
+        export_fleet(targets, kwargs, max_parallel, request)
+        return
     from reconciler.project.fleet import prepare_all
 
     connect = command != "validate"  # validate is offline: no credentials needed

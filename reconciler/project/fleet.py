@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from reconciler.clients.connection import Connection, RateSettings, connection_from
 from reconciler.errors import ProblemsError, ReconcilerError
@@ -21,6 +22,8 @@ from reconciler.manifest.varfiles import load_var_files
 from reconciler.planning.plan import Plan, Selector
 from reconciler.planning.workflow import read_and_plan
 from reconciler.project.environments import Target
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -133,24 +136,40 @@ async def plan_environments(
     transport: Any = None,
 ) -> list[EnvironmentRun]:
     """Every prepared environment planned, at most `max_parallel` at once (0: no limit)."""
-    gate = asyncio.Semaphore(max_parallel if max_parallel > 0 else max(len(prepared), 1))
+    return await in_order(
+        [partial(_plan_one, item, request, transport) for item in prepared],
+        max_parallel=max_parallel,
+        on_done=on_done,
+    )
 
-    async def one(item: Prepared) -> EnvironmentRun:
+
+async def in_order(
+    work: Sequence[Callable[[], Awaitable[T]]],
+    *,
+    max_parallel: int,
+    on_done: Callable[[T], None] | None = None,
+) -> list[T]:
+    """Each of `work` run, at most `max_parallel` at once (0: no limit); the results in
+    the order given, each handed to `on_done` as soon as it and those before it are done.
+    Interrupted (Ctrl-C), the work not finished is cancelled."""
+    gate = asyncio.Semaphore(max_parallel if max_parallel > 0 else max(len(work), 1))
+
+    async def one(start: Callable[[], Awaitable[T]]) -> T:
         async with gate:
-            return await _plan_one(item, request, transport)
+            return await start()
 
-    tasks = [asyncio.create_task(one(item)) for item in prepared]
-    runs = []
+    tasks = [asyncio.create_task(one(start)) for start in work]
+    results = []
     try:
         for task in tasks:
-            run = await task
-            runs.append(run)
+            result = await task
+            results.append(result)
             if on_done is not None:
-                on_done(run)
+                on_done(result)
     finally:
         for task in tasks:
             task.cancel()
-    return runs
+    return results
 
 
 async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> EnvironmentRun:

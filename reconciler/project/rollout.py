@@ -9,18 +9,18 @@ and those before it are done, so that output is never interleaved. Nothing here 
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.errors import ProblemsError, ReconcilerError
-from reconciler.project.fleet import EnvironmentRun
+from reconciler.project.fleet import EnvironmentRun, in_order
 from reconciler.project.waves import Wave
 
 
@@ -87,24 +87,11 @@ async def _apply_wave(
     on_done: Callable[[Applied], None] | None,
     transport: Any,
 ) -> list[Applied]:
-    gate = asyncio.Semaphore(max_parallel if max_parallel > 0 else max(len(members), 1))
-
-    async def one(run: EnvironmentRun) -> Applied:
-        async with gate:
-            return await apply_environment(run, wave, request, transport)
-
-    tasks = [asyncio.create_task(one(run)) for run in members]
-    done = []
-    try:
-        for task in tasks:
-            item = await task
-            done.append(item)
-            if on_done is not None:
-                on_done(item)
-    finally:
-        for task in tasks:
-            task.cancel()
-    return done
+    return await in_order(
+        [partial(apply_environment, run, wave, request, transport) for run in members],
+        max_parallel=max_parallel,
+        on_done=on_done,
+    )
 
 
 async def apply_environment(

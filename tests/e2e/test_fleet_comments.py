@@ -5,6 +5,7 @@ one has no use for is removed. Against the three-tenant sandbox, initech unreach
 
 from __future__ import annotations
 
+import re
 import socket
 from pathlib import Path
 
@@ -18,13 +19,16 @@ BASE = "https://github.com/msp/fleet/blob/0123abc"
 
 
 def unreachable(project: Path, sandbox: SandboxProcess, name: str) -> int:
+    """Environment `name`'s URLs moved to a port nothing listens on; the others kept."""
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         closed = int(probe.getsockname()[1])
     path = project / "reconciler.yaml"
     port = sandbox.env["ACME_HELPDESK_URL"].split(":")[2].split("/")[0]
-    head, tail = path.read_text(encoding="utf-8").split(f"  {name}:")
-    path.write_text(head + f"  {name}:" + tail.replace(f":{port}/", f":{closed}/"), "utf-8")
+    head, tail = path.read_text(encoding="utf-8").split(f"\n  {name}:\n")
+    block, *rest = re.split(r"(?=\n  \S)", tail, maxsplit=1)  # up to the next environment
+    block = block.replace(f":{port}/", f":{closed}/")
+    path.write_text(head + f"\n  {name}:\n" + block + "".join(rest), "utf-8")
     return closed
 
 

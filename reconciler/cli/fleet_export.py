@@ -1,0 +1,112 @@
+"""`export --env A --env B` (or a pattern) `--out DIR`: each environment's live state
+exported to its own directory, `DIR/NAME/`, as `export --env NAME --out DIR/NAME` would,
+at most `--max-parallel` at once, each with its own connection (URLs, credentials, rate
+limits). Without `--out` it is refused: several exports on stdout would be one stream of
+documents no tool can tell apart. An environment that cannot be exported (unreachable, a
+refused token) is reported and does not stop the others; exit 1. Every directory is
+checked before anything is read, and every environment's wrong-tenant guard before any
+call."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import click
+
+from reconciler.errors import ReconcilerError, UsageError
+
+
+@dataclass
+class _Exported:
+    name: str
+    result: Any = None  # an ExportResult
+    error: str | None = None
+    seconds: float = 0.0
+
+
+def export_fleet(
+    targets: list[Any], kwargs: dict[str, Any], max_parallel: int, request: Any
+) -> None:
+    from reconciler.cli.extras import check_writable
+    from reconciler.export import Selection, check_directory, parse_rule_ids
+    from reconciler.project.fleet import in_order
+
+    out: Path | None = kwargs.get("out")
+    if out is None:
+        names = ", ".join(target.name for target in targets)
+        raise UsageError(
+            f"export over several environments ({names}) needs --out DIR: each environment "
+            "is written to DIR/NAME (or give one --env NAME to export to stdout)"
+        )
+    force = bool(kwargs.get("force"))
+    for target in targets:  # before reading: fail fast
+        check_directory(out / target.name, force=force)
+    check_writable("--out", out, directory=True)
+    selection = Selection.build(
+        kinds=kwargs.get("kinds", ()),
+        targets=kwargs.get("targets", ()),
+        excludes=kwargs.get("excludes", ()),
+        rule_ids=parse_rule_ids(kwargs.get("rule_ids", ())),
+    )
+    include_empty = bool(kwargs.get("include_empty"))
+    failed: list[str] = []
+
+    def write(done: _Exported) -> None:
+        if not _write(done, out / done.name, kwargs.get("schema_ref"), force):
+            failed.append(done.name)
+
+    click.echo(f"Exporting {len(targets)} environment(s)...", err=True)
+    work = [partial(_export_one, target, selection, include_empty, request) for target in targets]
+    asyncio.run(in_order(work, max_parallel=max_parallel, on_done=write))
+    if failed:
+        click.echo(
+            f"Error: {len(failed)} of {len(targets)} environment(s) not exported: "
+            f"{', '.join(failed)}.",
+            err=True,
+        )
+        sys.exit(1)
+    click.echo(f"Exported {len(targets)} environment(s) to {out}.", err=True)
+
+
+async def _export_one(target: Any, selection: Any, include_empty: bool, request: Any) -> _Exported:
+    from reconciler.export import export_live
+    from reconciler.project.fleet import connection_for
+
+    done = _Exported(target.name)
+    started = time.perf_counter()
+    try:
+        connection = connection_for(target, target.variables(os.environ), request.rates)
+        done.result = await export_live(connection, selection, include_empty=include_empty)
+    except ReconcilerError as exc:
+        done.error = str(exc)
+    finally:
+        done.seconds = time.perf_counter() - started
+    return done
+
+
+def _write(done: _Exported, directory: Path, schema: str | None, force: bool) -> bool:
+    """One environment's export written, or its error shown: whole, in declared order."""
+    from reconciler.export import write_directory
+
+    if done.error is not None:
+        click.echo(f"Error: {done.name}: {done.error}", err=True)
+        return False
+    for message in done.result.warnings:
+        click.echo(f"Warning: {done.name}: {message}", err=True)
+    try:
+        written = write_directory(done.result, directory, schema=schema, force=force)
+    except ReconcilerError as exc:
+        click.echo(f"Error: {done.name}: {exc}", err=True)
+        return False
+    names = ", ".join(p.name for p in written.files)
+    click.echo(
+        f"{done.name}: exported {done.result.count} object(s) to {directory}: {names}.", err=True
+    )
+    return True
