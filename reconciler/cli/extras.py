@@ -1,7 +1,8 @@
 """What the CLI's option modules share without importing each other: the sandbox extra's
 check (`--sandbox` and `sandbox serve` both need it), the rate limits' upper bound, and
-the refusal of `--sandbox` with `--env` (single and fleet runs alike), and the check that
-an output path can be written."""
+the refusal of `--sandbox` with `--env` (single and fleet runs alike), the check that
+an output path can be written, and the writing of pull-request comment parts (one
+environment's or each of several's)."""
 
 from __future__ import annotations
 
@@ -63,3 +64,17 @@ def check_writable(option: str, path: Path, *, directory: bool = False) -> None:
         place = existing
     if not os.access(place, os.W_OK | os.X_OK):
         raise UsageError(f"{option} {path}: cannot write in {place}: permission denied")
+
+
+def write_comment_parts(directory: Path, parts: list[str]) -> int:
+    """`1.md`, `2.md`, ...; numbered parts of an earlier, longer plan are removed, so the
+    directory always holds exactly this plan's comments. Written as every output file is
+    (masking.write_text): a credential in a value never reaches a pull request."""
+    from reconciler.masking import write_text
+
+    for number, text in enumerate(parts, start=1):
+        write_text(directory / f"{number}.md", text)
+    for stale in directory.glob("*.md"):
+        if stale.stem.isdigit() and int(stale.stem) > len(parts):
+            stale.unlink()
+    return len(parts)

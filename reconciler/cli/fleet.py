@@ -34,16 +34,7 @@ def run_fleet(
 ) -> None:
     from reconciler.project import resolve
 
-    if command not in ("validate", "plan", "apply", "export"):
-        raise UsageError(f"{command} runs for one environment at a time: give one --env NAME")
-    refuse_sandbox(kwargs)
-    for name, flag in _SINGLE_ONLY.get(command, {}).items():
-        if kwargs.get(name):
-            raise UsageError(f"{flag} works with one environment: give one --env NAME")
-    if kwargs.get("comment_dir") is not None:  # before any call: fail fast
-        from reconciler.cli.extras import check_writable
-
-        check_writable("--comment-dir", kwargs["comment_dir"], directory=True)
+    _check_flags(command, kwargs)
     targets = [resolve(project, name) for name in names]
     for target in targets:  # every binding is checked before anything is sent anywhere
         target.guard(os.environ, kwargs.get("helpdesk_url"), kwargs.get("workspace_url"))
@@ -88,6 +79,21 @@ def run_fleet(
         if any(run.plan is not None and unmanaged_failure(run.plan) for run in runs):
             code = 1
     sys.exit(code)
+
+
+def _check_flags(command: str, kwargs: dict[str, Any]) -> None:
+    """What cannot run over several environments is refused, and the comment directory
+    checked, before anything is read or sent: fail fast."""
+    if command not in ("validate", "plan", "apply", "export"):
+        raise UsageError(f"{command} runs for one environment at a time: give one --env NAME")
+    refuse_sandbox(kwargs)
+    for name, flag in _SINGLE_ONLY.get(command, {}).items():
+        if kwargs.get(name):
+            raise UsageError(f"{flag} works with one environment: give one --env NAME")
+    if kwargs.get("comment_dir") is not None:
+        from reconciler.cli.extras import check_writable
+
+        check_writable("--comment-dir", kwargs["comment_dir"], directory=True)
 
 
 def _findings(outcomes: list[Any], where: dict[str, str], kwargs: dict[str, Any]) -> None:

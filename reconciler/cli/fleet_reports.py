@@ -30,7 +30,7 @@ _MOST_ERROR = 20_000  # characters of an environment's error shown in its commen
 
 
 def write_fleet_comments(directory: Path, runs: list[Any], source_url: str | None) -> None:
-    from reconciler.cli.plan import write_comment_parts
+    from reconciler.cli.extras import write_comment_parts
     from reconciler.masking import write_text
     from reconciler.project.summary import summary_markdown
     from reconciler.render import markdown_parts

@@ -12,6 +12,7 @@ import click
 
 from reconciler.cli.changed import announce, changed_since_option, narrowed
 from reconciler.cli.environments import saved_environment, with_environments
+from reconciler.cli.extras import write_comment_parts
 from reconciler.cli.interrupts import sigterm_as_interrupt
 from reconciler.cli.options import (
     connection_options,
@@ -22,20 +23,6 @@ from reconciler.cli.options import (
 )
 from reconciler.cli.reports import plan_report_options, reported, write_plan_reports
 from reconciler.terminal.console import Progress, colour, refuse_partial_coverage, unmanaged_failure
-
-
-def write_comment_parts(directory: Path, parts: list[str]) -> int:
-    """`1.md`, `2.md`, ...; numbered parts of an earlier, longer plan are removed, so the
-    directory always holds exactly this plan's comments. Written as every output file is
-    (masking.write_text): a credential in a value never reaches a pull request."""
-    from reconciler.masking import write_text
-
-    for number, text in enumerate(parts, start=1):
-        write_text(directory / f"{number}.md", text)
-    for stale in directory.glob("*.md"):
-        if stale.stem.isdigit() and int(stale.stem) > len(parts):
-            stale.unlink()
-    return len(parts)
 
 
 @click.command()
