@@ -149,14 +149,14 @@ _MARKED = {"anyOf": [{"required": [OVERLAY]}, {"required": [DROP]}]}
 _MARKER_SCHEMAS = {
     OVERLAY: {
         "const": True,
-        "description": "true: refine the entry of this key that an earlier file (the "
+        "description": "Refine the entry of this key that an earlier file (the "
         "baseline) writes, for these manifests only. The fields given replace its values "
         "(lists are replaced whole, custom_fields merge by field name); the others keep "
         "the earlier file's. See docs/environments.md, Overlays.",
     },
     DROP: {
         "const": True,
-        "description": "true: leave out the entry of this key that an earlier file (the "
+        "description": "Leave out the entry of this key that an earlier file (the "
         "baseline) writes, for these manifests only. Give only the key beside it. See "
         "docs/environments.md, Overlays.",
     },

@@ -99,6 +99,8 @@ def _definition_section(definition: Schema) -> list[str]:
 
 def _field_table(definition: Schema) -> list[str]:
     required = set(definition.get("required", []))
+    # Required of a whole entry, not of an overlay refining one (overlays.py).
+    unless_marked = set(definition.get("else", {}).get("required", []))
     rows = [
         "| field | type | required | default | description |",
         "|---|---|---|---|---|",
@@ -107,7 +109,11 @@ def _field_table(definition: Schema) -> list[str]:
         cells = [
             f"`{name}`",
             type_text(prop),
-            "yes" if name in required else "no",
+            "yes"
+            if name in required
+            else "yes, but not in an overlay"
+            if name in unless_marked
+            else "no",
             _default_text(prop),
             _description_text(prop),
         ]
@@ -143,6 +149,8 @@ def type_text(prop: Schema) -> str:
         choices = [type_text(choice) for choice in prop["anyOf"]]
         unique = list(dict.fromkeys(choices))
         return unique[0] if len(unique) == 1 else ", ".join(unique[:-1]) + " or " + unique[-1]
+    if "const" in prop:
+        return f"`{_json(prop['const'])}`"
     if "enum" in prop:
         return "one of " + ", ".join(f"`{_json(value)}`" for value in prop["enum"])
     kind = prop.get("type")

@@ -15,6 +15,7 @@ from ruamel.yaml import YAML
 
 from reconciler.errors import ManifestError
 from reconciler.manifest import json_schema, load_manifests
+from reconciler.manifest.reference import reference_markdown
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -171,3 +172,12 @@ def test_the_example_fleet_is_valid_for_the_committed_schema() -> None:
     for path in files:
         instance = YAML(typ="safe").load(path)
         assert [e.message for e in validator.iter_errors(instance)] == [], path
+
+
+def test_the_field_reference_shows_the_markers_and_what_an_overlay_may_leave_out() -> None:
+    text = reference_markdown()
+    assert text.count("| `overlay` | `true` | no |  | Refine the entry of this key") == 8
+    assert text.count("| `drop` | `true` | no |  | Leave out the entry of this key") == 8
+    assert "| `technicians` | list of string (non-empty) | yes, but not in an overlay |" in text
+    assert "| `enabled` | boolean or [Variable](#variable) | yes, but not in an overlay |" in text
+    assert "| `name` | string (non-empty) | yes |" in text  # a key stays required
