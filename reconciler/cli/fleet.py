@@ -135,7 +135,7 @@ def _write_reports(runs: list[Any], kwargs: dict[str, Any]) -> None:
 
 
 def _request(kwargs: dict[str, Any]) -> Any:
-    from reconciler.clients.connection import RateSettings
+    from reconciler.clients.connection import RateSettings, Timeouts
     from reconciler.planning.plan import Selector
     from reconciler.project.fleet import PlanRequest
 
@@ -144,6 +144,7 @@ def _request(kwargs: dict[str, Any]) -> Any:
         targets=tuple(Selector.parse(t) for t in kwargs.get("targets", ())),
         excludes=tuple(Selector.parse(e) for e in kwargs.get("excludes", ())),
         rates=RateSettings(kwargs.get("rate_limit", 90), kwargs.get("search_rate_limit", 60)),
+        timeouts=Timeouts(kwargs["timeout"]) if kwargs.get("timeout") else Timeouts(),
     )
 
 

@@ -82,7 +82,8 @@ async def _export_one(target: Any, selection: Any, include_empty: bool, request:
     done = _Exported(target.name)
     started = time.perf_counter()
     try:
-        connection = connection_for(target, target.variables(os.environ), request.rates)
+        variables = target.variables(os.environ)
+        connection = connection_for(target, variables, request.rates, request.timeouts)
         done.result = await export_live(connection, selection, include_empty=include_empty)
     except ReconcilerError as exc:
         done.error = str(exc)

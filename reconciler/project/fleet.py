@@ -15,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from reconciler.clients.connection import Connection, RateSettings, connection_from
+from reconciler.clients.connection import Connection, RateSettings, Timeouts, connection_from
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.manifest import DesiredState, Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
@@ -34,6 +34,7 @@ class PlanRequest:
     targets: tuple[Selector, ...] = ()
     excludes: tuple[Selector, ...] = ()
     rates: RateSettings = field(default_factory=RateSettings)
+    timeouts: Timeouts = field(default_factory=Timeouts)  # --timeout
 
 
 @dataclass
@@ -99,7 +100,7 @@ def prepare(
         found.desired = with_safety(validated.desired, target)
         if connect:
             variables = target.variables(environ)
-            found.connection = connection_for(target, variables, request.rates)
+            found.connection = connection_for(target, variables, request.rates, request.timeouts)
     except ProblemsError as exc:
         found.error, found.problems = "\n".join(exc.problems), list(exc.problems)
     except ReconcilerError as exc:
@@ -117,13 +118,19 @@ def with_safety(desired: DesiredState, target: Target) -> DesiredState:
     return replace(desired, manifest=manifest)
 
 
-def connection_for(target: Target, variables: Mapping[str, str], rates: RateSettings) -> Connection:
-    """The environment's connection: its URLs and credentials, its own rate limits."""
+def connection_for(
+    target: Target,
+    variables: Mapping[str, str],
+    rates: RateSettings,
+    timeouts: Timeouts | None = None,
+) -> Connection:
+    """The environment's connection: its URLs and credentials, its own rate limits, and
+    the command's --timeout."""
     own = RateSettings(
         target.rate_limit if target.rate_limit is not None else rates.general,
         target.search_rate_limit if target.search_rate_limit is not None else rates.search,
     )
-    connection = connection_from(variables, rates=own)
+    connection = connection_from(variables, rates=own, timeouts=timeouts or Timeouts())
     return replace(connection, environment=target.name)
 
 

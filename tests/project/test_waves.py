@@ -29,7 +29,11 @@ def project(tmp_path: Path, waves_of: dict[str, int | None]) -> Path:
 
 # (waves declared, the selection, the waves it applies in: (number, names) each)
 WAVES = [
-    ({"a": None, "b": None, "c": None}, ["a", "b", "c"], [(None, ("a",)), (None, ("b",)), (None, ("c",))]),
+    (
+        {"a": None, "b": None, "c": None},
+        ["a", "b", "c"],
+        [(None, ("a",)), (None, ("b",)), (None, ("c",))],
+    ),
     ({"a": 2, "b": 1, "c": 2, "d": 1}, ["a", "b", "c", "d"], [(1, ("b", "d")), (2, ("a", "c"))]),
     ({"a": 2, "b": 1, "c": 2, "d": 1}, ["c", "a"], [(2, ("a", "c"))]),  # the project's order
     ({"a": 0, "b": 10, "c": 3}, ["a", "b", "c"], [(0, ("a",)), (3, ("c",)), (10, ("b",))]),
@@ -39,7 +43,10 @@ WAVES = [
 
 @pytest.mark.parametrize(("declared", "selected", "expected"), WAVES)
 def test_the_waves_a_selection_applies_in(
-    tmp_path: Path, declared: dict[str, int | None], selected: list[str], expected: list[tuple[int | None, tuple[str, ...]]]
+    tmp_path: Path,
+    declared: dict[str, int | None],
+    selected: list[str],
+    expected: list[tuple[int | None, tuple[str, ...]]],
 ) -> None:
     found = waves(load_project(project(tmp_path, declared)), selected)
     assert [(wave.number, wave.names) for wave in found] == expected
@@ -57,7 +64,9 @@ BAD_WAVES = [
 
 
 @pytest.mark.parametrize(("text", "expected"), BAD_WAVES)
-def test_bad_waves_are_reported_at_their_line(tmp_path: Path, text: str, expected: list[str]) -> None:
+def test_bad_waves_are_reported_at_their_line(
+    tmp_path: Path, text: str, expected: list[str]
+) -> None:
     path = tmp_path / "reconciler.yaml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ManifestError) as caught:
@@ -69,8 +78,14 @@ def test_bad_waves_are_reported_at_their_line(tmp_path: Path, text: str, expecte
 
 
 def _applied(name: str, wave: Wave, result: Result, done: int = 0) -> Applied:
-    report = ApplyReport(done=[f'users["u{i}"]' for i in range(done)]) if result is Result.APPLIED else None
-    return Applied(name, wave, result, report, seconds=0.25 if result is not Result.NOT_ATTEMPTED else 0.0)
+    report = (
+        ApplyReport(done=[f'users["u{i}"]' for i in range(done)])
+        if result is Result.APPLIED
+        else None
+    )
+    return Applied(
+        name, wave, result, report, seconds=0.25 if result is not Result.NOT_ATTEMPTED else 0.0
+    )
 
 
 ONE, TWO, NONE = Wave(1, ("acme", "globex")), Wave(2, ("initech",)), Wave(None, ("x",))
@@ -97,7 +112,9 @@ SUMMARIES = [
 
 
 @pytest.mark.parametrize(("results", "lines"), SUMMARIES)
-def test_the_apply_summary_says_what_was_applied_and_not_attempted(results: list[Applied], lines: list[str]) -> None:
+def test_the_apply_summary_says_what_was_applied_and_not_attempted(
+    results: list[Applied], lines: list[str]
+) -> None:
     shown = apply_summary(results).splitlines()
     for line in lines:
         assert line in shown, (line, shown)
