@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from reconciler.cli.group import EXIT_INTERRUPTED
+from reconciler.cli.interrupts import ApplyInterrupts, sigterm_as_interrupt
 from reconciler.errors import UsageError
 
 
@@ -26,7 +28,7 @@ def apply_fleet(
     report_file: Path | None = None,
 ) -> None:
     """Apply the environments of `runs` that change, in the waves `planned`."""
-    from reconciler.project.rollout import Result, apply_waves
+    from reconciler.project.rollout import Result
 
     changing = [run for run in runs if run.plan is not None and run.plan.to_apply]
     if not changing:
@@ -49,15 +51,17 @@ def apply_fleet(
         _print_applied(item)
 
     try:
-        results = asyncio.run(
-            apply_waves(changing, planned, _request(kwargs), max_parallel=max_parallel,
-                        on_done=show)
-        )  # fmt: skip
-    except KeyboardInterrupt:
+        with sigterm_as_interrupt():
+            results = asyncio.run(_rollout(changing, planned, kwargs, max_parallel, show))
+    except (KeyboardInterrupt, asyncio.CancelledError):  # stopped at once (a second Ctrl-C)
         finished = {item.name for item in done}
         left = [run.name for run in changing if run.name not in finished]
-        click.echo(f"Interrupted: not finished: {', '.join(left) or '(none)'}.", err=True)
-        raise
+        click.echo(
+            f"Stopped at once: not finished: {', '.join(left) or '(none)'} (the outcome of "
+            "the operations in flight is unknown: see each environment's apply log).",
+            err=True,
+        )
+        sys.exit(EXIT_INTERRUPTED)
     from reconciler.project.rollout import apply_summary
 
     click.echo(apply_summary(results), nl=False, err=True)
@@ -67,9 +71,29 @@ def apply_fleet(
 
         write_text(report_file, report_json(runs, "apply", applied=results))
         click.echo(f"Wrote the run summary to {report_file}.", err=True)
-    if any(item.result is not Result.APPLIED and item.result is not Result.UNCHANGED
-           for item in results):  # fmt: skip
+    if any(item.result is Result.FAILED for item in results):
         sys.exit(1)
+    if any(item.result in (Result.INTERRUPTED, Result.NOT_ATTEMPTED) for item in results):
+        sys.exit(EXIT_INTERRUPTED)
+
+
+async def _rollout(
+    changing: list[Any], planned: list[Any], kwargs: dict[str, Any], max_parallel: int, show: Any
+) -> list[Any]:
+    """The waves, with Ctrl-C armed: the first stops the rollout gracefully (nothing new
+    starts, what was sent finishes), a second stops it at once."""
+    from reconciler.project.rollout import Stop, apply_waves
+
+    stop = Stop()
+    task = asyncio.current_task()
+    assert task is not None
+    interrupts = ApplyInterrupts(stop, task)
+    interrupts.arm()
+    try:
+        return await apply_waves(changing, planned, _request(kwargs), max_parallel=max_parallel,
+                                 on_done=show, stop=stop)  # fmt: skip
+    finally:
+        interrupts.disarm()
 
 
 def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from reconciler.applying.executor import ApplyReport
-from reconciler.applying.session import ApplyOptions, ApplySession
+from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.project.fleet import EnvironmentRun, in_order
 from reconciler.project.waves import Wave
@@ -27,8 +27,26 @@ from reconciler.project.waves import Wave
 class Result(StrEnum):
     APPLIED = "applied"
     FAILED = "failed"
+    INTERRUPTED = "interrupted"  # stopped by Ctrl-C: what was sent finished (its report)
     UNCHANGED = "nothing to apply"  # the fresh plan had nothing left to do
     NOT_ATTEMPTED = "not attempted"
+
+
+class Stop:
+    """Ctrl-C over the whole rollout (cli/interrupts.ApplyInterrupts calls `interrupt`):
+    every session executing starts nothing new and lets what it sent finish; an
+    environment that has not begun writing does not begin (its fresh plan is declined
+    before anything is written); no later wave starts."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self.executing: set[ApplySession] = set()
+
+    def interrupt(self) -> bool:
+        self.requested = True
+        for session in list(self.executing):
+            session.interrupt()
+        return True
 
 
 @dataclass(frozen=True)
@@ -62,52 +80,49 @@ async def apply_waves(
     max_parallel: int,
     on_done: Callable[[Applied], None] | None = None,
     transport: Any = None,
+    stop: Stop | None = None,
 ) -> list[Applied]:
     """Apply `runs` (planned, confirmed) wave by wave; one `Applied` per run, in the
-    waves' order, those after a failed wave `NOT_ATTEMPTED`."""
+    waves' order, those after a failed (or interrupted) wave `NOT_ATTEMPTED`."""
+    stop = stop or Stop()
     by_name = {run.name: run for run in runs}
     results: list[Applied] = []
-    failed = False
     for wave in planned:
         members = [by_name[name] for name in wave.names if name in by_name]
-        if failed:
+        if stop.requested or any(item.result is Result.FAILED for item in results):
             results += [Applied(run.name, wave) for run in members]
             continue
-        done = await _apply_wave(members, wave, request, max_parallel, on_done, transport)
-        results += done
-        failed = any(item.result is Result.FAILED for item in done)
+        work = [partial(apply_environment, run, wave, request, transport, stop) for run in members]
+        results += await in_order(work, max_parallel=max_parallel, on_done=on_done)
     return results
 
 
-async def _apply_wave(
-    members: Sequence[EnvironmentRun],
+async def apply_environment(
+    run: EnvironmentRun,
     wave: Wave,
     request: ApplyRequest,
-    max_parallel: int,
-    on_done: Callable[[Applied], None] | None,
-    transport: Any,
-) -> list[Applied]:
-    return await in_order(
-        [partial(apply_environment, run, wave, request, transport) for run in members],
-        max_parallel=max_parallel,
-        on_done=on_done,
-    )
-
-
-async def apply_environment(
-    run: EnvironmentRun, wave: Wave, request: ApplyRequest, transport: Any = None
+    transport: Any = None,
+    stop: Stop | None = None,
 ) -> Applied:
     """`run`'s environment applied in its own session, refusing a fresh plan that
     differs from the one shown; an error is the environment's failure."""
+    stop = stop or Stop()
     item = Applied(run.name, wave, log_path=environment_log(request.log_path, run.name))
+    if stop.requested:  # interrupted while it waited for its turn
+        return item
     assert run.plan is not None and run.desired is not None and run.connection is not None
     shown = [change.to_dict() for change in run.plan.to_apply]
     changed = False
+    session: ApplySession | None = None
 
     def same_as_shown(fresh: Any) -> bool:
         nonlocal changed
         changed = [change.to_dict() for change in fresh.to_apply] != shown
-        return not changed
+        if stop.requested or changed:
+            return False
+        assert session is not None  # made before `apply` asks
+        stop.executing.add(session)
+        return True
 
     started = time.perf_counter()
     try:
@@ -123,19 +138,29 @@ async def apply_environment(
         async with session:
             outcome = await session.apply(confirm=same_as_shown)
         item.report = outcome.report
-        ok = outcome.report is None or outcome.report.ok
-        item.result = Result.UNCHANGED if outcome.report is None else Result.APPLIED
-        if not ok:
+        item.result = _result(outcome.report)
+    except ApplyDeclined:
+        if changed:
             item.result = Result.FAILED
+            item.error = "the plan changed since it was shown: not applied; plan again"
+        # else interrupted before anything was written: not attempted
     except ProblemsError as exc:
         item.result, item.error = Result.FAILED, "\n".join(exc.problems)
     except ReconcilerError as exc:
-        item.result = Result.FAILED
-        item.error = "the plan changed since it was shown: not applied; plan again" if changed \
-            else str(exc)  # fmt: skip
+        item.result, item.error = Result.FAILED, str(exc)
     finally:
+        if session is not None:
+            stop.executing.discard(session)
         item.seconds = time.perf_counter() - started
     return item
+
+
+def _result(report: ApplyReport | None) -> Result:
+    if report is None:
+        return Result.UNCHANGED
+    if report.interrupted:
+        return Result.INTERRUPTED
+    return Result.APPLIED if report.ok else Result.FAILED
 
 
 def environment_log(path: Path | None, name: str) -> Path | None:
@@ -171,6 +196,11 @@ def apply_summary(results: Sequence[Applied]) -> str:
 def _verdict(results: Sequence[Applied]) -> str:
     failed = [item for item in results if item.result is Result.FAILED]
     skipped = [item.name for item in results if item.result is Result.NOT_ATTEMPTED]
+    cut = [item.name for item in results if item.result is Result.INTERRUPTED]
+    if cut or (skipped and not failed):  # Ctrl-C
+        rest = f"; not attempted: {', '.join(skipped)}" if skipped else ""
+        stopped = f" while applying {', '.join(cut)}" if cut else ""
+        return f"Interrupted{stopped}{rest}."
     if not failed:
         names = ", ".join(item.name for item in results)
         return f"Applied {len(results)} environment(s): {names}."
