@@ -6,14 +6,34 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits
 from reconciler.clients.base import new_http_client
 from reconciler.clients.retry import RetryPolicy
 from reconciler.clients.sender import _URLS_KEPT, Sender
+from reconciler.clients.transport import Transport
 
 
-def test_the_pool_holds_as_many_connections_as_requests_in_flight() -> None:
+def test_the_pool_holds_as_many_connections_as_requests_in_flight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    http = new_http_client("http://h.invalid/api/", None, 5.0, max_connections=3)
+    transport = http._transport  # type: ignore[attr-defined]
+    assert isinstance(transport, Transport)
+    assert (transport._max, transport._keep) == (3, 3)
+    asyncio.run(http.aclose())
+    # Behind a proxy from the environment, httpx's own pool, sized the same.
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
     http = new_http_client("http://h.invalid/api/", None, 5.0, max_connections=3)
     pool = http._transport._pool  # type: ignore[attr-defined]
     assert (pool._max_connections, pool._max_keepalive_connections) == (3, 3)
