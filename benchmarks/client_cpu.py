@@ -8,7 +8,8 @@
    validation). The figure is (apply CPU - validate CPU) / operations (target <= 1 ms),
    the minimum over `--repeat` runs (the machine is shared: CPU time, not wall time).
    Beside it, the CPU per request of a bare `httpx.AsyncClient` sending as many creates
-   to a fresh sandbox, 10 at once: the HTTP stack's own cost on this machine.
+   to a fresh sandbox, 10 at once: the HTTP stack's own cost on this machine, with
+   httpx's default transport (httpcore, anyio) and with reconciler's (transport.py).
 2. Speed-up. The same bootstrap at `--latency` (20 ms) per answer (the sandbox's `slow`
    fault), `--parallelism 10` against `--parallelism 1`, wall time of each whole child
    process (target >= 8x; the best of `--repeat` for each).
@@ -30,6 +31,7 @@ import io
 import json
 import os
 import pstats
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -45,6 +47,7 @@ from apply_bench import write_tenant
 from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.clients import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
+from reconciler.clients.transport import Transport
 from reconciler.manifest import load_manifests
 from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.process import SandboxProcess
@@ -92,13 +95,14 @@ def apply_child(
 
 def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
     print("\n1. client CPU per operation: `apply` (rate limits off, no latency) as a child")
-    validate, applied, bare = [], [], []
+    validate, applied, bare, ours = [], [], [], []
     operations = 0
     for _ in range(repeat):
         validate.append(child(["validate", str(tenant)], {})[0])
         cpu, _, operations = apply_child(tenant, root / "cpu.db", root / "cpu.jsonl")
         applied.append(cpu)
         bare.append(httpx_alone(root / "httpx.db", operations))
+        ours.append(httpx_alone(root / "ours.db", operations, own_transport=True))
     start, total = min(validate), min(applied)
     per = (total - start) / operations * 1000
     print(f"  reference: `validate` of the same manifests (start-up) {start:.2f} s CPU")
@@ -111,17 +115,25 @@ def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
         f"  reference: httpx alone, {operations} POST /api/Company, 10 at once, pool of 10: "
         f"{min(bare) / operations * 1000:.2f} ms of CPU per request"
     )
+    print(
+        "  reference: the same with reconciler's transport (reconciler/clients/transport.py): "
+        f"{min(ours) / operations * 1000:.2f} ms of CPU per request"
+    )
 
 
-def httpx_alone(db: Path, requests: int) -> float:
+def httpx_alone(db: Path, requests: int, own_transport: bool = False) -> float:
     """CPU seconds of this process sending `requests` creates with a bare
     `httpx.AsyncClient` (10 in flight, a pool of 10) to a fresh sandbox: what the HTTP
-    stack costs on this machine without the reconciler."""
+    stack costs on this machine without the reconciler; with httpx's default transport,
+    or (`own_transport`) with reconciler's."""
     db.unlink(missing_ok=True)
 
     async def run(url: str, auth: tuple[str, str]) -> float:
         limits = httpx.Limits(max_connections=10, max_keepalive_connections=10)
-        async with httpx.AsyncClient(base_url=f"{url}/api/", auth=auth, limits=limits) as http:
+        transport = Transport(ssl.create_default_context(), limits) if own_transport else None
+        async with httpx.AsyncClient(
+            base_url=f"{url}/api/", auth=auth, limits=limits, transport=transport
+        ) as http:
             slots = asyncio.Semaphore(10)
 
             async def create(number: int) -> None:

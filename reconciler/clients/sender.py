@@ -291,11 +291,12 @@ class Sender:
             self._waiting.discard(task)
 
     async def _attempt(self, request: httpx.Request, label: str, bucket: str) -> httpx.Response:
-        await self._unless_halted(self._gate.wait_open())
+        if self._halted.is_set() or not self._gate.is_open:
+            await self._unless_halted(self._gate.wait_open())
         async with self._semaphore:
             # The rate slot is taken inside the semaphore, right before sending, so that
             # the limiter's clock and the server's agree on when the call happened.
-            if self._limiter is not None:
+            if self._limiter is not None and self._limiter.limited(bucket):
                 waited = await self._unless_halted(self._limiter.acquire(bucket))
                 if waited:
                     self.rate_limited += waited

@@ -1,7 +1,8 @@
 """The clients' HTTP/1.1 transport: httpx stays the client API (requests, responses, auth,
 exceptions); this replaces only what is under it, httpcore's connection pool and anyio's
 sockets, which cost more CPU per request than the rest of an apply (issue 25,
-docs/performance.md). It speaks HTTP/1.1 with h11 over an `asyncio.Protocol`:
+docs/performance.md). It speaks HTTP/1.1 (http11.py: a small codec, about a third of
+h11's CPU per request) over an `asyncio.Protocol`:
 
 - keep-alive connections per origin, at most `max_connections` requests in flight and
   connections open (`PoolTimeout` past the pool timeout), at most
@@ -33,15 +34,13 @@ import asyncio
 import select
 import ssl
 import urllib.request
-from typing import Any
 
-import h11
 import httpx
 
-_MAX_HEAD = 100 * 1024  # the largest response head accepted (httpcore's limit)
+from reconciler.clients import http11
+
 _PORTS = {b"http": 80, b"https": 443}
 _NO_RESPONSE = "Server disconnected without sending a response."
-_DONE = (h11.EndOfMessage, h11.ConnectionClosed)
 Origin = tuple[bytes, bytes, int]
 Timeouts = dict[str, float | None]
 
@@ -187,18 +186,20 @@ class Transport(httpx.AsyncBaseTransport):
 
 
 class _Connection(asyncio.Protocol):
-    """One HTTP/1.1 connection: its h11 state machine and asyncio transport."""
+    """One HTTP/1.1 connection: its asyncio transport and the bytes received."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._h11 = h11.Connection(h11.CLIENT, max_incomplete_event_size=_MAX_HEAD)
         self._transport: asyncio.Transport | None = None
         self._fileno = -1
+        self._buffer = bytearray()
         self._waiter: asyncio.Future[bool] | None = None  # True: data, end; False: timeout
         self._drained: asyncio.Future[bool] | None = None
         self._paused = False
         self._busy = False
-        self._lost: BaseException | None = None
+        self._ended = False  # no more bytes will come
+        self._lost: BaseException | None = None  # the error the connection ended with
+        self._keep = False
         self.closed = False
         self.idle_since = 0.0
 
@@ -214,18 +215,16 @@ class _Connection(asyncio.Protocol):
         if not self._busy:  # nothing is asked on an idle connection: unusable now
             self.close()
             return
-        self._h11.receive_data(data)
+        self._buffer += data
         self._wake(self._waiter)
 
     def eof_received(self) -> bool:
-        self.closed = True
-        if self._busy:
-            self._h11.receive_data(b"")
-            self._wake(self._waiter)
+        self._ended = self.closed = True
+        self._wake(self._waiter)
         return False  # the transport closes itself
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
+        self._ended = self.closed = True
         self._lost = exc
         self._wake(self._waiter)
         self._wake(self._drained)
@@ -252,9 +251,8 @@ class _Connection(asyncio.Protocol):
         return not select.select([self._fileno], [], [], 0)[0]
 
     def reusable(self) -> bool:
-        """The exchange ended cleanly with the connection kept alive."""
-        data, closed = self._h11.trailing_data
-        return not self.closed and self._h11.our_state is h11.IDLE and not data and not closed
+        """The exchange ended cleanly, both sides keeping the connection alive."""
+        return self._keep and not self.closed and not self._buffer
 
     def close(self) -> None:
         self.closed = True
@@ -267,42 +265,58 @@ class _Connection(asyncio.Protocol):
         """Send `request` and read its whole answer; on any failure the connection is
         closed."""
         self._busy = True
+        self._keep = False
         try:
-            await self._send(request, timeouts.get("write"))
-            response = await self._receive(request, timeouts.get("read"))
+            method = request.method.encode("ascii")
+            closing = await self._send(request, method, timeouts.get("write"))
+            head, body = await self._receive(method, timeouts.get("read"))
         except BaseException:
             self.close()
             raise
         finally:
             self._busy = False
-        state = self._h11
-        if state.our_state is h11.DONE and state.their_state is h11.DONE:
-            state.start_next_cycle()
-        return response
+        self._keep = head.keep_alive and not closing
+        return httpx.Response(
+            head.status,
+            headers=head.headers,
+            stream=httpx.ByteStream(body),
+            extensions={"http_version": b"HTTP/1.%d" % head.minor, "reason_phrase": head.reason},
+            request=request,
+        )
 
-    async def _send(self, request: httpx.Request, timeout: float | None) -> None:
-        state = self._h11
+    async def _send(self, request: httpx.Request, method: bytes, timeout: float | None) -> bool:
+        """Write the request; True when it asks to close the connection after the answer."""
+        headers = request.headers.raw
+        head = http11.request_head(method, request.url.raw_path, headers)
+        length, closing = http11.framing(headers)
         try:
-            head = state.send(
-                h11.Request(
-                    method=request.method, target=request.url.raw_path, headers=request.headers.raw
-                )
-            )
-            try:
-                body = request.content
-            except httpx.RequestNotRead:
-                await self._write(head, timeout)
-                async for chunk in request.stream:  # type: ignore[union-attr]
-                    await self._write(state.send(h11.Data(data=chunk)), timeout)
-                await self._write(state.send(h11.EndOfMessage()), timeout)
-                return
-            data = state.send(h11.Data(data=body)) if body else None
-            end = state.send(h11.EndOfMessage())
-        except h11.LocalProtocolError as exc:
-            raise httpx.LocalProtocolError(str(exc)) from exc
-        await self._write(b"".join(part for part in (head, data, end) if part), timeout)
+            body = request.content
+        except httpx.RequestNotRead:
+            await self._write(head, timeout)
+            await self._send_stream(request, length, timeout)
+            return closing
+        if length == http11.CHUNKED:
+            body = http11.chunk(body) + http11.LAST_CHUNK
+        elif len(body) != (length or 0):
+            raise httpx.LocalProtocolError("the body's length is not its Content-Length")
+        await self._write(head + body if body else head, timeout)
+        return closing
 
-    async def _write(self, data: bytes | None, timeout: float | None) -> None:
+    async def _send_stream(
+        self, request: httpx.Request, length: int | None, timeout: float | None
+    ) -> None:
+        sent = 0
+        async for part in request.stream:  # type: ignore[union-attr]
+            sent += len(part)
+            if length != http11.CHUNKED and sent > (length or 0):
+                raise httpx.LocalProtocolError("the body is longer than its Content-Length")
+            await self._write(http11.chunk(part) if length == http11.CHUNKED else part, timeout)
+        if length == http11.CHUNKED:
+            await self._write(http11.LAST_CHUNK, timeout)
+        elif sent != (length or 0):
+            raise httpx.LocalProtocolError("the body is shorter than its Content-Length")
+
+    async def _write(self, data: bytes, timeout: float | None) -> None:
         """Write, then wait while the socket's buffer is over its high-water mark. A
         connection lost while writing is not an error yet: the server may have answered
         before it closed (a 413, say), and reading returns that or fails."""
@@ -314,49 +328,47 @@ class _Connection(asyncio.Protocol):
             if not await _wait(self._loop, self._drained, timeout):
                 raise httpx.WriteTimeout("the socket took no data within the write timeout")
 
-    async def _receive(self, request: httpx.Request, timeout: float | None) -> httpx.Response:
-        head: h11.Response | None = None
-        chunks: list[bytes] = []
-        while True:
-            event = self._next_event()
-            if event is h11.NEED_DATA:
-                await self._wait_data(timeout)
-            elif isinstance(event, h11.Data):
-                chunks.append(event.data)
-            elif isinstance(event, h11.Response):
-                head = event
-            elif isinstance(event, _DONE):
-                break
-        if head is None:  # ConnectionClosed before any answer
-            raise httpx.RemoteProtocolError(_NO_RESPONSE)
-        return httpx.Response(
-            head.status_code,
-            headers=head.headers.raw_items(),
-            stream=httpx.ByteStream(b"".join(chunks)),
-            extensions={"http_version": b"HTTP/" + head.http_version, "reason_phrase": head.reason},
-            request=request,
-        )
-
-    def _next_event(self) -> Any:
-        state = self._h11
-        before = state.their_state
-        try:
-            return state.next_event()
-        except h11.RemoteProtocolError as exc:
-            if before is h11.SEND_RESPONSE and self.closed:
-                raise httpx.RemoteProtocolError(_NO_RESPONSE) from exc
-            raise httpx.RemoteProtocolError(str(exc)) from exc
-
-    async def _wait_data(self, timeout: float | None) -> None:
-        if self.closed:  # lost without an end of file h11 could be told of
+    async def _receive(self, method: bytes, timeout: float | None) -> tuple[http11.Head, bytes]:
+        buffer = self._buffer
+        while (head := http11.parse_head(buffer, method)) is None:
+            await self._more(timeout, _NO_RESPONSE if not buffer else "closed in the head")
+        if head.length >= 0:
+            while len(buffer) < head.length:
+                await self._more(timeout, _short(len(buffer), head.length))
+            body = bytes(buffer[: head.length])
+            del buffer[: head.length]
+        elif head.length == http11.CHUNKED:
+            chunks = http11.Chunks()
+            chunks.feed(buffer)
+            while not chunks.done:
+                await self._more(timeout, "peer closed connection in a chunked body")
+                chunks.feed(buffer)
+            body = b"".join(chunks.parts)
+        else:  # until the connection ends
+            while not self._ended:
+                await self._more(timeout, "")
             if self._lost is not None:
-                raise httpx.ReadError(str(self._lost) or type(self._lost).__name__) from self._lost
-            if self._h11.their_state is h11.SEND_RESPONSE:
-                raise httpx.RemoteProtocolError(_NO_RESPONSE)
-            raise httpx.ReadError("the connection was closed before the answer ended")
+                raise httpx.ReadError(str(self._lost) or type(self._lost).__name__)
+            body, buffer[:] = bytes(buffer), b""
+        return head, body
+
+    async def _more(self, timeout: float | None, ended: str) -> None:
+        """Wait for more bytes; at the connection's end raise `ReadError` (reset) or
+        `RemoteProtocolError(ended)`."""
+        if self._ended:
+            if self._lost is not None:
+                raise httpx.ReadError(str(self._lost) or type(self._lost).__name__)
+            raise httpx.RemoteProtocolError(ended)
         self._waiter = self._loop.create_future()
         if not await _wait(self._loop, self._waiter, timeout):
             raise httpx.ReadTimeout("no data within the read timeout")
+
+
+def _short(received: int, expected: int) -> str:
+    return (
+        "peer closed connection without sending complete message body: "
+        f"received {received} bytes, expected {expected}"
+    )
 
 
 async def _wait(
