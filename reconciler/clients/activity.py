@@ -92,4 +92,3 @@ def _follows_answers(kind: type) -> bool:
 
 
 _ANSWER_METHODS = ("answer_awaited", "answer_ended")
-

@@ -36,11 +36,13 @@ def new_http_client(
         max_connections=max_connections, max_keepalive_connections=max_connections
     )
     if transport is None:
-        transport = new_transport(httpx.URL(base_url), _tls_context(), limits)
+        transport = new_transport(httpx.URL(base_url), _tls_context, limits)
     return _Client(
         base_url=base_url,
         transport=transport,
-        verify=_tls_context(),
+        # Only httpx's own transport (a proxy applies) needs the context here; the
+        # reconciler's builds it at its first https connection.
+        verify=_tls_context() if transport is None else True,
         timeout=timeout,
         limits=limits,
         follow_redirects=False,

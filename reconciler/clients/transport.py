@@ -34,6 +34,7 @@ import asyncio
 import select
 import ssl
 import urllib.request
+from collections.abc import Callable
 
 import httpx
 
@@ -42,6 +43,7 @@ from reconciler.clients import http11
 _PORTS = {b"http": 80, b"https": 443}
 _NO_RESPONSE = "Server disconnected without sending a response."
 Origin = tuple[bytes, bytes, int]
+TLSContext = ssl.SSLContext | Callable[[], ssl.SSLContext]
 Timeouts = dict[str, float | None]
 
 
@@ -56,7 +58,7 @@ def env_proxy_applies(url: httpx.URL) -> bool:
 
 
 def new_transport(
-    base_url: httpx.URL, ssl_context: ssl.SSLContext, limits: httpx.Limits, *, http2: bool = False
+    base_url: httpx.URL, ssl_context: TLSContext, limits: httpx.Limits, *, http2: bool = False
 ) -> Transport | None:
     """The transport for a client of `base_url`: `Transport`, or None (httpx builds its
     default transport, and with it the proxies of the environment) where a proxy may
@@ -67,9 +69,12 @@ def new_transport(
 
 
 class Transport(httpx.AsyncBaseTransport):
-    def __init__(self, ssl_context: ssl.SSLContext, limits: httpx.Limits) -> None:
-        self._ssl = ssl_context
-        ssl_context.set_alpn_protocols(["http/1.1"])  # as httpcore does, without HTTP/2
+    """`ssl_context`: the context for https, or a function that returns it, called at the
+    first https connection (building one loads the certificate roots: about 0.2 s)."""
+
+    def __init__(self, ssl_context: TLSContext, limits: httpx.Limits) -> None:
+        self._ssl_source = ssl_context
+        self._ssl: ssl.SSLContext | None = None
         self._max = limits.max_connections or 100
         self._keep = min(self._max, limits.max_keepalive_connections or self._max)
         self._expiry = 5.0 if limits.keepalive_expiry is None else limits.keepalive_expiry
@@ -146,7 +151,7 @@ class Transport(httpx.AsyncBaseTransport):
         if len(self._open) >= self._max:
             self._evict()
         scheme, host, port = origin
-        context = self._ssl if scheme == b"https" else None
+        context = self._tls() if scheme == b"https" else None
         sni = request.extensions.get("sni_hostname") or request.url.host
         loop = asyncio.get_running_loop()
         try:
@@ -164,6 +169,13 @@ class Transport(httpx.AsyncBaseTransport):
             raise httpx.ConnectError(str(exc) or type(exc).__name__) from exc
         self._open.add(conn)
         return conn
+
+    def _tls(self) -> ssl.SSLContext:
+        if self._ssl is None:
+            source = self._ssl_source
+            self._ssl = source if isinstance(source, ssl.SSLContext) else source()
+            self._ssl.set_alpn_protocols(["http/1.1"])  # as httpcore does, without HTTP/2
+        return self._ssl
 
     def _evict(self) -> None:
         """Close the idle connection unused longest, to stay within `max_connections`."""
