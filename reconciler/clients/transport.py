@@ -1,8 +1,5 @@
-"""The clients' HTTP/1.1 transport: httpx stays the client API (requests, responses, auth,
-exceptions); this replaces only what is under it, httpcore's connection pool and anyio's
-sockets, which cost more CPU per request than the rest of an apply (issue 25,
-docs/performance.md). It speaks HTTP/1.1 (http11.py: a small codec, about a third of
-h11's CPU per request) over an `asyncio.Protocol`:
+"""The clients' transport under httpx, in place of httpcore and anyio (issue 25,
+docs/performance.md): HTTP/1.1 (http11.py) over an `asyncio.Protocol`.
 
 - keep-alive connections per origin, at most `max_connections` requests in flight and
   connections open (`PoolTimeout` past the pool timeout), at most
