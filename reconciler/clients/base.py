@@ -7,12 +7,13 @@ import functools
 import ssl
 from collections import Counter
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import httpx
 
 from reconciler import __version__
 from reconciler.clients.sender import Sender
+from reconciler.clients.transport import new_transport
 
 
 def new_http_client(
@@ -27,18 +28,54 @@ def new_http_client(
     The connection pool holds as many connections as the client sends requests at once
     (`max_connections`, its `Sender`'s concurrency), all kept alive: httpcore walks every
     pooled connection (and checks each idle one's socket) twice per request, so a pool
-    larger than the concurrency costs CPU on every call and saves nothing (issue 25)."""
-    return httpx.AsyncClient(
+    larger than the concurrency costs CPU on every call and saves nothing (issue 25).
+
+    The transport is reconciler's own HTTP/1.1 one (transport.py), or httpx's where a
+    proxy from the environment may apply: a fraction of httpcore's CPU per request."""
+    limits = httpx.Limits(
+        max_connections=max_connections, max_keepalive_connections=max_connections
+    )
+    if transport is None:
+        transport = new_transport(httpx.URL(base_url), _tls_context, limits)
+    return _Client(
         base_url=base_url,
         transport=transport,
-        verify=_tls_context(),
+        # Only httpx's own transport (a proxy applies) needs the context here; the
+        # reconciler's builds it at its first https connection.
+        verify=_tls_context() if transport is None else True,
         timeout=timeout,
-        limits=httpx.Limits(
-            max_connections=max_connections, max_keepalive_connections=max_connections
-        ),
+        limits=limits,
         follow_redirects=False,
         headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
     )
+
+
+class _Cookies(httpx.Cookies):
+    """httpx's cookies, skipping answers that set none: httpx hands every answer to its
+    `CookieJar` through `urllib.request.Request` and `email.message.Message` copies of the
+    request and answer, about 8 % of an apply's CPU (the APIs set no cookie). Cookies
+    that are set are kept and sent back as before."""
+
+    def extract_cookies(self, response: httpx.Response) -> None:
+        headers = response.headers
+        if "set-cookie" in headers or "set-cookie2" in headers:
+            super().extract_cookies(response)
+
+
+class _Client(httpx.AsyncClient):
+    """`httpx.AsyncClient` with `_Cookies`."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.cookies = self.cookies  # httpx's __init__ sets them past the setter
+
+    @property
+    def cookies(self) -> httpx.Cookies:
+        return self._cookies
+
+    @cookies.setter
+    def cookies(self, cookies: Any) -> None:  # httpx.Cookies, a dict, a list or a jar
+        self._cookies = _Cookies(cookies)
 
 
 @functools.cache

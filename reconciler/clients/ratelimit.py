@@ -101,6 +101,10 @@ class RateLimiter:
             for bucket in (GENERAL, SEARCH)
         }
 
+    def limited(self, bucket: str) -> bool:
+        """False when `bucket`'s limit is off (0): `acquire` would return 0 at once."""
+        return self._windows[bucket if bucket == SEARCH else GENERAL].limit > 0
+
     async def acquire(self, bucket: str) -> float:
         """Wait until a call in `bucket` may start; return the seconds waited."""
         return await self._windows[bucket if bucket == SEARCH else GENERAL].acquire()
@@ -114,6 +118,10 @@ class ThrottleGate:
         self._open = asyncio.Event()
         self._open.set()
         self._closers = 0
+
+    @property
+    def is_open(self) -> bool:
+        return self._open.is_set()
 
     async def wait_open(self) -> None:
         await self._open.wait()

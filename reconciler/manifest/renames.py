@@ -106,15 +106,23 @@ def live_match(entry: Formers, keys: Collection[str]) -> list[str]:
     return list(dict.fromkeys(n for n in entry.normals if n is not None and n in keys))
 
 
-def live_value(desired: DesiredState, row: KindSpec, key: str, live: Mapping[str, T]) -> T | None:
+def live_value(
+    desired: DesiredState,
+    row: KindSpec,
+    key: str,
+    live: Mapping[str, T],
+    formers: list[Formers] | None = None,
+) -> T | None:
     """What a reader looks at for the entry keyed `key`: the live object of that key, else
-    the one live object its former keys name (None: neither, or several)."""
+    the one live object its former keys name (None: neither, or several). `formers`:
+    `formers_of(desired, row)`, when a reader asks for every entry (found once, not per
+    entry: issue 25)."""
     normal = row.normalise(key, desired.settings.employee_key)
     if normal is None:
         return None
     if normal in live:
         return live[normal]
-    for entry in formers_of(desired, row):
+    for entry in formers_of(desired, row) if formers is None else formers:
         if entry.normal == normal:
             matched = live_match(entry, live.keys())
             return live[matched[0]] if len(matched) == 1 else None

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from reconciler.manifest.kinds import spec
-from reconciler.manifest.renames import live_value
+from reconciler.manifest.renames import formers_of, live_value
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for
 
@@ -91,8 +91,9 @@ async def read_companies(reader: Reader) -> LiveCompanies:
     read for every one selected (when company fields exist)."""
     items = [parse_company(raw) for raw in await reader.helpdesk.companies()]
     companies = {norm_key(c.name): c for c in items}
+    formers = formers_of(reader.desired, spec(KIND))
     found = (
-        live_value(reader.desired, spec(KIND), c.name, companies)
+        live_value(reader.desired, spec(KIND), c.name, companies, formers)
         for c in reader.desired.manifest.companies
         if c.custom_fields
     )

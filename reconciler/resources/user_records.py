@@ -13,7 +13,7 @@ from reconciler.changes import FieldChange
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import spec
 from reconciler.manifest.models import Kind, User
-from reconciler.manifest.renames import live_value
+from reconciler.manifest.renames import formers_of, live_value
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for, unignored
 
@@ -276,8 +276,9 @@ async def read_users(reader: Reader) -> LiveUsers:
     ignored = ignored_fields(desired)
     detail_for: list[LiveUser] = []
     custom_for: list[LiveUser] = []
+    formers = formers_of(desired, spec(KIND))
     for entry in desired.manifest.users:
-        current = live_value(desired, spec(KIND), entry.username, users)
+        current = live_value(desired, spec(KIND), entry.username, users, formers)
         if current is None:
             continue
         renamed = norm_key(current.username) != norm_key(entry.username)

@@ -4,16 +4,40 @@ concurrency, the Basic header encoded once, each path joined to the base URL onc
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits
 from reconciler.clients.base import new_http_client
 from reconciler.clients.retry import RetryPolicy
 from reconciler.clients.sender import _URLS_KEPT, Sender
+from reconciler.clients.transport import Transport
+from reconciler.clients.urls import FORM, form_body
 
 
-def test_the_pool_holds_as_many_connections_as_requests_in_flight() -> None:
+def test_the_pool_holds_as_many_connections_as_requests_in_flight(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    http = new_http_client("http://h.invalid/api/", None, 5.0, max_connections=3)
+    transport = http._transport  # type: ignore[attr-defined]
+    assert isinstance(transport, Transport)
+    assert (transport._max, transport._keep) == (3, 3)
+    asyncio.run(http.aclose())
+    # Behind a proxy from the environment, httpx's own pool, sized the same.
+    monkeypatch.setenv("HTTP_PROXY", "http://proxy.invalid:3128")
     http = new_http_client("http://h.invalid/api/", None, 5.0, max_connections=3)
     pool = http._transport._pool  # type: ignore[attr-defined]
     assert (pool._max_connections, pool._max_keepalive_connections) == (3, 3)
@@ -67,3 +91,24 @@ def test_the_joined_paths_kept_are_bounded() -> None:
         assert str(url) == f"http://h.invalid/api/Rule/{number}"
     assert len(sender._urls) <= _URLS_KEPT
     asyncio.run(http.aclose())
+
+
+FORMS = [
+    {"name": "Acme"},
+    {"name": "Acme & Sons", "notes": "a=b;c d+e/f?g#h%i", "empty": ""},
+    {"categoryId": ["1", "2"], "flag": True, "off": False, "none": None, "n": 5},
+    {"mail": "ü@exämple.com", "tab": "a\tb\r\nc", "safe": "A-z_0.9~"},
+    {"tuple": ("x y", "z"), "emoji": "\U0001f600"},
+]
+
+
+@pytest.mark.parametrize("data", FORMS)
+def test_form_fields_are_encoded_as_httpx_encodes_them(data: dict[str, Any]) -> None:
+    reference = httpx.Request("POST", "http://h.invalid/", data=data)
+    assert form_body(data) == reference.content
+    assert reference.headers["Content-Type"] == FORM
+
+
+@given(st.dictionaries(st.text(max_size=8), st.text(max_size=12) | st.lists(st.text(max_size=5))))
+def test_any_form_is_encoded_as_httpx_encodes_it(data: dict[str, Any]) -> None:
+    assert form_body(data) == httpx.Request("POST", "http://h.invalid/", data=data).content
