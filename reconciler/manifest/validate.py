@@ -31,7 +31,6 @@ warnings
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -176,7 +175,9 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
             elif name.startswith("custom_fields.") and "custom_fields" in fields:
                 continue  # one custom field of the kind, by name
             elif not spec(kind).open_fields and name not in fields:
-                close = difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
+                from difflib import get_close_matches  # only for a misspelt name
+
+                close = get_close_matches(name, fields, n=1, cutoff=0.6)
                 hint = (
                     f"did you mean '{close[0]}'?" if close else f"the fields: {', '.join(fields)}"
                 )
