@@ -79,7 +79,12 @@ def _as_compared(name: str) -> str:
 
 def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[tuple[str, str]]:
     """(name, other) for each name equal to an earlier name, or to one of `others`, only
-    after `fold`: the pairs a person would take for one name."""
+    after `fold`: the pairs a person would take for one name. Names and others all ASCII
+    make no pair (two ASCII names are told apart as written), so they are not folded and
+    the confusables table is not loaded."""
+    names, others = list(names), list(others)
+    if all(name.isascii() for name in names) and all(other.isascii() for other in others):
+        return []
     seen: dict[str, str] = {}
     exact: set[str] = set()
     for other in others:

