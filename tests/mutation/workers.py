@@ -106,13 +106,15 @@ class Selection:
         for line in range(mutant.line, mutant.end_line + 1):
             found |= by_line.get(line, set())
         fastest = lambda t: (self.durations.get(t, 0.0), t)  # noqa: E731
-        if IMPORT not in found:
+        if IMPORT not in found:  # run by tests, or only in their children (__main__.py)
             return sorted(found, key=fastest)
-        # The module's top level (a class body, a default): first every test that runs the
-        # module, then every other test that runs in-process (the schema test uses the
-        # models' definitions without running a line of their module; a test's child
-        # process records its own top-level lines).
-        first = set().union(*by_line.values()) - {IMPORT}
+        # The module's top level (a class body, a default, an option's help), run at import
+        # in-process: first every test that runs the module in-process, then every other
+        # in-process test (the schema test uses the models' definitions without running a
+        # line of their module). Not the tests that start children, which import nearly
+        # every module: a surviving top-level mutant would run them all (an hour); a
+        # mutant only a child would notice is counted as not caught.
+        first = set().union(*by_line.values()) - {IMPORT} - self.spawning
         rest = set(self.durations) - first - self.spawning
         return sorted(first, key=fastest) + sorted(rest, key=fastest)
 
