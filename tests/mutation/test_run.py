@@ -106,6 +106,18 @@ def test_a_mutant_runs_the_tests_of_its_line_a_top_level_one_those_of_its_module
     assert selection.tests_for(limit) == ["t::c", "t::b", "t::a", "u::other"]
     assert selection.tests_for(append) == ["t::b"]
     assert Selection({}, {}).tests_for(limit) == []
+    # A test that starts children (the CLI) judges the lines its children ran, top-level
+    # ones too, but not a top-level line run at import in-process: every child imports
+    # nearly every module, and a surviving top-level mutant would run them all.
+    lines[12].add("e2e::cli")
+    lines[4].add("e2e::cli")
+    selection.durations["e2e::cli"] = 30.0
+    selection.spawning.add("e2e::cli")
+    assert selection.tests_for(append) == ["t::b"]
+    assert selection.tests_for(next(m for m in found if m.line == 12)) == ["t::c", "e2e::cli"]
+    assert selection.tests_for(limit) == ["t::c", "t::b", "t::a", "u::other"]
+    only_in_children = Selection({Path("m.py"): {4: {"e2e::cli"}}}, {"e2e::cli": 30.0})
+    assert only_in_children.tests_for(limit) == ["e2e::cli"]  # as __main__.py's
 
 
 @pytest.mark.parametrize(
