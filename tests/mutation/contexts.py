@@ -8,6 +8,12 @@ failed, which no mutant is judged by). Coverage starts when pytest loads
 the plugin, before any conftest imports the package: lines run at import are recorded
 under the context "import" (a module's top level), every other line under the tests that
 ran it, in their setup, call or teardown.
+
+Child processes too: when pytest runs under the recording interpreter
+(`tests/mutation/interpreter.py`), each process a test starts (the CLI, a sandbox server)
+runs coverage from its start under that test's node id (`tests/mutation/child.py` reads
+it from DIR/context, which this plugin writes as each test starts and empties after), and
+their data files are combined into DIR/coverage.sqlite at the end.
 """
 
 from __future__ import annotations
@@ -39,12 +45,16 @@ if _OUT is not None:
     _cov.switch_context(IMPORT)
 
 
+def _switch(context: str) -> None:
+    if _cov is not None and _OUT is not None:
+        _cov.switch_context(context)
+        (_OUT / "context").write_text("" if context == IMPORT else context)
+
+
 def _in_context(item: pytest.Item) -> Generator[None, None, None]:
-    if _cov is not None:
-        _cov.switch_context(item.nodeid)
+    _switch(item.nodeid)
     yield
-    if _cov is not None:
-        _cov.switch_context(IMPORT)
+    _switch(IMPORT)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -70,7 +80,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     if _cov is not None and _OUT is not None:
+        _switch(IMPORT)
         _cov.stop()
+        _cov.save()
+        _cov.combine([str(_OUT)])  # the children's data files, removed once read
         _cov.save()
         (_OUT / "durations.json").write_text(json.dumps(_durations, indent=0))
         (_OUT / "failed.json").write_text(json.dumps(sorted(_failed)))

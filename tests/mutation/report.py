@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.mutation.mutants import Mutant
 from tests.mutation.workers import CAUGHT
 
-UNTESTED = "no tests"  # no test runs the line in-process
+UNTESTED = "no tests"  # no test runs the line (in-process or in a child)
 
 
 def tally(chosen: list[Mutant], status: dict[str, str]) -> dict[Path, Counter[str]]:
@@ -38,7 +38,7 @@ def report(
     judged = total - untested
     if untested:
         share = 100 * caught / max(judged, 1)
-        print(f"of the {judged} mutants some in-process test runs: {caught} caught ({share:.1f}%)")
+        print(f"of the {judged} mutants some test runs: {caught} caught ({share:.1f}%)")
     missed = [(m, status.get(m.name, "not run")) for m in chosen]
     missed = [(m, s) for m, s in missed if s not in CAUGHT]
     if missed:

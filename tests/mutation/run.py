@@ -10,9 +10,10 @@ the tests that run its line.
 The modules are every one of `reconciler/` outside `reconciler/sandbox/`. The sample is
 drawn over all of them: at least one mutant of each, the rest in proportion to each
 module's number of mutants (its size). First the tests run once under coverage.py with
-one dynamic context per test (`tests/mutation/contexts.py`), which says which tests run
-which line; that record is kept in `mutants/contexts/` and reused until a file of the
-package or of the tests changes. Then each mutant is written into a copy of the tree (one
+one dynamic context per test (`tests/mutation/contexts.py`), child processes included
+(the CLI a test starts records under that test), which says which tests run which line;
+that record is kept in `mutants/contexts/` and reused until a file of the package or of
+the tests changes. Then each mutant is written into a copy of the tree (one
 per job) and pytest runs the tests that ran its line, stopping at the first failure.
 A module's top level (run at import) is run against every test that runs that module.
 
@@ -38,19 +39,23 @@ from tests.mutation.workers import CAUGHT, Selection, collect_contexts, run_all
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "mutants"
 
-# The tests that run the package in-process (the end-to-end ones start the CLI in a
-# child process, which never loads a mutant; the packaging and layout tests read files).
+# Every test that runs the package, in-process or in a child process (the end-to-end
+# tests, the bad-input table and the CI recipes run the CLI as a user does: the record
+# follows those processes, and in a tree with a mutant they import the mutant; see
+# tests/mutation/interpreter.py). Left out: what runs no line of the package or cannot
+# judge a mutant.
 TESTS = ["tests"]
 TEST_ARGS = [
-    "-m",
-    "not e2e",
-    "--ignore=tests/e2e",
-    "--ignore=tests/mutation",
-    "--ignore=tests/packaging",
-    "--ignore=tests/architecture",
-    "--ignore=tests/ci",  # shell scripts and the CLI in child processes
+    "--ignore=tests/mutation",  # this runner
+    # The wheel built and installed, the README's install, its links: not the tree's
+    # package (test_commands_doc.py stays: the help of every command and option).
+    "--ignore=tests/packaging/test_install.py",
+    "--ignore=tests/packaging/test_readme.py",
+    "--ignore=tests/packaging/test_links.py",
+    "--ignore=tests/architecture",  # reads the source files (sizes, imports)
     "--ignore=tests/sandbox",  # the sandbox, which is not mutated
-    "--ignore=tests/manifest/test_bad_input.py",
+    "--ignore=tests/ci/test_files.py",  # the recipes' YAML, JavaScript and schemas
+    "--ignore=tests/ci/test_comments.py",  # the comment-posting JavaScript, under node
     # It times a burst against a 30 ms margin on a real clock: on a busy machine it
     # meets a 429 that no mutant caused.
     "--deselect=tests/clients/test_ratelimit.py::test_the_client_never_meets_a_429_on_a_real_clock",

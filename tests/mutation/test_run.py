@@ -15,7 +15,7 @@ from tests.mutation.mutants import mutants_of, read_mutants
 from tests.mutation.report import report, summary
 from tests.mutation.run import ROOT, modules
 from tests.mutation.sample import allocation, sample
-from tests.mutation.workers import Selection, Server
+from tests.mutation.workers import Selection, Server, _copy, collect_contexts
 
 ORDER = Path("reconciler/planning/order.py")
 SOURCE = b'''"""Doc."""
@@ -106,6 +106,18 @@ def test_a_mutant_runs_the_tests_of_its_line_a_top_level_one_those_of_its_module
     assert selection.tests_for(limit) == ["t::c", "t::b", "t::a", "u::other"]
     assert selection.tests_for(append) == ["t::b"]
     assert Selection({}, {}).tests_for(limit) == []
+    # A test that starts children (the CLI) judges the lines its children ran, top-level
+    # ones too, but not a top-level line run at import in-process: every child imports
+    # nearly every module, and a surviving top-level mutant would run them all.
+    lines[12].add("e2e::cli")
+    lines[4].add("e2e::cli")
+    selection.durations["e2e::cli"] = 30.0
+    selection.spawning.add("e2e::cli")
+    assert selection.tests_for(append) == ["t::b"]
+    assert selection.tests_for(next(m for m in found if m.line == 12)) == ["t::c", "e2e::cli"]
+    assert selection.tests_for(limit) == ["t::c", "t::b", "t::a", "u::other"]
+    only_in_children = Selection({Path("m.py"): {4: {"e2e::cli"}}}, {"e2e::cli": 30.0})
+    assert only_in_children.tests_for(limit) == ["e2e::cli"]  # as __main__.py's
 
 
 @pytest.mark.parametrize(
@@ -151,11 +163,11 @@ def test_the_report_scores_each_module_and_fails_under_either_bar(
     status[found[1].name] = "timeout"  # an endless loop the tests notice
     assert report(found, status, 90.0, 0, seed=7) == 1
     assert f"more than 0 survivors in {ORDER}" in capsys.readouterr().out
-    status[found[2].name] = "no tests"  # no test runs its line in-process
+    status[found[2].name] = "no tests"  # no test runs its line
     report(found, status, 90.0, 2, seed=7)
     out = capsys.readouterr().out
     assert f"{ORDER!s:52}      20     18   90.0%        1" in out
-    assert "of the 19 mutants some in-process test runs: 18 caught (94.7%)" in out
+    assert "of the 19 mutants some test runs: 18 caught (94.7%)" in out
     status[found[2].name] = "killed"
     text = summary(found, status, seed=7)
     assert "seed 7" in text and "19 of 20 mutants caught (95.0 %)" in text
@@ -175,3 +187,92 @@ def test_the_command_reports_a_sample_it_ran_before(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert str(ORDER) in done.stdout
     assert "## Mutation testing, seed 5" in (tmp_path / "s.md").read_text()
+
+
+# A tiny tree whose "CLI" the test runs in a child process, as the end-to-end tests do:
+# `sys.executable -m reconciler` and the `reconciler` script beside `sys.executable`, from
+# another folder, with an environment built from scratch (no PYTHONPATH, no coverage
+# variable), as the bad-input table and the CI recipes build theirs.
+FAKE_CLI = b"""import sys
+
+
+def main() -> int:
+    if sys.argv[1:] == ["hello"]:
+        print("hello, user")
+        return 0
+    print("usage: reconciler hello", file=sys.stderr)
+    return 2
+"""
+FAKE_TEST = """import subprocess
+import sys
+from pathlib import Path
+
+
+def run(*command: str, where: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=where, env={}, capture_output=True, text=True)
+
+
+def test_the_cli_greets(tmp_path: Path) -> None:
+    done = run(sys.executable, "-m", "reconciler", "hello", where=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "hello, user\\n")
+
+
+def test_the_script_refuses_a_wrong_word(tmp_path: Path) -> None:
+    script = str(Path(sys.executable).with_name("reconciler"))
+    done = run(script, "bye", where=tmp_path)
+    assert done.returncode == CODE
+"""
+
+
+def _fake_tree(root: Path, code: str) -> Path:
+    (root / "reconciler" / "cli").mkdir(parents=True)
+    (root / "reconciler" / "__init__.py").write_text("")
+    (root / "reconciler" / "__main__.py").write_text(
+        "import sys\n\nfrom reconciler.cli import main\n\nsys.exit(main())\n"
+    )
+    (root / "reconciler" / "cli" / "__init__.py").write_bytes(FAKE_CLI)
+    (root / "pyproject.toml").write_text("")
+    (root / "test_cli.py").write_text(FAKE_TEST.replace("CODE", code))
+    return root
+
+
+def test_the_record_follows_the_child_processes_of_each_test(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tree = _fake_tree(tmp_path / "tree", "2")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the plugin, tests.mutation.contexts
+    collect_contexts(tree, tree / "contexts", ["test_cli.py"], [])
+    selection = Selection.load(tree, tree / "contexts")
+    cli = selection.lines[Path("reconciler/cli/__init__.py")]
+    greets, refuses = (
+        "test_cli.py::test_the_cli_greets",
+        "test_cli.py::test_the_script_refuses_a_wrong_word",
+    )
+    assert cli[5] == {greets, refuses}  # `if sys.argv[1:] == ...`, in both children
+    assert cli[6] == {greets}  # the greeting, only in the child of the first test
+    assert cli[8] == {refuses}
+    assert selection.spawning == {greets, refuses}
+    assert not list((tree / "contexts").glob("coverage.sqlite.*"))  # combined into one
+
+
+@pytest.mark.parametrize(("code", "outcome"), [("2", "killed"), ("2 or True", "survived")])
+def test_a_mutant_of_the_cli_is_judged_by_a_test_that_runs_it_in_a_child(
+    tmp_path: Path, code: str, outcome: str
+) -> None:
+    """The mutant (the refusal's exit code, 2 to 3) is in the copy's CLI; the test's child
+    imports the copy, whatever its environment, and so fails, unless the test does not
+    look at the exit code."""
+    tree = tmp_path / "copy"
+    python = _copy(_fake_tree(tmp_path / "tree", code), tree, tmp_path / "python")
+    source = (tree / "reconciler/cli/__init__.py").read_bytes()
+    found = mutants_of(Path("reconciler/cli/__init__.py"), source)
+    exit_code = next(m for m in found if m.line == 9 and m.what == "`3`")
+    greeting = next(m for m in found if m.line == 6 and m.what == "string changed")
+    server = Server(tree, python)
+    try:
+        script_test = ["test_cli.py::test_the_script_refuses_a_wrong_word"]
+        assert server.judge(exit_code, script_test, 300) == outcome
+        assert server.judge(greeting, ["test_cli.py::test_the_cli_greets"], 300) == "killed"
+        assert (tree / "reconciler/cli/__init__.py").read_bytes() == source
+    finally:
+        server.close()

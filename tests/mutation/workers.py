@@ -4,6 +4,7 @@ mutants run against them, each in a copy of the tree of its own."""
 from __future__ import annotations
 
 import base64
+import compileall
 import hashlib
 import json
 import os
@@ -19,6 +20,7 @@ from queue import Queue
 import coverage
 
 from tests.mutation.contexts import IMPORT
+from tests.mutation.interpreter import imports_from, make_interpreter
 from tests.mutation.mutants import Mutant
 
 CAUGHT = {"killed", "timeout"}  # a timeout is a mutant the tests notice (an endless loop)
@@ -52,10 +54,17 @@ def collect_contexts(
     if recorded and reuse:
         return Collected("recorded before, reused although code or tests changed since")
     shutil.rmtree(where, ignore_errors=True)
-    command = [sys.executable, "-m", "pytest", "-p", "tests.mutation.contexts", "-q"]
+    where.mkdir(parents=True)
+    # Under an interpreter whose every process (the tests' children too) imports the
+    # package from `root` and records the lines it runs under the test that started it.
+    package = root / "reconciler"
+    record = {"out": str(where), "source": [str(package)], "omit": [str(package / "sandbox" / "*")]}
+    python = make_interpreter(where / "python", root, record)
+    command = [str(python), "-m", "pytest", "-p", "tests.mutation.contexts", "-q"]
     command += ["-p", "no:cacheprovider", *args, *tests]
     env = {**os.environ, "RECONCILER_CONTEXTS": str(where)}
     subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
+    shutil.rmtree(where / "python", ignore_errors=True)
     if not (where / "coverage.sqlite").exists():
         raise SystemExit("the tests did not run under coverage: see pytest's output")
     stamp.write_text(wanted)
@@ -68,6 +77,9 @@ class Selection:
 
     lines: dict[Path, dict[int, set[str]]]
     durations: dict[str, float] = field(default_factory=dict)
+    # The tests that started a process that recorded (they judge a module's top level
+    # only when one of their processes ran the module).
+    spawning: set[str] = field(default_factory=set)
 
     @classmethod
     def load(cls, root: Path, where: Path) -> Selection:
@@ -84,7 +96,9 @@ class Selection:
                 n: {c for c in found if c and c not in failed} for n, found in by_line.items()
             }
         durations = json.loads((where / "durations.json").read_text())
-        return cls(lines, durations)
+        children = where / "children"
+        spawning = set(children.read_text().split("\n")) - {""} if children.exists() else set()
+        return cls(lines, durations, spawning)
 
     def tests_for(self, mutant: Mutant) -> list[str]:
         by_line = self.lines.get(mutant.module, {})
@@ -92,40 +106,43 @@ class Selection:
         for line in range(mutant.line, mutant.end_line + 1):
             found |= by_line.get(line, set())
         fastest = lambda t: (self.durations.get(t, 0.0), t)  # noqa: E731
-        if IMPORT not in found:
+        if IMPORT not in found:  # run by tests, or only in their children (__main__.py)
             return sorted(found, key=fastest)
-        # The module's top level (a class body, a default): first every test that runs the
-        # module, then every other test (the schema test uses the models' definitions
-        # without running a line of their module).
-        first = set().union(*by_line.values()) - {IMPORT}
-        rest = set(self.durations) - first
+        # The module's top level (a class body, a default, an option's help), run at import
+        # in-process: first every test that runs the module in-process, then every other
+        # in-process test (the schema test uses the models' definitions without running a
+        # line of their module). Not the tests that start children, which import nearly
+        # every module: a surviving top-level mutant would run them all (an hour); a
+        # mutant only a child would notice is counted as not caught.
+        first = set().union(*by_line.values()) - {IMPORT} - self.spawning
+        rest = set(self.durations) - first - self.spawning
         return sorted(first, key=fastest) + sorted(rest, key=fastest)
 
 
-def _copy(root: Path, to: Path) -> None:
+def _copy(root: Path, to: Path, python: Path) -> Path:
+    """A copy of the tree in `to`, and the interpreter in `python` whose every process
+    imports the package from it."""
     shutil.rmtree(to, ignore_errors=True)
     shutil.copytree(root, to, ignore=lambda _d, names: [n for n in names if n in _LEFT_OUT])
-    found = subprocess.run(
-        [sys.executable, "-c", "import reconciler; print(reconciler.__file__)"],
-        cwd=to,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    if not Path(found).resolve().is_relative_to(to.resolve()):
-        raise SystemExit(f"a copy of the tree imports the package from {found}")
+    compileall.compile_dir(to / "reconciler", quiet=1)  # never written again from here
+    made = make_interpreter(python, to)
+    for cwd in (to, python):  # the tree (the fork server), and any other place (a child)
+        found = imports_from(made, cwd)
+        if not found.is_relative_to(to.resolve()):
+            raise SystemExit(f"a copy of the tree imports the package from {found}")
+    return made
 
 
 class Server:
     """A fork server (tests/mutation/forkserver.py) in one tree: it runs pytest for one
     mutant after another."""
 
-    def __init__(self, tree: Path) -> None:
+    def __init__(self, tree: Path, python: Path | None = None) -> None:
         env = {k: v for k, v in os.environ.items() if k != "RECONCILER_CONTEXTS"}
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         self.tree = tree
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).with_name("forkserver.py"))],
+            [str(python or sys.executable), str(Path(__file__).with_name("forkserver.py"))],
             cwd=tree,
             env=env,
             stdin=subprocess.PIPE,
@@ -176,8 +193,7 @@ def run_all(
     servers: Queue[Server] = Queue()
     for n in range(jobs):
         tree = out / f"tree-{seed}-{n}"
-        _copy(root, tree)
-        servers.put(Server(tree))
+        servers.put(Server(tree, _copy(root, tree, out / f"python-{seed}-{n}")))
     status: dict[str, str] = {}
     saved = dict(done or {})  # judged by an earlier run of the same sample
     lock = threading.Lock()
@@ -202,4 +218,5 @@ def run_all(
     for n in range(jobs):
         servers.get().close()
         shutil.rmtree(out / f"tree-{seed}-{n}", ignore_errors=True)
+        shutil.rmtree(out / f"python-{seed}-{n}", ignore_errors=True)
     return status
