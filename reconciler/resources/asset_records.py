@@ -106,11 +106,16 @@ class LiveAssets:
         return [a for group in self.by_key.values() for a in group] + list(self.unkeyed)
 
 
-def _value(raw: Mapping[str, Any], *names: str) -> Any:
-    """The first of `names` that `raw` holds, keys compared without regard to case (the
-    service's versions differ in the case of keys)."""
-    lowered = {str(k).lower(): v for k, v in raw.items() if v is not None}
-    return next((lowered[n.lower()] for n in names if n.lower() in lowered), None)
+def _lowered(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """`raw`'s keys in lower case, None values left out: the service's versions differ in
+    the case of keys. Made once per record, not once per field read (a fleet reads
+    thousands of assets)."""
+    return {str(k).lower(): v for k, v in raw.items() if v is not None}
+
+
+def _value(lowered: Mapping[str, Any], *names: str) -> Any:
+    """The first of `names` (lower case) that a `_lowered` record holds."""
+    return next((lowered[n] for n in names if n in lowered), None)
 
 
 def _integer(value: Any) -> int | None:
@@ -137,8 +142,9 @@ def parse_assigned(item: Any) -> AssignedUser:
     `{UserID, Username, ...}`), so an object with some id and name spelling, a bare id
     or a bare username are all accepted."""
     if isinstance(item, Mapping):
-        ident = _integer(_value(item, "UserID", "ID"))
-        name = clean_text(_value(item, "Username", "Login", "Name"))
+        fields = _lowered(item)
+        ident = _integer(_value(fields, "userid", "id"))
+        name = clean_text(_value(fields, "username", "login", "name"))
         return AssignedUser(ident, name)
     if isinstance(item, int) and not isinstance(item, bool):
         return AssignedUser(item, None)
@@ -149,17 +155,19 @@ def parse_assigned(item: Any) -> AssignedUser:
 
 
 def parse_asset(raw: Mapping[str, Any]) -> LiveAsset:
+    fields = _lowered(raw)
     company = raw.get("company") or raw.get("Company")
-    company_name = clean_text(_value(company, "Name")) if isinstance(company, Mapping) else None
-    company_id = _integer(_value(raw, "CompanyID"))
-    if company_id is None and isinstance(company, Mapping):
-        company_id = _integer(_value(company, "CompanyID", "ID"))
-    disabled = _flag(_value(raw, "Disabled", "IsDisabled"))
-    quantity = _integer(_value(raw, "Quantity"))
+    of_company = _lowered(company) if isinstance(company, Mapping) else None
+    company_name = clean_text(_value(of_company, "name")) if of_company is not None else None
+    company_id = _integer(_value(fields, "companyid"))
+    if company_id is None and of_company is not None:
+        company_id = _integer(_value(of_company, "companyid", "id"))
+    disabled = _flag(_value(fields, "disabled", "isdisabled"))
+    quantity = _integer(_value(fields, "quantity"))
     return LiveAsset(
-        id=int(_value(raw, "ItemID", "ID", "AssetID")),
-        serial_number=clean_text(_value(raw, "SerialNumber")),
-        texts={name: clean_text(_value(raw, param)) for name, param in TEXTS.items()},
+        id=int(_value(fields, "itemid", "id", "assetid")),
+        serial_number=clean_text(_value(fields, "serialnumber")),
+        texts={name: clean_text(_value(fields, param.lower())) for name, param in TEXTS.items()},
         quantity=quantity if quantity is not None else 1,
         company_id=company_id,
         company_name=company_name,
