@@ -195,6 +195,8 @@ def test_the_masking_stream_holds_back_to_the_end_of_a_line() -> None:
     assert out.getvalue() == f"a {REDACTED}\nb {REDACTED} c\ntail"
     stream.flush()  # nothing pending: nothing written twice
     assert out.getvalue() == f"a {REDACTED}\nb {REDACTED} c\ntail"
+    stream.write(" more secret-value\n")  # and it goes on after a flush
+    assert out.getvalue() == f"a {REDACTED}\nb {REDACTED} c\ntail more {REDACTED}\n"
 
 
 def test_the_masking_stream_passes_on_what_it_does_not_handle() -> None:
