@@ -14,6 +14,7 @@ import pytest
 
 from reconciler.changes import Action, BrakeVerdict, Change, FieldChange, Plan
 from reconciler.render import format_markdown, markdown_parts
+from reconciler.render.markdown_blocks import diff_block
 from tests.render.test_text_sections import PLAN
 
 GOLDEN = Path(__file__).parent / "golden" / "every_section.md"
@@ -103,3 +104,19 @@ def test_a_limit_too_small_for_the_summary_is_refused(limit: int) -> None:
 def test_a_limit_too_small_for_a_section_is_refused() -> None:
     with pytest.raises(ValueError, match=re.escape("a Markdown part needs a limit above")):
         markdown_parts(_long_plan(2), limit=200)
+
+
+def test_a_line_longer_than_a_part_is_cut_and_nothing_dropped() -> None:
+    change = Change("users", "k" * 2_500, Action.update, fields=(FieldChange("a", 1, 2),))
+    parts = markdown_parts(Plan((change,)), limit=1_000)
+    assert len(parts) == 4
+    assert "<details>" not in parts[0]
+    assert _body(parts[1]).startswith("<details><summary>users: 1 to update</summary>\n\n")
+    blocks = []
+    for part in parts[1:]:
+        assert len(part) <= 1_000
+        match = re.search(r"```diff\n(.*)```\n\n</details>\n$", part, re.DOTALL)
+        assert match is not None, part
+        blocks.append(match.group(1))
+    assert all(len(line) < 1_000 for block in blocks for line in block.splitlines())
+    assert "".join(blocks).replace("\n", "") == diff_block(change).replace("\n", "")
