@@ -452,3 +452,46 @@ def test_the_summary_counts_every_action_in_order() -> None:
 )
 def test_plural(count: int, shown: str) -> None:
     assert plural(count, "error") == shown
+
+
+def test_a_collection_fits_in_exactly_two_hundred_characters() -> None:
+    # 98 characters quoted, ", ", then 100: exactly 200; one more is one too many
+    assert format_value(["a" * 96, "b" * 98]) == '["' + "a" * 96 + '", "' + "b" * 98 + '"]'
+    assert format_value(["a" * 96, "b" * 99]) == '["' + "a" * 96 + '", ... 1 more]'
+
+
+def test_a_diff_of_exactly_forty_rows_is_shown_whole() -> None:
+    before = "\n".join(f"old {i}" for i in range(20))
+    after = "\n".join(f"new {i}" for i in range(20))
+    rows = line_diff(before, after)
+    assert len(rows) == 40
+    assert rows[-1] == ("+", "new 19")
+
+
+def test_a_long_text_of_repeated_lines_is_diffed_line_by_line() -> None:
+    """Hundreds of lines, many alike (blank ones): only the changed line is shown, not
+    everything after it (difflib's junk heuristic would give up on the repeated lines)."""
+    old = ["", "a"] * 150
+    new = list(old)
+    new[151] = "b"
+    assert line_diff("\n".join(old), "\n".join(new)) == [
+        (" ", "... 150 unchanged lines"),
+        (" ", ""),
+        ("-", "a"),
+        ("+", "b"),
+        (" ", ""),
+        (" ", "... 147 unchanged lines"),
+    ]
+
+
+def test_a_mapping_against_something_else_is_two_values() -> None:
+    mapping = {f"field_{i}": "v" * 20 for i in range(9)}
+    view = _field("custom_fields", mapping, "text", Action.update)
+    assert view == FieldView(format_value(mapping), '"text"')
+    view = _field("custom_fields", "text", mapping, Action.update)
+    assert view == FieldView('"text"', format_value(mapping))
+
+
+def test_a_text_ending_in_other_characters_after_a_line_break_is_multiline() -> None:
+    assert is_multiline("line\nXX") is True
+    assert is_multiline("XX\n") is False
