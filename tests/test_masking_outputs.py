@@ -216,3 +216,13 @@ def test_the_masking_stream_passes_on_what_it_does_not_handle() -> None:
     assert terminal.flushed == 1
     with pytest.raises(TypeError, match="write\\(\\) argument must be str, not bytes"):
         stream.write(b"x")  # type: ignore[arg-type]
+
+
+def test_writers_find_no_binary_buffer_around_the_masking() -> None:
+    """click writes bytes to `stream.buffer` when there is one: a real stdout has one, the
+    masking stream must not show it (else the bytes would go around the masking)."""
+    real = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    assert hasattr(real, "buffer")
+    stream = MaskingStream(real, Masker(["secret-value"]))
+    assert not hasattr(stream, "buffer")
+    assert stream.encoding == "utf-8"  # what it does not handle comes from the stream
