@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -26,12 +27,15 @@ from reconciler.changes import (
     Ref,
 )
 from reconciler.errors import PlanFileError
+from reconciler.manifest import load_manifest_text
 from reconciler.planfile import (
     PlanInputs,
     SavedPlan,
     VarFile,
     differences,
     format_plan_file,
+    manifests_digest,
+    plan_from_dict,
     plan_from_json,
     read_plan_file,
     saved_plan_from_json,
@@ -572,3 +576,46 @@ def test_at_most_twenty_differences_are_listed_then_counted() -> None:
     assert found[20] == "... and 5 more"
     exactly = differences(_saved_with([*_now(), *extra[:20]]), PLAN)
     assert len(exactly) == 20 and exactly[-1].startswith('companies["c19"]')
+
+
+def test_a_saved_plan_file_reads_as_a_plan_for_display() -> None:
+    """`plan_from_json` reads `plan --format json` and saved files alike (`show`)."""
+    assert plan_from_json(format_plan_file(PLAN, INPUTS), source="plan.json") == PLAN
+
+
+@pytest.mark.parametrize(
+    ("read", "first"),
+    [
+        (lambda text: plan_from_json(text), "plan: changes[0].action: "),
+        (lambda text: plan_from_json(text, source="p.json"), "p.json: changes[0].action: "),
+        (lambda text: plan_from_dict(json.loads(text)), "plan: changes[0].action: "),
+        (lambda text: saved_plan_from_json(text), "plan: changes[0].action: "),
+    ],
+)
+def test_a_bad_plan_is_refused_naming_its_source(read: Any, first: str) -> None:
+    data = saved_data()
+    data["changes"][0]["action"] = "make"
+    with pytest.raises(PlanFileError) as refused:
+        read(json.dumps(data))
+    assert refused.value.problems[0].startswith(first)
+
+
+def test_a_plan_file_names_its_path_in_each_problem(tmp_path: Path) -> None:
+    data = saved_data()
+    data["made_from"]["live_digest"] = 5
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(PlanFileError) as refused:
+        read_plan_file(path)
+    assert refused.value.problems == [
+        f"{path}: made_from.live_digest: expected a string, found a number"
+    ]
+
+
+def test_the_manifests_digest_follows_the_manifests_after_variables() -> None:
+    one = load_manifest_text("companies:\n  - name: ${NAME}\n", variables={"NAME": "Acme"})
+    same = load_manifest_text("companies:\n- {name: Acme}  # written otherwise\n")
+    other = load_manifest_text("companies:\n  - name: Acme\n    notes: x\n")
+    assert re.fullmatch(r"sha256:[0-9a-f]{64}", manifests_digest(one))
+    assert manifests_digest(one) == manifests_digest(same)
+    assert manifests_digest(one) != manifests_digest(other)
