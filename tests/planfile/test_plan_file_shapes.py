@@ -619,3 +619,46 @@ def test_the_manifests_digest_follows_the_manifests_after_variables() -> None:
     assert re.fullmatch(r"sha256:[0-9a-f]{64}", manifests_digest(one))
     assert manifests_digest(one) == manifests_digest(same)
     assert manifests_digest(one) != manifests_digest(other)
+
+
+def test_an_explicit_null_is_part_of_what_a_plan_was_made_from() -> None:
+    """`phone: null` clears an employee's phone; left out, the phone is not managed: two
+    different plans, so two different digests."""
+    cleared = load_manifest_text(
+        "workspace:\n  employees:\n    - email: a@b.com\n      phone: null\n"
+    )
+    unmanaged = load_manifest_text("workspace:\n  employees:\n    - email: a@b.com\n")
+    assert manifests_digest(cleared) != manifests_digest(unmanaged)
+
+
+def test_the_saved_file_is_indented_readable_json() -> None:
+    plan = Plan((Change("companies", "Zürich", Action.create),), live_digest=LIVE)
+    text = format_plan_file(plan, PlanInputs(DIGEST))
+    assert text.startswith('{\n  "format_version": 1,\n  "summary": {\n    "create": 1,\n')
+    assert '"key": "Zürich"' in text
+    assert text.endswith("\n  }\n}\n")
+    nan = Plan((Change("users", "a", Action.update, fields=(FieldChange("x", 1, float("nan")),)),))
+    with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
+        format_plan_file(nan, PlanInputs(DIGEST))
+
+
+def test_a_file_without_a_version_that_names_var_files_by_path_is_refused() -> None:
+    data = saved_data()
+    del data["made_from"]["version"]
+    data["made_from"]["var_files"] = ["vars/prod.yaml"]
+    with pytest.raises(PlanFileError) as refused:
+        saved_plan_from_json(json.dumps(data), source="plan.json")
+    assert refused.value.problems == [
+        "plan.json: made_from.var_files: var files recorded by path only (a plan saved by an "
+        "earlier version): plan again with --out"
+    ]
+
+
+def test_a_part_of_a_change_of_another_shape_differs_as_a_whole() -> None:
+    changes = json.loads(json.dumps(_now()))
+    changes[0]["fields"] = {"name": "Acme.Corp"}  # an object where a list is now
+    changes[1]["operations"][0]["params"] = []  # a list where an object is now
+    assert differences(_saved_with(changes), PLAN) == [
+        f"{ACME}: fields: differs from a plan made now",
+        'users["jdoe"]: operations[0].params: differs from a plan made now',
+    ]
