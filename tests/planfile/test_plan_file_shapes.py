@@ -662,3 +662,21 @@ def test_a_part_of_a_change_of_another_shape_differs_as_a_whole() -> None:
         f"{ACME}: fields: differs from a plan made now",
         'users["jdoe"]: operations[0].params: differs from a plan made now',
     ]
+
+
+def test_a_long_address_is_shortened_in_a_difference() -> None:
+    address = 'companies["' + "x" * 150 + '"]'
+    shown = 'companies["' + "x" * 69 + "..." + "x" * 35 + '"]'
+    assert len(shown) == 120
+    found = differences(_saved_with([*_now(), {"address": address}]), PLAN)
+    assert found == [f"{shown}: in the saved plan, not in a plan made now"]
+
+
+def test_every_var_file_a_plan_was_made_with_is_named(tmp_path: Path) -> None:
+    first = _var_file(tmp_path / "a.yaml", "region: eu\n")
+    second = _var_file(tmp_path / "b.yaml", "tier: gold\n")
+    assert var_file_mismatch((first, second), ()) == (
+        f"the saved plan was made with --var-file {first.path} ({first.digest[:15]}...), "
+        f"--var-file {second.path} ({second.digest[:15]}...); 0 --var-file given: give the "
+        "same var files (a saved plan names them, never reads them), or plan again"
+    )
