@@ -364,6 +364,19 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
         ["made_from.manifests_digest: expected a sha256: digest"],
     ),
     (
+        "manifests digest a number",
+        _set("made_from.manifests_digest", 5),
+        [
+            "made_from.manifests_digest: expected a string, found a number",
+            "made_from.manifests_digest: expected a sha256: digest",
+        ],
+    ),
+    (
+        "brake holds not a flag",
+        _set("brake", {"holds": "no", "reasons": []}),
+        ["brake.holds: expected true or false, found a string"],
+    ),
+    (
         "targets",
         _set("made_from.targets", "companies"),
         ["made_from.targets: expected a list, found a string"],
