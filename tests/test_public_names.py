@@ -34,6 +34,17 @@ def _modules_with_all() -> list[str]:
 MODULES = _modules_with_all()
 
 
+def _only_names(module: str) -> bool:
+    """Whether the module's top level holds no function or class (only imports and names)."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+    return not any(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        for node in tree.body
+    )
+
+
 def _listed(module: str) -> list[str]:
     """The names `__all__` lists, as written in the source (not as imported)."""
     source = importlib.util.find_spec(module)
@@ -64,3 +75,18 @@ def test_a_star_import_gives_exactly_the_names_listed(module: str) -> None:
     imported = importlib.import_module(module)
     for name in listed:
         assert namespace[name] is getattr(imported, name)
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if _only_names(m)])
+def test_a_module_of_names_only_runs_again_to_the_same_names(module: str) -> None:
+    """A module that only gathers names (a package's `__init__`, the `reconciler.plan`
+    facade) run again from its source, apart from the one imported: the same names."""
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    code = compile(Path(spec.origin).read_text(encoding="utf-8"), spec.origin, "exec")
+    fresh: dict[str, object] = {"__name__": f"{module}.__again__"}
+    exec(code, fresh)
+    imported = importlib.import_module(module)
+    assert fresh["__all__"] == _listed(module)
+    for name in _listed(module):
+        assert fresh[name] == getattr(imported, name)
