@@ -32,3 +32,16 @@ def test_technicians_with_implicit_access_are_noted_not_written(
     ]
     written = {t for entry in trip.desired.manifest.tech_permissions for t in entry.technicians}
     assert not written & {"admin", "helen"}
+
+
+def test_every_category_with_a_permission_row_is_written(tmp_path: Path) -> None:
+    state, credentials = seeded("techs-list-implicit")
+    trip = round_trip(state, credentials, tmp_path, Selection.build(kinds=["tech_permissions"]))
+    assert [(e.category, list(e.technicians)) for e in trip.desired.manifest.tech_permissions] == [
+        ("Accounts & Access", ["priya"]),
+        ("Facilities", ["felix"]),
+        ("Hardware", ["tina"]),
+        ("Network", ["priya", "tina"]),
+        ("Software", ["omar", "priya"]),
+    ]
+    assert trip.plan.changes == ()
