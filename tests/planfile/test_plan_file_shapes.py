@@ -377,6 +377,35 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
         ["brake.holds: expected true or false, found a string"],
     ),
     (
+        "an action not ASCII",
+        _set("changes[0].action", "créer"),
+        ['changes[0].action: "créer" is not an action (create, update, delete, enable, disable)'],
+    ),
+    (
+        "a long action",
+        _set("changes[0].action", "x" * 100),
+        [
+            'changes[0].action: "' + "x" * 52 + "..." + "x" * 23 + '" is not an action '
+            "(create, update, delete, enable, disable)"
+        ],
+    ),
+    (
+        "brake reasons not a list",
+        _set("brake.reasons", "too many"),
+        [
+            "brake.reasons: expected a list, found a string",
+            "brake.holds: disagrees with the reasons",
+        ],
+    ),
+    (
+        "a boolean for a kind",
+        _set("changes[2].kind", True),
+        [
+            "changes[2].kind: expected a string, found a boolean",
+            'changes[2].address: "users[\\"gone\\"]" is not the address of kind "" and key "gone"',
+        ],
+    ),
+    (
         "targets",
         _set("made_from.targets", "companies"),
         ["made_from.targets: expected a list, found a string"],
