@@ -19,7 +19,13 @@ from reconciler.changes import (
     Ref,
 )
 from reconciler.changes.coverage import Coverage, KindCoverage
-from reconciler.render.text import format_diagnostics, format_text, summary_text
+from reconciler.render.text import (
+    change_lines,
+    format_diagnostics,
+    format_text,
+    operation_text,
+    summary_text,
+)
 
 PLAN = Plan(
     changes=(
@@ -269,3 +275,48 @@ def test_the_summary_lines(plan: Plan, summary: str) -> None:
 def test_the_coverage_section(coverage: Coverage | None, section: str) -> None:
     plan = Plan((), coverage=coverage)
     assert format_text(plan) == section + "No changes. The live state matches the manifests.\n"
+
+
+def test_the_colours_of_a_plan_without_changes() -> None:
+    assert format_text(Plan(()), color=True) == (
+        "\x1b[1mNo changes. The live state matches the manifests.\x1b[0m\n"
+    )
+    with_errors = Plan((), errors=(Diagnostic("error", "x"),))
+    assert format_text(with_errors, color=True).endswith(
+        "\x1b[1mNo changes planned.\x1b[0m\n"
+        "\x1b[1;31m1 error: nothing can be applied until it is fixed.\x1b[0m\n"
+    )
+
+
+def test_operations_are_shown_for_changes_and_asserted_values_when_asked() -> None:
+    rule = Change(
+        "automation_rules",
+        "101",
+        Action.enable,
+        operations=(Operation("helpdesk", "POST", "/api/EnableRule", {"id": 101}),),
+        asserted=True,
+    )
+    plan = Plan(PLAN.changes[:1], asserted=(rule,))
+    shown = format_text(plan, show_operations=True)
+    assert '  ~ automation_rules["101"] (enable)\n      operations:\n' in shown
+    assert "        helpdesk POST /api/EnableRule {id: 101}\n" in shown
+    assert "operations:" not in format_text(plan)
+    assert "operations:" not in "".join(t for line in change_lines(rule) for t, _ in line)
+    coloured = format_text(plan, color=True, show_operations=True)
+    assert "\x1b[2m    operations:\x1b[0m\n" in coloured
+
+
+def test_an_operation_shows_its_params_up_to_ten_thousand_characters() -> None:
+    # five digits and ", ": 1,428 of them take 10,001 characters with the last one's 5
+    operation = Operation("helpdesk", "POST", "/api/X", {"ids": list(range(10_000, 11_430))})
+    text = operation_text(operation)
+    assert text.startswith("helpdesk POST /api/X {ids: [10000, 10001, ")
+    assert text.endswith(", 11427, ... 2 more]}")
+
+
+def test_eleven_unmanaged_objects_show_ten_and_one_more() -> None:
+    coverage = Coverage({"users": KindCoverage(11, 0, tuple(f"u{i}" for i in range(11)))})
+    assert format_text(Plan((), coverage=coverage)).splitlines()[1] == (
+        '  users  0 of 11 (0%); unmanaged: "u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", '
+        '"u8", "u9" and 1 more (the JSON plan lists every one)'
+    )
