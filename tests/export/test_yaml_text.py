@@ -17,6 +17,7 @@ from reconciler.export.yamlout import commented_entries, dump, entries_node
     ("value", "written"),
     [
         ("plain", "v: plain\n"),
+        ("Xavier Max", "v: Xavier Max\n"),
         ("x#y", "v: x#y\n"),
         ("", "v: ''\n"),
         # read as something else by YAML 1.2 or 1.1
@@ -57,6 +58,7 @@ def test_a_key_is_written_as_it_is() -> None:
     ("document", "written"),
     [
         ({"x": []}, "x: []\n"),
+        ({"v": None}, "v: null\n"),
         ({"k": [None, True, 1.5]}, "k: [null, true, 1.5]\n"),
         # up to eighty characters (joined by ", ") on one line; one more, one an item
         ({"x": ["a" * 40, "b" * 38]}, "x: [" + "a" * 40 + ", " + "b" * 38 + "]\n"),
