@@ -38,6 +38,11 @@ RENAMES = [
         ],
     ),
     (
+        "an asset's own serial number",
+        "assets:\n  - serial_number: S1\n    previously: [s1]\n",
+        ["3:18: former key 's1' is this asset's own key"],
+    ),
+    (
         "an employee's own e-mail in another case",
         "workspace:\n  employees:\n    - email: a@b.com\n      previously: [A@B.com]\n",
         ["4:20: former key 'A@B.com' is this employee's own key"],
