@@ -189,9 +189,12 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
                 from difflib import get_close_matches  # only for a misspelt name
 
                 close = get_close_matches(name, fields, n=1, cutoff=0.6)
-                hint = (
-                    f"did you mean '{close[0]}'?" if close else f"the fields: {', '.join(fields)}"
-                )
+                if close:
+                    hint = f"did you mean '{close[0]}'?"
+                elif fields:
+                    hint = f"the fields: {', '.join(fields)}"
+                else:  # departments: the key is the only field
+                    hint = f"none can be ignored: their only field is the key '{key}'"
                 found.setting(where, f"{kind.value} have no field '{name}'; {hint}")
 
 

@@ -119,10 +119,11 @@ def _pack(sections: Sequence[Section], budget: int | None) -> list[str]:
                 len(body) + len(opening) + len(segment) + cost + len(section.closing) <= budget
             )
             if not fits:
-                if count:
+                if count:  # what follows continues the section; else it starts afresh
                     body += opening + segment + section.closing
+                    opening = section.reopening
                 parts.append(body)
-                body, opening, segment, count = "", section.reopening, "", 0
+                body, segment, count = "", "", 0
                 separator = ""
             segment += separator + piece
             count += 1

@@ -1,0 +1,134 @@
+"""Live custom field values as an export writes them (export/values.py): each type as the
+manifest value `plan` reads back as equal, the dropdown option by name where it can be
+named, and a note for each value that cannot be written as itself."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from reconciler.export.values import LearnedOptions, ValueExporter
+from reconciler.resources.custom_field_records import (
+    CHECKBOX,
+    DATE,
+    DROPDOWN,
+    MULTILINE,
+    TEXT,
+    USAGE,
+    CustomFieldCatalogue,
+    FieldDefinition,
+)
+
+USERS = USAGE["users"]
+FIELDS = {
+    "tier": FieldDefinition(
+        1, "Tier", DROPDOWN, {"gold": 7, "silver": 8}, {7: "Gold", 8: "Silver"}
+    ),
+    "since": FieldDefinition(2, "Since", DATE),
+    "vip": FieldDefinition(3, "VIP", CHECKBOX),
+    "notes": FieldDefinition(4, "Notes", MULTILINE),
+    "level": FieldDefinition(5, "Level", DROPDOWN),
+    "code": FieldDefinition(6, "Code", TEXT),
+}
+CATALOGUE = CustomFieldCatalogue({USERS: FIELDS})
+
+
+def exporter(include_empty: bool = False) -> tuple[ValueExporter, list[str], LearnedOptions]:
+    notes: list[str] = []
+    learned = LearnedOptions()
+    return ValueExporter(CATALOGUE, USERS, include_empty, learned, notes), notes, learned
+
+
+def test_each_type_as_the_manifest_writes_it() -> None:
+    values, notes, learned = exporter()
+    items: list[dict[str, Any]] = [
+        {"FieldID": 1, "Value": "Silver"},
+        {"FieldID": 2, "Value": "2027-01-31"},
+        {"FieldID": 3, "Value": "True"},
+        {"FieldID": 4, "Value": "a\nb  \n"},
+        {"FieldID": "5", "Value": "x", "OptionID": 9, "ValueWithOption": " Nine "},
+        {"FieldID": 6, "Value": "  0012  "},
+    ]
+    assert values.values(items, "users/a") == {
+        "Tier": "Silver",
+        "Since": date(2027, 1, 31),
+        "VIP": True,
+        "Notes": "a\nb\n",
+        "Level": "Nine",
+        "Code": "  0012",
+    }
+    assert notes == []
+    assert learned.settings() == {"Level": {"Nine": 9}}
+
+
+def test_values_that_cannot_be_written_as_themselves_are_noted() -> None:
+    values, notes, _ = exporter()
+    items: list[dict[str, Any]] = [
+        {"FieldID": 2, "Value": "31/01/2027"},
+        {"FieldID": 3, "Value": "maybe"},
+        {"FieldID": 1, "Value": "Platinum"},
+        {"FieldID": 99, "FieldName": "tier", "Value": "x"},
+        {"FieldID": 98, "FieldName": "Unknown", "Value": "x"},
+        {"FieldID": 97, "FieldName": "VIP"},
+        {"FieldID": "bad"},
+        {"Value": "no id"},
+    ]
+    assert values.values(items, "users/a") == {}
+    assert notes == [
+        "users/a: custom field 'Tier' is left out: 'Platinum' is a dropdown value that is no "
+        "option id",
+        "users/a: custom field 'Since' is left out: '31/01/2027' is a date the planner cannot read",
+        "users/a: custom field 'VIP' is left out: 'maybe' is a checkbox value other than "
+        "true/false",
+        "users/a: custom field 'tier' (id 99) is left out: another field has the same name, "
+        "and manifests name fields",
+    ]
+
+
+def test_empty_values_are_written_only_when_asked() -> None:
+    values, _, _ = exporter(include_empty=True)
+    assert values.values([{"FieldID": 6, "Value": " "}], "users/a") == dict.fromkeys(
+        ["Tier", "Since", "VIP", "Notes", "Level", "Code"]
+    )
+    values, _, _ = exporter()
+    assert values.values([{"FieldID": 6, "Value": " "}], "users/a") == {}
+
+
+def test_a_dropdown_option_is_named_only_when_the_name_leads_back_to_it() -> None:
+    values, _, learned = exporter()
+    # a name the field's options do not give back as this id: by id
+    odd = FieldDefinition(1, "Tier", DROPDOWN, {"gold": 7}, {8: "Gold"})
+    odd_values = ValueExporter(
+        CustomFieldCatalogue({USERS: {"tier": odd}}), USERS, False, learned, []
+    )
+    assert odd_values.values([{"FieldID": 1, "OptionID": 8}], "users/a") == {
+        "Tier": {"option_id": 8}
+    }
+    # options not listed: a name learned once stands for one id only
+    assert values.values([{"FieldID": 5, "OptionID": 9, "ValueWithOption": "Nine"}], "u/a") == {
+        "Level": "Nine"
+    }
+    assert values.values([{"FieldID": 5, "OptionID": 10, "ValueWithOption": "nine"}], "u/b") == {
+        "Level": {"option_id": 10}
+    }
+    # no usable name: a number, blank, or an item naming another option
+    for item in [
+        {"FieldID": 5, "OptionID": 11, "ValueWithOption": "11"},
+        {"FieldID": 5, "OptionID": 11, "ValueWithOption": "  "},
+        {"FieldID": 5, "Value": "11", "OptionID": 0, "ValueWithOption": "Eleven"},
+    ]:
+        assert values.values([item], "u/c") == {"Level": {"option_id": 11}}
+    assert learned.settings() == {"Level": {"Nine": 9}}
+
+
+def test_the_learned_options_in_the_order_of_fields_and_ids() -> None:
+    learned = LearnedOptions()
+    zeta, alpha = FieldDefinition(1, "zeta", DROPDOWN), FieldDefinition(2, "Alpha", DROPDOWN)
+    assert learned.learn(zeta, "B", 5)
+    assert learned.learn(zeta, "A", 6)
+    assert learned.learn(zeta, "b", 5)  # the same pair again, in another case
+    assert not learned.learn(zeta, "a", 7)  # the name stands for another option already
+    assert learned.learn(alpha, "X", 1)
+    learned.by_field["empty"] = {}
+    assert learned.settings() == {"Alpha": {"X": 1}, "zeta": {"B": 5, "A": 6}}
+    assert list(learned.settings()) == ["Alpha", "zeta"]

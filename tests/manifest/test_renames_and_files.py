@@ -1,0 +1,120 @@
+"""Two things `validate` says before anything is read live: a `previously:` that cannot be
+applied (manifest/renames.py), and a path that is no manifest file (manifest/files.py:
+a FIFO, a device, a file over the size cap), each as the `file:line:column` line the user
+reads."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from reconciler.errors import ManifestError
+from reconciler.manifest import validate_manifests
+from reconciler.manifest.files import FileRefused, read_regular_file
+
+RENAMES = [
+    (
+        "the entry's own key",
+        "companies:\n  - name: Acme\n    previously: [ACME]\n",
+        ["3:18: former key 'ACME' is this company's own key"],
+    ),
+    (
+        "another entry's key",
+        "companies:\n  - name: Acme\n    previously: [Globex]\n  - name: Globex\n",
+        [
+            "3:18: former key 'Globex' is the key of another entry (company 'Globex'): a chain "
+            "or a swap of keys cannot be applied in one plan; rename one step at a time "
+            "(docs/renaming.md)"
+        ],
+    ),
+    (
+        "claimed by two entries",
+        "users:\n  - username: a\n    previously: [old]\n  - username: b\n    previously: [OLD]\n",
+        [
+            "5:18: former key 'OLD' is also listed under user 'a': one live user cannot become "
+            "two; keep it under one entry"
+        ],
+    ),
+    (
+        "an asset's own serial number",
+        "assets:\n  - serial_number: S1\n    previously: [s1]\n",
+        ["3:18: former key 's1' is this asset's own key"],
+    ),
+    (
+        "an employee's own e-mail in another case",
+        "workspace:\n  employees:\n    - email: a@b.com\n      previously: [A@B.com]\n",
+        ["4:20: former key 'A@B.com' is this employee's own key"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("manifest", "problems"), [r[1:] for r in RENAMES], ids=[r[0] for r in RENAMES]
+)
+@pytest.mark.usefixtures("no_network")
+def test_a_rename_that_cannot_be_applied(
+    manifest: str, problems: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("m.yaml").write_text(manifest, encoding="utf-8")
+    with pytest.raises(ManifestError) as refused:
+        validate_manifests([Path("m.yaml")], {})
+    assert refused.value.problems == [f"m.yaml:{p}" for p in problems]
+
+
+@pytest.mark.usefixtures("no_network")
+def test_renames_that_can_be_applied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("m.yaml").write_text(
+        "assets:\n  - serial_number: S2\n    previously: [S1]\n"
+        "users:\n  - username: a\n    previously: [old, Old]\n",
+        encoding="utf-8",
+    )
+    validated = validate_manifests([Path("m.yaml")], {})
+    assert validated.warnings == ["m.yaml:6:23: 'Old' is listed twice in previously"]
+
+
+@pytest.mark.usefixtures("no_network")
+def test_a_path_that_is_no_manifest_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo("pipe.yaml")
+    with pytest.raises(ManifestError) as refused:
+        validate_manifests([Path("pipe.yaml"), Path("/dev/null"), Path("gone.yaml")], {})
+    assert refused.value.problems == [
+        "pipe.yaml:1:1: cannot read the file: it is a FIFO (named pipe), not a regular file",
+        "/dev/null:1:1: cannot read the file: it is a device, not a regular file",
+        "gone.yaml:1:1: no such file or directory",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("size", "limit", "refusal"),
+    [
+        (11, 11, None),
+        (0, 0, None),
+        (11, 10, "it is larger than 0 MiB (11 bytes or more); split it into several files"),
+        (
+            3 * 1024 * 1024,
+            2 * 1024 * 1024,
+            "it is larger than 2 MiB (3,145,728 bytes or more); split it into several files",
+        ),
+    ],
+)
+def test_the_size_cap(size: int, limit: int, refusal: str | None, tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_bytes(b"x" * size)
+    if refusal is None:
+        assert read_regular_file(path, limit) == b"x" * size
+    else:
+        with pytest.raises(FileRefused) as refused:
+            read_regular_file(path, limit)
+        assert str(refused.value) == refusal
+
+
+def test_a_directory_or_a_missing_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(FileRefused, match=r"^it is a directory, not a (regular )?file$"):
+        read_regular_file(tmp_path)
+    with pytest.raises(FileRefused, match=r"^No such file or directory$"):
+        read_regular_file(tmp_path / "gone.yaml")
