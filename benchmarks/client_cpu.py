@@ -104,16 +104,27 @@ def sandbox_args(faults: str = "") -> list[str]:
 def apply_child(
     tenant: Path, db: Path, log: Path, *, parallelism: int = 10, faults: str = ""
 ) -> tuple[float, float, int]:
-    """A fresh sandbox; `reconciler apply` of the tenant as a child: (CPU, wall, operations)."""
+    """A fresh sandbox; `reconciler apply` of the tenant as a child: (CPU, wall,
+    operations, the sandbox server's CPU meanwhile)."""
     db.unlink(missing_ok=True)
     log.unlink(missing_ok=True)
     with SandboxProcess(db, *sandbox_args(faults)) as sandbox:
         args = ["apply", str(tenant), "--yes", "--rate-limit", "0", "--search-rate-limit", "0"]
         args += ["--parallelism", str(parallelism), "--log", str(log)]
+        pid = sandbox.proc.pid if sandbox.proc else 0
+        before = process_cpu(pid)
         cpu, wall, _ = child(args, sandbox.env)
+        server = process_cpu(pid) - before
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     operations = sum(1 for entry in entries if entry.get("outcome") == "ok")
-    return cpu, wall, operations
+    return cpu, wall, operations, server
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) process `pid` has used so far (Linux /proc): the
+    sandbox server shares this machine's two cores with the client."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
@@ -123,7 +134,7 @@ def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
     for _ in range(repeat):
         validate.append(child(["validate", str(tenant)], {})[0])
         starts.append(start_up(tenant, root))
-        cpu, _, operations = apply_child(tenant, root / "cpu.db", root / "cpu.jsonl")
+        cpu, _, operations, _ = apply_child(tenant, root / "cpu.db", root / "cpu.jsonl")
         applied.append(cpu)
         bare.append(httpx_alone(root / "httpx.db", operations))
         ours.append(httpx_alone(root / "ours.db", operations, own_transport=True))
@@ -194,7 +205,7 @@ def httpx_alone(db: Path, requests: int, own_transport: bool = False) -> float:
 def speed_up(tenant: Path, root: Path, repeat: int, latency: float) -> None:
     faults = f"slow=1.0,slow_seconds={latency}"
     print(f"\n2. speed-up of --parallelism 10 over 1, every answer {latency * 1000:.0f} ms late")
-    best: dict[int, tuple[float, float, int]] = {}
+    best: dict[int, tuple[float, float, int, float]] = {}
     for _ in range(repeat):
         for parallelism in (10, 1):
             run = apply_child(
@@ -206,13 +217,16 @@ def speed_up(tenant: Path, root: Path, repeat: int, latency: float) -> None:
             )
             if parallelism not in best or run[1] < best[parallelism][1]:
                 best[parallelism] = run
-    for parallelism, (cpu, wall, operations) in sorted(best.items(), reverse=True):
+    for parallelism, (cpu, wall, operations, server) in sorted(best.items(), reverse=True):
         print(
             f"  --parallelism {parallelism:2d}: {operations} operations in {wall:.1f} s "
-            f"(whole process, {cpu:.2f} s CPU)"
+            f"(whole process, {cpu:.2f} s CPU; the sandbox server {server:.2f} s CPU)"
         )
     floor = best[1][2] * latency
     print(f"  (the answers alone take {floor:.1f} s one at a time, {floor / 10:.1f} s ten at once)")
+    # The sandbox is one process on one core of the same machine: ten at once cannot
+    # finish before it has spent its CPU, whatever the client does.
+    print(f"  (ten at once cannot beat the server's own CPU: {best[10][3]:.1f} s)")
     print(f"  speed-up: {best[1][1] / best[10][1]:.1f}x (target >= 8x; best of {repeat} each)")
 
 
