@@ -13,6 +13,7 @@ import pytest
 from reconciler.errors import ManifestError
 from reconciler.manifest import validate_manifests
 from reconciler.manifest.files import FileRefused, read_regular_file
+from tests.manifest.refusals import problems_of
 
 RENAMES = [
     (
@@ -58,10 +59,7 @@ def test_a_rename_that_cannot_be_applied(
     manifest: str, problems: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    Path("m.yaml").write_text(manifest, encoding="utf-8")
-    with pytest.raises(ManifestError) as refused:
-        validate_manifests([Path("m.yaml")], {})
-    assert refused.value.problems == [f"m.yaml:{p}" for p in problems]
+    assert problems_of(manifest) == [f"m.yaml:{p}" for p in problems]
 
 
 @pytest.mark.usefixtures("no_network")
