@@ -173,6 +173,11 @@ def report(timeline: Timeline, parallelism: int, latency: float) -> None:
         f"  one request, sent to answered: median {answers[len(answers) // 2] * 1000:.1f} ms, "
         f"90th {answers[len(answers) * 9 // 10] * 1000:.1f} ms, max {answers[-1] * 1000:.1f} ms"
     )
+    sends = sorted(r[0] for r in writes)
+    gaps = sorted((b - a) * 1000 for a, b in zip(sends, sends[1:], strict=False))
+    if gaps:
+        tiles = " / ".join(f"{gaps[len(gaps) * q // 10]:.2f}" for q in (1, 3, 5, 7, 9))
+        print(f"  gap between two sends, ms (10th / 30th / 50th / 70th / 90th): {tiles}")
     handled = sorted(timeline.server_ms)
     if handled:
         print(
