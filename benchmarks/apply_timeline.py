@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import os
 import ssl
 import sys
@@ -174,7 +175,7 @@ def report(timeline: Timeline, parallelism: int, latency: float) -> None:
         f"90th {answers[len(answers) * 9 // 10] * 1000:.1f} ms, max {answers[-1] * 1000:.1f} ms"
     )
     sends = sorted(r[0] for r in writes)
-    gaps = sorted((b - a) * 1000 for a, b in zip(sends, sends[1:], strict=False))
+    gaps = sorted((b - a) * 1000 for a, b in itertools.pairwise(sends))
     if gaps:
         tiles = " / ".join(f"{gaps[len(gaps) * q // 10]:.2f}" for q in (1, 3, 5, 7, 9))
         print(f"  gap between two sends, ms (10th / 30th / 50th / 70th / 90th): {tiles}")
