@@ -3,6 +3,7 @@ form, or a JSON object body, with names matched case-insensitively (ASP.NET bind
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 from urllib.parse import parse_qsl
@@ -145,6 +146,7 @@ async def _small_form(request: Request) -> list[tuple[str, Any]] | None:
     return parse_qsl(body.decode("latin-1"), keep_blank_values=True)
 
 
+@functools.lru_cache(maxsize=1024)  # a few parameter names, looked up on every request
 def is_secret(name: str) -> bool:
     lowered = name.lower()
     return any(word in lowered for word in ("password", "token", "secret", "apikey", "api_key"))
