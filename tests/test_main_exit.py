@@ -1,0 +1,56 @@
+"""`python -m reconciler` ends without tearing the interpreter down (reconciler/__main__.py):
+what a caller sees must not change: the status, everything printed, the exit handlers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import reconciler
+
+
+def run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def as_program(*args: str, before: str = "") -> str:
+    """`python -m reconciler ARGS`, with `before` run first in the same process."""
+    return (
+        f"import runpy, sys\n{before}\n"
+        f"sys.argv = ['reconciler', *{list(args)!r}]\n"
+        "runpy.run_module('reconciler', run_name='__main__', alter_sys=True)\n"
+    )
+
+
+def test_the_output_and_status_of_a_command_are_kept() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "reconciler", "--version"], capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0
+    assert done.stdout == f"reconciler, version {reconciler.__version__}\n"
+
+
+def test_a_usage_error_keeps_its_status_and_message() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "reconciler", "--no-such-option"], capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "no-such-option" in done.stderr
+
+
+def test_exit_handlers_still_run_after_the_command() -> None:
+    done = run(as_program("--version", before="import atexit\natexit.register(print, 'bye')"))
+    assert done.returncode == 0
+    assert done.stdout == f"reconciler, version {reconciler.__version__}\nbye\n"
+
+
+def test_a_thread_still_alive_is_waited_for() -> None:
+    thread = (
+        "import threading, time\n"
+        "threading.Thread(target=lambda: (time.sleep(0.2), print('thread done'))).start()"
+    )
+    done = run(as_program("--version", before=thread))
+    assert done.returncode == 0
+    assert done.stdout.endswith("thread done\n")
