@@ -59,6 +59,9 @@ class Mutant:
     end_col: int
     replacement: str
     what: str
+    # The first line of the statement it is in: a constant of a literal list or tuple
+    # (`__all__`) is folded into its statement, and only that line is ever run.
+    statement_line: int = 0
 
     @property
     def name(self) -> str:
@@ -89,12 +92,30 @@ def mutants_of(module: Path, source: bytes) -> list[Mutant]:
     tree = ast.parse(source)
     lines = source.decode().splitlines()
     found: list[Mutant] = []
+    statements = _statement_lines(tree)
     for node, replacement, what in _changes(tree):
         line, end_line = node.lineno, node.end_lineno or node.lineno
         if NO_MUTATE in lines[line - 1] or NO_MUTATE in lines[end_line - 1]:
             continue
         col, end_col = node.col_offset, node.end_col_offset or 0
-        found.append(Mutant(module, len(found), line, col, end_line, end_col, replacement, what))
+        at = statements.get(id(node), line)
+        found.append(
+            Mutant(module, len(found), line, col, end_line, end_col, replacement, what, at)
+        )
+    return found
+
+
+def _statement_lines(tree: ast.Module) -> dict[int, int]:
+    """The first line of the innermost statement holding each expression node."""
+    found: dict[int, int] = {}
+    for statement in ast.walk(tree):
+        if isinstance(statement, ast.stmt):
+            todo = list(ast.iter_child_nodes(statement))
+            while todo:
+                node = todo.pop()
+                if not isinstance(node, ast.stmt):
+                    found[id(node)] = statement.lineno
+                    todo.extend(ast.iter_child_nodes(node))
     return found
 
 
