@@ -5,7 +5,11 @@ and nothing is done for nothing. Each case checks the result a user sees as well
 from __future__ import annotations
 
 import asyncio
+import gc
 
+import pytest
+
+from reconciler.planning.gcpause import fewer_collections
 from reconciler.project.fleet import in_order, run_to_end
 
 
@@ -43,12 +47,6 @@ def test_run_to_end_keeps_the_order_of_in_order() -> None:
 
 
 def test_fewer_collections_for_the_duration_then_as_before() -> None:
-    import gc
-
-    import pytest
-
-    from reconciler.planning.gcpause import fewer_collections
-
     before = gc.get_threshold()
     with fewer_collections(young=50_000):
         assert gc.get_threshold() == (50_000, *before[1:])
