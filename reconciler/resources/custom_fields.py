@@ -156,14 +156,7 @@ def diff_values(
         definition = catalogue.field(usage, name) if catalogue is not None else None
         if definition is None:
             known = catalogue.names(usage) if catalogue is not None else []
-            problems.append(
-                error(
-                    f"custom field {name!r} does not exist" + closest(name, known),
-                    address,
-                    f"fields: {', '.join(known)}" if known else "no such fields exist",
-                    where(name),
-                )
-            )
+            problems.append(_unknown(name, known, address, where(name)))
             continue
         try:
             wanted = desired_value(definition, value)
@@ -192,3 +185,13 @@ def diff_values(
             )
         )
     return fields, operations, problems
+
+
+def _unknown(name: str, known: list[str], address: str, where: str | None) -> Diagnostic:
+    """A value for a custom field the service does not define (for this usage)."""
+    return error(
+        f"custom field {name!r} does not exist" + closest(name, known),
+        address,
+        f"fields: {', '.join(known)}" if known else "no such fields exist",
+        where,
+    )
