@@ -5,7 +5,6 @@ waves (cli/fleet_apply.py), stopping before the next wave when one fails."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -174,7 +173,7 @@ def _plan(
     report_file: Path | None,
     command: str,
 ) -> list[Any]:
-    from reconciler.project.fleet import plan_environments
+    from reconciler.project.fleet import plan_environments, run_to_end
     from reconciler.project.summary import report_json, summary_markdown, summary_text
 
     done: list[Any] = []
@@ -186,7 +185,7 @@ def _plan(
 
     click.echo(f"Planning {len(prepared)} environment(s)...", err=True)
     try:
-        asyncio.run(plan_environments(prepared, request, max_parallel=max_parallel, on_done=show))
+        run_to_end(plan_environments(prepared, request, max_parallel=max_parallel, on_done=show))
     except KeyboardInterrupt:
         _print_interrupted(done, prepared)
         raise

@@ -28,6 +28,7 @@ def apply_fleet(
     report_file: Path | None = None,
 ) -> None:
     """Apply the environments of `runs` that change, in the waves `planned`."""
+    from reconciler.project.fleet import run_to_end
     from reconciler.project.rollout import Result
 
     changing = [run for run in runs if run.plan is not None and run.plan.to_apply]
@@ -52,7 +53,7 @@ def apply_fleet(
 
     try:
         with sigterm_as_interrupt():
-            results = asyncio.run(_rollout(changing, planned, kwargs, max_parallel, show))
+            results = run_to_end(_rollout(changing, planned, kwargs, max_parallel, show))
     except (KeyboardInterrupt, asyncio.CancelledError):  # stopped at once (a second Ctrl-C)
         finished = {item.name for item in done}
         left = [run.name for run in changing if run.name not in finished]

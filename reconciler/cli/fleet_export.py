@@ -9,7 +9,6 @@ call."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import time
@@ -36,7 +35,7 @@ def export_fleet(
 ) -> None:
     from reconciler.cli.extras import check_writable
     from reconciler.export import Selection, check_directory, parse_rule_ids
-    from reconciler.project.fleet import in_order
+    from reconciler.project.fleet import in_order, run_to_end
 
     out: Path | None = kwargs.get("out")
     if out is None:
@@ -64,7 +63,7 @@ def export_fleet(
 
     click.echo(f"Exporting {len(targets)} environment(s)...", err=True)
     work = [partial(_export_one, target, selection, include_empty, request) for target in targets]
-    asyncio.run(in_order(work, max_parallel=max_parallel, on_done=write))
+    run_to_end(in_order(work, max_parallel=max_parallel, on_done=write))
     if failed:
         click.echo(
             f"Error: {len(failed)} of {len(targets)} environment(s) not exported: "

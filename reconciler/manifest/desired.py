@@ -35,6 +35,11 @@ class DesiredState:
     refinements: Mapping[tuple[Kind, str], list[tuple[Source, Node]]] = field(
         default_factory=dict, repr=False
     )
+    # `location()`'s answers: a fleet's environments share one DesiredState, and the
+    # planner asks for the same places in each of them (issue 23).
+    _located: dict[tuple[Any, ...], str | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def from_manifest(cls, manifest: Manifest) -> DesiredState:
@@ -65,6 +70,13 @@ class DesiredState:
         """`file:line:column` of an entry (kinds as `Kind` values, keys as written: case and
         surrounding space do not matter where the kind's keys ignore them), or of a value
         inside it: `location("assets", "SN-1", "assigned_users", 0)`. None when unknown."""
+        asked = (kind, key.__class__, key, *path)
+        if asked in self._located:
+            return self._located[asked]
+        found = self._located[asked] = self._locate(kind, key, path)
+        return found
+
+    def _locate(self, kind: str, key: str | int, path: tuple[str | int, ...]) -> str | None:
         try:
             entry = (Kind(kind), normalise_key(Kind(kind), key, self.settings.employee_key) or "")
         except ValueError:  # not a kind

@@ -26,3 +26,18 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+@contextmanager
+def fewer_collections(young: int = 20_000) -> Iterator[None]:
+    """The collector's youngest generation collected after `young` allocations rather
+    than CPython's 700, for the duration. A fleet's plans read while they run: thousands
+    of answers parsed into objects that all stay alive, each young pass walking them in
+    vain. Measured over 100 tenants (issue 23): from 315 passes and about 12 % of the
+    CPU to 20 passes and 6 %; garbage in cycles still goes, at the fewer passes."""
+    before = gc.get_threshold()
+    gc.set_threshold(max(young, before[0]), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)

@@ -19,6 +19,7 @@ from reconciler.clients.connection import Connection, RateSettings, Timeouts, co
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.manifest import DesiredState, Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
+from reconciler.planning.gcpause import fewer_collections
 from reconciler.planning.plan import Plan, Selector
 from reconciler.planning.workflow import read_and_plan
 from reconciler.project.environments import Target
@@ -143,11 +144,26 @@ async def plan_environments(
     transport: Any = None,
 ) -> list[EnvironmentRun]:
     """Every prepared environment planned, at most `max_parallel` at once (0: no limit)."""
-    return await in_order(
-        [partial(_plan_one, item, request, transport) for item in prepared],
-        max_parallel=max_parallel,
-        on_done=on_done,
-    )
+    with fewer_collections():  # what the reads parse stays alive (gcpause.py)
+        return await in_order(
+            [partial(_plan_one, item, request, transport) for item in prepared],
+            max_parallel=max_parallel,
+            on_done=on_done,
+        )
+
+
+def run_to_end(work: Awaitable[T]) -> T:
+    """`asyncio.run(work)`, its result handed back outside the loop. On Python 3.11,
+    `asyncio.run` checks its Ctrl-C handler with `signal.getsignal`, which formats the
+    handler, the main task with it and so the task's result: every plan and live state
+    of a fleet turned into text for nothing (about 1.5 % of a 20-tenant plan)."""
+    result: list[T] = []
+
+    async def main() -> None:
+        result.append(await work)
+
+    asyncio.run(main())
+    return result[0]
 
 
 async def in_order(

@@ -154,6 +154,16 @@ def parse_assigned(item: Any) -> AssignedUser:
     return AssignedUser(None, text)
 
 
+def asset_id(raw: Mapping[str, Any]) -> int:
+    """An asset's id, as `parse_asset` reads it: all the listing of the enabled ones is
+    read for."""
+    return _id(_lowered(raw))
+
+
+def _id(fields: Mapping[str, Any]) -> int:
+    return int(_value(fields, "itemid", "id", "assetid"))
+
+
 def parse_asset(raw: Mapping[str, Any]) -> LiveAsset:
     fields = _lowered(raw)
     company = raw.get("company") or raw.get("Company")
@@ -165,7 +175,7 @@ def parse_asset(raw: Mapping[str, Any]) -> LiveAsset:
     disabled = _flag(_value(fields, "disabled", "isdisabled"))
     quantity = _integer(_value(fields, "quantity"))
     return LiveAsset(
-        id=int(_value(fields, "itemid", "id", "assetid")),
+        id=_id(fields),
         serial_number=clean_text(_value(fields, "serialnumber")),
         texts={name: clean_text(_value(fields, param.lower())) for name, param in TEXTS.items()},
         quantity=quantity if quantity is not None else 1,
@@ -225,6 +235,6 @@ async def read_assets(reader: Reader) -> LiveAssets:
     needed = state_needed(reader)
     if any(a.enabled is None and needed(a) for a in assets):
         enabled = await reader.helpdesk.assets(include_disabled=False)
-        ids = {parse_asset(raw).id for raw in enabled}
+        ids = {asset_id(raw) for raw in enabled}
         assets = [a if a.enabled is not None else replace(a, enabled=a.id in ids) for a in assets]
     return index_assets(assets)

@@ -148,24 +148,20 @@ def diff_values(
     operations: list[Operation] = []
     problems: list[Diagnostic] = []
     live_by_id = {int(i["FieldID"]): i for i in live_items or [] if "FieldID" in i}
+
+    def where(name: str) -> str | None:  # asked only for a problem: most values have none
+        return (field_location(name) if field_location else None) or location
+
     for name, value in desired.items():
-        where = (field_location(name) if field_location else None) or location
-        definition = catalogue.field(usage, name) if catalogue else None
+        definition = catalogue.field(usage, name) if catalogue is not None else None
         if definition is None:
-            known = catalogue.names(usage) if catalogue else []
-            problems.append(
-                error(
-                    f"custom field {name!r} does not exist" + closest(name, known),
-                    address,
-                    f"fields: {', '.join(known)}" if known else "no such fields exist",
-                    where,
-                )
-            )
+            known = catalogue.names(usage) if catalogue is not None else []
+            problems.append(_unknown(name, known, address, where(name)))
             continue
         try:
             wanted = desired_value(definition, value)
         except ValueProblem as problem:
-            problems.append(error(problem.message, address, problem.remedy, where))
+            problems.append(error(problem.message, address, problem.remedy, where(name)))
             continue
         current = live_value(definition, live_by_id.get(definition.id))
         if live_items is not None and current == wanted:
@@ -189,3 +185,13 @@ def diff_values(
             )
         )
     return fields, operations, problems
+
+
+def _unknown(name: str, known: list[str], address: str, where: str | None) -> Diagnostic:
+    """A value for a custom field the service does not define (for this usage)."""
+    return error(
+        f"custom field {name!r} does not exist" + closest(name, known),
+        address,
+        f"fields: {', '.join(known)}" if known else "no such fields exist",
+        where,
+    )
