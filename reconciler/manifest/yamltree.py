@@ -42,9 +42,9 @@ _MERGE = "tag:yaml.org,2002:merge"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 # Reports a problem at a 1-based line and column.
-Report = Callable[[int, int, str], None]
+Report = Callable[[int, int, str], None]  # pragma: no mutate
 # Substitutes variables in a string value: the result and the problems found.
-Substitute = Callable[[str], tuple[str, list[str]]]
+Substitute = Callable[[str], tuple[str, list[str]]]  # pragma: no mutate
 
 
 @dataclass(eq=False, slots=True)
