@@ -37,7 +37,7 @@ MAX_DEPTH = 64
 
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
-_STR = "tag:yaml.org,2002:str"
+_STR = "tag:yaml.org,2002:str"  # pragma: no mutate
 _MERGE = "tag:yaml.org,2002:merge"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
