@@ -47,7 +47,7 @@ Report = Callable[[int, int, str], None]  # pragma: no mutate
 Substitute = Callable[[str], tuple[str, list[str]]]  # pragma: no mutate
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False, slots=True)  # pragma: no mutate
 class Node:
     """A value and where it starts (1-based). A mapping's `value` is {key: Node} and `keys`
     holds its key nodes; a sequence's is [Node]; a scalar's is the constructed value and

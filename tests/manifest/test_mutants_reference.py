@@ -302,3 +302,13 @@ def test_written_by_default_to_the_docs_folder_of_the_current_directory(
 def test_written_where_asked_with_the_folders_it_needs(tmp_path: Path) -> None:
     path = write_reference(tmp_path / "site" / "docs" / "ref.md")
     assert path.read_text(encoding="utf-8") == reference_markdown()
+
+
+def test_a_field_name_over_two_lines_is_still_one_row() -> None:
+    text = reference_markdown({"properties": {"a\nb": {"type": "string"}}})
+    assert text.endswith("\n| `a b` | string | no |  |  |\n")
+
+
+def test_the_last_section_ends_as_written() -> None:
+    text = reference_markdown({"properties": {}, "$defs": {"Mark": {"description": "An X"}}})
+    assert text.endswith("\n## Mark\n\nAn X\n")
