@@ -348,7 +348,7 @@ class _Converter:
 
 
 def _tag(item: Any) -> str:
-    tag = item.ctag  # a string from libyaml's composer, a ruamel `Tag` from ruamel's
+    tag = item.ctag  # str from libyaml's composer, `Tag` from ruamel's  # pragma: no mutate
     return tag if type(tag) is str else str(getattr(item.tag, "value", item.tag))
 
 

@@ -107,3 +107,22 @@ def test_an_empty_value_is_where_its_key_is(libyaml: bool) -> None:
     assert b is not None and (b.value, b.line, b.column) == (1, 2, 4)
     assert c is not None and (c.value, c.line, c.column) == ("", 3, 4)
     assert document.child(0) is None and document.child("d") is None
+
+
+@PATHS
+def test_aliases_may_expand_to_the_limit_and_not_one_node_more(libyaml: bool) -> None:
+    # `a` is 100 nodes (a list of 99), used 1000 times: 100,000 nodes through aliases.
+    text = "s: &s 1\na: &a [" + ", ".join(["1"] * 99) + "]\nb: [" + ", ".join(["*a"] * 1000)
+    text += "]\n"
+    documents, problems = load(text, libyaml)
+    assert problems == [] and len(documents[0]["b"]) == 1000
+    assert load(text + "c: *s\n", libyaml) == (
+        [],
+        [
+            (
+                4,
+                4,
+                "aliases expand to more than 100,000 nodes (an alias bomb?); the document is not loaded",
+            )
+        ],
+    )
