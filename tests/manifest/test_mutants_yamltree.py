@@ -72,6 +72,7 @@ TEXTS: list[tuple[str, str, list[Any], list[tuple[int, int, str]]]] = [
     ("a tab after spaces", "a:\n  b: 1\n \tc: 2\n", [], [(3, 2, "invalid YAML: a tab in the indentation; YAML indents with spaces")]),
     ("a tab after a key", "a:\tb: c\n", [], [(1, 3, "invalid YAML: a tab in the indentation; YAML indents with spaces")]),
     ("a line indented by a tab where another token was expected", "a: [\n\t]]\n", [], [(2, 3, "invalid YAML: a tab in the indentation; YAML indents with spaces")]),
+    ("a tab after the indentation", "a: b: c\t\n", [], [(1, 5, "invalid YAML: mapping values are not allowed here")]),
     ("an unclosed list", "a: [1, 2\nb: 3\n", [], [(2, 2, "invalid YAML: expected ',' or ']', but got ':' (while parsing a flow sequence at line 1, column 4)")]),
     ("an unclosed quote", "a: 'abc\n", [], [(2, 1, "invalid YAML: found unexpected end of stream (while scanning a quoted scalar at line 1, column 4)")]),
     ("a NUL", "a: b\nc: d\x00e\n", [], [(2, 5, "a character YAML does not allow: #x0000")]),
