@@ -27,7 +27,7 @@ from reconciler.manifest.references import Path, entry_keys, named_references
 _INVISIBLE = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164}
 _INVISIBLE |= {0xFFA0, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)}
 
-Problem = tuple[Kind, str, Path, str]  # (kind, entry key, path to the value, message)
+Problem = tuple[Kind, str, Path, str]  # (kind, key, path, message)  # pragma: no mutate
 
 
 def is_control(char: str) -> bool:

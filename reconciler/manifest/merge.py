@@ -16,7 +16,7 @@ from reconciler.manifest.models import Kind, Manifest, Workspace
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import Node
 
-EntryKey = tuple[Kind, str]  # (kind, normalised key)
+EntryKey = tuple[Kind, str]  # (kind, normalised key)  # pragma: no mutate
 
 
 @dataclass(frozen=True)

@@ -29,8 +29,8 @@ OVERLAY = "overlay"
 DROP = "drop"
 _MERGED_BY_NAME = ("custom_fields",)  # mappings merged key by key, not replaced
 
-EntryKey = tuple[Kind, str]
-Refinements = dict[EntryKey, list[tuple[Source, Node]]]
+EntryKey = tuple[Kind, str]  # pragma: no mutate
+Refinements = dict[EntryKey, list[tuple[Source, Node]]]  # pragma: no mutate
 
 
 def apply_overlays(documents: Sequence[tuple[Source, Node]], problems: Problems) -> Refinements:

@@ -20,7 +20,7 @@ from typing import Any
 from reconciler.manifest.schema import json_schema
 from reconciler.manifest.values import HOSTNAME_PATTERN, VARIABLE_PATTERN
 
-Schema = Mapping[str, Any]
+Schema = Mapping[str, Any]  # pragma: no mutate
 
 DEFAULT_PATH = Path("docs") / "manifest-reference.md"
 _REF_PREFIX = "#/$defs/"
