@@ -59,6 +59,10 @@ class Mutant:
     end_col: int
     replacement: str
     what: str
+    # The first line of the statement (or decorator) the change is in: coverage.py records
+    # a statement that spans lines under its first line only (a line inside a long list,
+    # `__all__` or a tuple of message lines, is never recorded as run).
+    statement_line: int = 0
 
     @property
     def name(self) -> str:
@@ -89,13 +93,33 @@ def mutants_of(module: Path, source: bytes) -> list[Mutant]:
     tree = ast.parse(source)
     lines = source.decode().splitlines()
     found: list[Mutant] = []
+    spans = _statement_spans(tree)
     for node, replacement, what in _changes(tree):
         line, end_line = node.lineno, node.end_lineno or node.lineno
         if NO_MUTATE in lines[line - 1] or NO_MUTATE in lines[end_line - 1]:
             continue
         col, end_col = node.col_offset, node.end_col_offset or 0
-        found.append(Mutant(module, len(found), line, col, end_line, end_col, replacement, what))
+        first = max((s for s in spans if s[0] <= line <= s[1]), default=(line, line))[0]
+        found.append(
+            Mutant(module, len(found), line, col, end_line, end_col, replacement, what, first)
+        )
     return found
+
+
+def _statement_spans(tree: ast.Module) -> list[tuple[int, int]]:
+    """(first line, last line) of each statement's own lines (a compound statement's
+    header, not its body) and of each decorator."""
+    spans = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            body = getattr(node, "body", None)
+            last = node.end_lineno or node.lineno
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                last = body[0].lineno - 1
+            spans.append((node.lineno, max(node.lineno, last)))
+        for decorator in getattr(node, "decorator_list", ()):
+            spans.append((decorator.lineno, decorator.end_lineno or decorator.lineno))
+    return spans
 
 
 def _skipped(tree: ast.Module) -> set[int]:

@@ -105,6 +105,8 @@ class Selection:
         found: set[str] = set()
         for line in range(mutant.line, mutant.end_line + 1):
             found |= by_line.get(line, set())
+        if not found:  # inside a statement spanning lines: recorded under its first line
+            found = set(by_line.get(mutant.statement_line, set()))
         fastest = lambda t: (self.durations.get(t, 0.0), t)  # noqa: E731
         if IMPORT not in found:  # run by tests, or only in their children (__main__.py)
             return sorted(found, key=fastest)
