@@ -1,0 +1,94 @@
+"""`reconciler drift-issue` against fake GitHub and GitLab APIs (tests/report/fakes.py):
+a drift that changes updates the open issue's title and body; a listing of labelled
+issues is read 50 pages at most; every call has a 30-second timeout (a hung API fails the
+job instead of holding it); the variables GitLab needs are named when missing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+
+from reconciler.cli import main
+from reconciler.report.digest import Planned
+from reconciler.report.drift import decide
+from reconciler.report.tracker import carry_out, labels_for, tracker_from
+from tests.report.fakes import FakePlatform
+from tests.report.plans import drifted, several_kinds
+from tests.report.test_drift_issue import ENVS, TOKEN, fake
+
+
+class Recording(httpx.BaseTransport):
+    """The fake API, with the timeout each request was sent with."""
+
+    def __init__(self, api: FakePlatform) -> None:
+        self.inner = api.transport()  # type: ignore[attr-defined]
+        self.timeouts: list[Any] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.timeouts.append(request.extensions.get("timeout"))
+        response: httpx.Response = self.inner.handle_request(request)
+        return response
+
+
+def run(
+    platform: str, api: FakePlatform, plan: dict[str, Any], via: Recording | None = None
+) -> str:
+    tracker, client = tracker_from(platform, ENVS[platform], via or Recording(api))
+    planned = Planned(plan, "prod")
+    with client:
+        decision = decide(planned, tracker.open_issues("drift"), ["[run 8](https://ci/8)"])
+        return carry_out(tracker, decision, labels_for("prod"))
+
+
+@pytest.mark.parametrize("platform", ["github", "gitlab"])
+def test_a_drift_that_changes_updates_the_open_issue(platform: str) -> None:
+    api = fake(platform)
+    run(platform, api, drifted())
+    [issue] = api.issues
+    first = issue.body
+    said = run(platform, api, several_kinds("prod"))
+    assert said == f"Updated drift issue #{issue.number}."
+    assert [i.number for i in api.issues] == [issue.number] and issue.state == "open"
+    assert issue.body != first
+    assert "`users`" in issue.body and "`users`" not in first  # the new drift's kinds
+    assert issue.title == "Drift in prod: the live helpdesk differs from the manifests"
+
+
+@pytest.mark.parametrize("platform", ["github", "gitlab"])
+def test_every_call_has_a_30_second_timeout(platform: str) -> None:
+    api = fake(platform)
+    via = Recording(api)
+    run(platform, api, drifted(), via)
+    whole = {"connect": 30.0, "read": 30.0, "write": 30.0, "pool": 30.0}
+    assert via.timeouts and all(t == whole for t in via.timeouts)
+
+
+@pytest.mark.parametrize("platform", ["github", "gitlab"])
+def test_a_listing_is_read_50_pages_at_most(platform: str) -> None:
+    api = fake(platform)
+    for n in range(110):  # the fakes list 2 a page: 55 pages
+        api.add(f"Someone's {n}", "hand-written", ["drift"])
+    tracker, client = tracker_from(platform, ENVS[platform], Recording(api))
+    with client:
+        found = tracker.open_issues("drift")
+    assert len(found) == 100
+    assert len([c for c in api.calls if c.startswith("GET")]) == 50
+
+
+def test_gitlab_names_the_variables_it_needs(tmp_path: Path) -> None:
+    plan_file = tmp_path / "plan.json"
+    plan_file.write_text(json.dumps(drifted()), encoding="utf-8")
+    env = {"RECONCILER_GITLAB_TOKEN": TOKEN, "CI_PROJECT_ID": "", "CI_API_V4_URL": ""}
+    result = CliRunner().invoke(
+        main, ["drift-issue", str(plan_file), "--platform", "gitlab"], env=env
+    )
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: drift-issue on gitlab needs RECONCILER_GITLAB_TOKEN, CI_PROJECT_ID and "
+        "CI_API_V4_URL set\n"
+    )
