@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from reconciler.cli import main
+from reconciler.errors import UsageError
 from reconciler.report.digest import Planned
 from reconciler.report.drift import decide
 from reconciler.report.tracker import carry_out, labels_for, tracker_from
@@ -28,9 +29,12 @@ class Recording(httpx.BaseTransport):
     def __init__(self, api: FakePlatform) -> None:
         self.inner = api.transport()  # type: ignore[attr-defined]
         self.timeouts: list[Any] = []
+        self.listings: list[dict[str, str]] = []
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         self.timeouts.append(request.extensions.get("timeout"))
+        if request.method == "GET":
+            self.listings.append(dict(request.url.params))
         response: httpx.Response = self.inner.handle_request(request)
         return response
 
@@ -78,6 +82,24 @@ def test_a_listing_is_read_50_pages_at_most(platform: str) -> None:
         found = tracker.open_issues("drift")
     assert len(found) == 100
     assert len([c for c in api.calls if c.startswith("GET")]) == 50
+
+
+@pytest.mark.parametrize(("platform", "state"), [("github", "open"), ("gitlab", "opened")])
+def test_a_listing_asks_for_the_open_drift_issues_100_a_page(platform: str, state: str) -> None:
+    # 100 is the most either API gives a page: the fewest calls.
+    via = Recording(fake(platform))
+    tracker, client = tracker_from(platform, ENVS[platform], via)
+    with client:
+        tracker.open_issues("drift")
+    assert via.listings == [{"labels": "drift", "state": state, "per_page": "100", "page": "1"}]
+
+
+def test_an_unknown_platform_is_refused() -> None:
+    with pytest.raises(UsageError) as refused:
+        tracker_from("bitbucket", {})
+    assert str(refused.value) == (
+        "drift-issue needs --platform github or gitlab (or run it in their CI)"
+    )
 
 
 def test_gitlab_names_the_variables_it_needs(tmp_path: Path) -> None:
