@@ -19,7 +19,7 @@ from reconciler.report.digest import Planned
 from reconciler.report.drift import decide
 from reconciler.report.tracker import carry_out, labels_for, tracker_from
 from tests.report.fakes import FakePlatform
-from tests.report.plans import drifted, several_kinds
+from tests.report.plans import clean, drifted, several_kinds
 from tests.report.test_drift_issue import ENVS, TOKEN, fake
 
 
@@ -30,9 +30,11 @@ class Recording(httpx.BaseTransport):
         self.inner = api.transport()  # type: ignore[attr-defined]
         self.timeouts: list[Any] = []
         self.listings: list[dict[str, str]] = []
+        self.requests: list[httpx.Request] = []
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         self.timeouts.append(request.extensions.get("timeout"))
+        self.requests.append(request)
         if request.method == "GET":
             self.listings.append(dict(request.url.params))
         response: httpx.Response = self.inner.handle_request(request)
@@ -60,6 +62,9 @@ def test_a_drift_that_changes_updates_the_open_issue(platform: str) -> None:
     assert [i.number for i in api.issues] == [issue.number] and issue.state == "open"
     assert issue.body != first
     assert "`users`" in issue.body and "`users`" not in first  # the new drift's kinds
+    assert issue.title == "Drift in prod: the live helpdesk differs from the manifests"
+    issue.title = "Renamed by hand"  # found by the marker in its body, its title restored
+    run(platform, api, several_kinds("prod"))
     assert issue.title == "Drift in prod: the live helpdesk differs from the manifests"
 
 
@@ -114,3 +119,18 @@ def test_gitlab_names_the_variables_it_needs(tmp_path: Path) -> None:
         "Error: drift-issue on gitlab needs RECONCILER_GITLAB_TOKEN, CI_PROJECT_ID and "
         "CI_API_V4_URL set\n"
     )
+
+
+def test_github_closes_the_issue_as_completed_with_the_headers_it_asks_for() -> None:
+    api = fake("github")
+    run("github", api, drifted())
+    via = Recording(api)
+    run("github", api, clean(), via)
+    [issue] = api.issues
+    assert issue.state == "closed"
+    [closing] = [r for r in via.requests if r.method == "PATCH"]
+    # "Closed as completed" in GitHub's page, not "closed as not planned".
+    assert json.loads(closing.content) == {"state": "closed", "state_reason": "completed"}
+    for request in via.requests:
+        assert request.headers["Accept"] == "application/vnd.github+json"
+        assert request.headers["X-GitHub-Api-Version"] == "2022-11-28"
