@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from reconciler.cli import main
-from reconciler.errors import UsageError
+from reconciler.errors import AuthenticationError, UsageError
 from reconciler.report.digest import Planned
 from reconciler.report.drift import decide
 from reconciler.report.tracker import carry_out, labels_for, tracker_from
@@ -134,3 +134,19 @@ def test_github_closes_the_issue_as_completed_with_the_headers_it_asks_for() -> 
     for request in via.requests:
         assert request.headers["Accept"] == "application/vnd.github+json"
         assert request.headers["X-GitHub-Api-Version"] == "2022-11-28"
+
+
+@pytest.mark.parametrize("platform", ["github", "gitlab"])
+def test_a_token_without_the_right_is_an_authentication_error(platform: str) -> None:
+    # 403: the token is known but may not read or write issues; never retried.
+    sent: list[str] = []
+
+    def forbidden(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.path)
+        return httpx.Response(403, json={"message": "Resource not accessible by integration"})
+
+    tracker, client = tracker_from(platform, ENVS[platform], httpx.MockTransport(forbidden))
+    with client, pytest.raises(AuthenticationError) as refused:
+        tracker.open_issues("drift")
+    assert "403" in str(refused.value) and "GET" in str(refused.value)
+    assert len(sent) == 1
