@@ -150,3 +150,25 @@ def test_a_token_without_the_right_is_an_authentication_error(platform: str) -> 
         tracker.open_issues("drift")
     assert "403" in str(refused.value) and "GET" in str(refused.value)
     assert len(sent) == 1
+
+
+def test_github_prefers_reconcilers_own_token_and_defaults_to_api_github_com() -> None:
+    # RECONCILER_GITHUB_TOKEN (a token that may create labels) wins over the job's own.
+    sent: list[httpx.Request] = []
+    api = fake("github")
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return api.handle(request)  # type: ignore[attr-defined, no-any-return]
+
+    env = {
+        "RECONCILER_GITHUB_TOKEN": TOKEN,
+        "GITHUB_TOKEN": "the-job's",
+        "GITHUB_REPOSITORY": "acme/manifests",
+    }
+    tracker, client = tracker_from("github", env, httpx.MockTransport(answer))
+    with client:
+        assert tracker.open_issues("drift") == []
+    [listing] = sent
+    assert str(listing.url).startswith("https://api.github.com/repos/acme/manifests/issues?")
+    assert listing.headers["Authorization"] == f"Bearer {TOKEN}"
