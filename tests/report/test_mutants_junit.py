@@ -3,11 +3,13 @@ and counts the rest, so that a CI dashboard's page stays readable."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from reconciler.changes import Action, Change, FieldChange, Plan
 from reconciler.report.digest import Planned
 from reconciler.report.junit import junit_xml
+from tests.report.plans import clean, every_diagnostic
 
 
 def failure_text(fields: int) -> str:
@@ -43,3 +45,15 @@ def test_the_file_is_indented_one_element_a_line() -> None:
         '<testsuites name="reconciler" tests="0" failures="0" errors="0">',
         '  <testsuite name="reconciler plan" tests="0" failures="0" errors="0" />',
     ]
+
+
+# What a CI dashboard shows: one suite per environment (or one suite), a failing case per
+# kind that drifts, a case `plan` with an error per plan error, where and what it is about.
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def test_the_whole_file_for_one_plan_and_for_several_environments() -> None:
+    several = [Planned(every_diagnostic(), "prod"), Planned(clean(), "staging")]
+    assert junit_xml(several) == (GOLDEN / "junit_several.xml").read_text(encoding="utf-8")
+    one = [Planned(every_diagnostic())]
+    assert junit_xml(one) == (GOLDEN / "junit_one.xml").read_text(encoding="utf-8")
