@@ -106,16 +106,21 @@ def mutants_of(module: Path, source: bytes) -> list[Mutant]:
 
 
 def _statement_lines(tree: ast.Module) -> dict[int, int]:
-    """The first line of the innermost statement holding each expression node."""
+    """The first line of the innermost statement holding each expression node; for a
+    decorator's, the decorator's own first line (where coverage.py records it)."""
     found: dict[int, int] = {}
     for statement in ast.walk(tree):
         if isinstance(statement, ast.stmt):
-            todo = list(ast.iter_child_nodes(statement))
+            decorators = {id(d): d.lineno for d in getattr(statement, "decorator_list", ())}
+            todo = [
+                (child, decorators.get(id(child), statement.lineno))
+                for child in ast.iter_child_nodes(statement)
+            ]
             while todo:
-                node = todo.pop()
+                node, first = todo.pop()
                 if not isinstance(node, ast.stmt):
-                    found[id(node)] = statement.lineno
-                    todo.extend(ast.iter_child_nodes(node))
+                    found[id(node)] = first
+                    todo.extend((child, first) for child in ast.iter_child_nodes(node))
     return found
 
 
