@@ -13,7 +13,7 @@ from __future__ import annotations
 import types
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Any, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
@@ -243,6 +243,8 @@ def _describe(node: Node) -> str:
         return f"{str(value).lower()}"
     if isinstance(value, int | float):
         return "a number"
+    if isinstance(value, datetime):  # a YAML timestamp: a date to Python, but not a day
+        return "a date and time"
     if isinstance(value, date):
         return "a date"
     return "text"

@@ -168,6 +168,11 @@ ROWS: list[tuple[str, str, list[str]]] = [
         [f"4:13: users[0].custom_fields.Tier: {CUSTOM}, found a list"],
     ),
     (
+        "a date and time where a custom field takes a day",
+        "users:\n  - username: a\n    custom_fields:\n      Start: 2024-01-01T10:00:00\n",
+        [f"4:14: users[0].custom_fields.Start: {CUSTOM}, found a date and time"],
+    ),
+    (
         "a custom field name that is no identifier",
         "companies:\n  - name: A\n    custom_fields:\n      'say \"x\"': [1]\n",
         [f'4:18: companies[0].custom_fields["say \\"x\\""]: {CUSTOM}, found a list'],
