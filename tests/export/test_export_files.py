@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-import yaml
+from ruamel.yaml import YAML
 
 from reconciler.export.clone import CloneSettings
 from reconciler.export.result import ExportResult
@@ -99,7 +99,8 @@ def test_uncommented_unknown_rules_are_items_of_the_rules() -> None:
     )
     assert only_unknown.document() == text
     uncommented = text.replace("#   - id: 7\n#     enabled: false", "  - id: 7\n    enabled: false")
-    assert yaml.safe_load(uncommented) == {"automation_rules": [{"id": 7, "enabled": False}]}
+    loaded = YAML(typ="safe", pure=True).load(uncommented)
+    assert loaded == {"automation_rules": [{"id": 7, "enabled": False}]}
 
 
 @pytest.mark.parametrize(
