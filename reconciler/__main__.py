@@ -7,7 +7,8 @@ when the command ends, the exit handlers run (coverage, and whatever a library
 registered), the standard streams are flushed, and the process ends with the command's
 status. Python's own exit is kept where it does more: when another thread is alive (it
 waits for it), when a stream cannot be flushed (it reports that), and when this module
-was not started as the program (`runpy` in a test).
+was not started as the program (`runpy` in a test). The installed `reconciler` script
+calls `command()`, which ends the same way.
 """
 
 from __future__ import annotations
@@ -52,9 +53,20 @@ def _is_program() -> bool:
     return getattr(spec, "name", None) == "reconciler.__main__"
 
 
-try:
-    main()
-except SystemExit as stop:
-    if _is_program():
+def command() -> None:
+    """The installed `reconciler` script (pyproject.toml's console script): only that
+    script calls it, so the process is the command's own and ends quickly too."""
+    try:
+        main()
+    except SystemExit as stop:
         _quick_exit(stop)
-    raise
+        raise
+
+
+if __name__ == "__main__":  # `python -m reconciler`
+    try:
+        main()
+    except SystemExit as stop:
+        if _is_program():
+            _quick_exit(stop)
+        raise

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import reconciler
 
@@ -54,3 +55,14 @@ def test_a_thread_still_alive_is_waited_for() -> None:
     done = run(as_program("--version", before=thread))
     assert done.returncode == 0
     assert done.stdout.endswith("thread done\n")
+
+
+def test_the_installed_script_keeps_the_status_and_everything_printed() -> None:
+    script = Path(sys.executable).with_name("reconciler")
+    done = subprocess.run(
+        [str(script), "--no-such-option"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1
+    assert "no-such-option" in done.stderr
+    done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, f"reconciler, version {reconciler.__version__}\n")

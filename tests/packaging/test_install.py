@@ -53,7 +53,7 @@ def run_without_extra(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]
 def test_the_distribution_is_not_the_unrelated_reconciler_on_the_index() -> None:
     assert PYPROJECT["project"]["name"] == DISTRIBUTION == "helpdesk-reconciler"
     # The command keeps its name.
-    assert PYPROJECT["project"]["scripts"] == {"reconciler": "reconciler.cli:main"}
+    assert PYPROJECT["project"]["scripts"] == {"reconciler": "reconciler.__main__:command"}
 
 
 def test_version_prints_the_installed_distribution_version(tmp_path: Path) -> None:
