@@ -47,7 +47,6 @@ import argparse
 import asyncio
 import itertools
 import json
-import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -57,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import processes
 
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.applying.log import ApplyLog
@@ -188,10 +188,9 @@ def bootstrap(
 def process_cpu(pid: int) -> float | None:
     """CPU seconds (user and system) process `pid` used so far; None without /proc."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return processes.process_cpu(pid)
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _apply(

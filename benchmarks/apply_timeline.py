@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
-import os
 import ssl
 import sys
 import tempfile
@@ -37,6 +36,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from apply_bench import write_tenant
+from processes import process_cpu
 
 from reconciler.applying.session import ApplyOptions, ApplySession, SilentProgress
 from reconciler.changes import Plan
@@ -123,12 +123,6 @@ def run(tenant: Path, root: Path, parallelism: int, latency: float) -> Timeline:
         answer = httpx.get(f"{sandbox.url}/_sandbox/requests")
         timeline.server_ms = [entry["ms"] for entry in answer.json() if entry["method"] != "GET"]
     return timeline
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system) process `pid` has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def in_flight(requests: list[tuple[float, float, str]], start: float, end: float) -> Counter[int]:

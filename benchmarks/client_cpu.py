@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import compileall
 import cProfile
 import io
 import json
@@ -48,8 +47,8 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from apply_bench import write_tenant
+from processes import compile_package, process_cpu
 
-import reconciler
 from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.clients import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
@@ -120,13 +119,6 @@ def apply_child(
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     operations = sum(1 for entry in entries if entry.get("outcome") == "ok")
     return cpu, wall, operations, server
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system) process `pid` has used so far (Linux /proc): the
-    sandbox server shares this machine's two cores with the client."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
@@ -280,10 +272,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--dump", help="with --profile: also write the pstats file here")
     args = parser.parse_args()
-    # The package's bytecode, as `pip install` writes it: with PYTHONDONTWRITEBYTECODE set
-    # (as on the shared machine) every child would otherwise compile the package again,
-    # about 0.3 s of CPU charged to both runs' start-up.
-    compileall.compile_dir(Path(reconciler.__file__).parent, quiet=1)
+    compile_package()  # as `pip install` does (processes.py)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         tenant = root / "tenant"

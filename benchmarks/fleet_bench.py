@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from processes import process_cpu
+
 from reconciler.sandbox.process import SandboxProcess
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,12 +76,6 @@ def run_plan(project: Path, sandbox: SandboxProcess, *args: str) -> Measured:
     return Measured(
         seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, proc.returncode, tail
     )
-
-
-def process_cpu(pid: int) -> float:
-    """CPU seconds (user + system) process `pid` has used so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def measure(count: int, latency: float, rate: int) -> None:
