@@ -53,20 +53,20 @@ def _is_program() -> bool:
     return getattr(spec, "name", None) == "reconciler.__main__"
 
 
+def _run(*, quick: bool) -> None:
+    try:
+        main()
+    except SystemExit as stop:
+        if quick:
+            _quick_exit(stop)
+        raise
+
+
 def command() -> None:
     """The installed `reconciler` script (pyproject.toml's console script): only that
     script calls it, so the process is the command's own and ends quickly too."""
-    try:
-        main()
-    except SystemExit as stop:
-        _quick_exit(stop)
-        raise
+    _run(quick=True)
 
 
 if __name__ == "__main__":  # `python -m reconciler`
-    try:
-        main()
-    except SystemExit as stop:
-        if _is_program():
-            _quick_exit(stop)
-        raise
+    _run(quick=_is_program())
