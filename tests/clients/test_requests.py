@@ -96,6 +96,9 @@ async def test_get_parameters_go_in_the_query_and_post_parameters_in_the_form() 
     assert post.headers["authorization"].startswith("Basic ")
 
 
+LATIN = "application/json; charset=iso-8859-1"
+
+
 @pytest.mark.parametrize(
     ("response", "parsed"),
     [
@@ -109,6 +112,46 @@ async def test_get_parameters_go_in_the_query_and_post_parameters_in_the_form() 
         ({"content": b'[{"a": 1}]', "headers": {"content-type": "text/html"}}, [{"a": 1}]),
         ({"content": b"{not json", "headers": {"content-type": "application/json"}}, "{not json"),
         ({"content": b"", "headers": {"content-type": "application/json"}}, None),
+        # JSON in a charset other than UTF-8 is read in that charset; an empty or broken
+        # body so labelled is nothing or its text; text that only starts like JSON stays
+        # text, and JSON is read whatever its label; NaN is never taken for a number.
+        pytest.param(
+            {
+                "content": '{"name": "Société"}'.encode("latin-1"),
+                "headers": {"content-type": LATIN},
+            },
+            {"name": "Société"},
+            id="latin-1",
+        ),
+        pytest.param(
+            {"content": b"  ", "headers": {"content-type": LATIN}}, None, id="latin-1-empty"
+        ),
+        pytest.param(
+            {"content": b"{broken", "headers": {"content-type": LATIN}},
+            "{broken",
+            id="latin-1-broken",
+        ),
+        pytest.param(
+            {"content": b"[not json] said the proxy", "headers": {"content-type": "text/plain"}},
+            "[not json] said the proxy",
+            id="text-like-json",
+        ),
+        pytest.param(
+            {"content": b'{"id": 4}', "headers": {"content-type": "text/html"}},
+            {"id": 4},
+            id="object-as-html",
+        ),
+        # NaN is no JSON (Python's reader would take it): the answer stays text.
+        pytest.param(
+            {"content": b'{"id": NaN}', "headers": {"content-type": LATIN}},
+            '{"id": NaN}',
+            id="latin-1-nan",
+        ),
+        pytest.param(
+            {"content": b'{"id": NaN}', "headers": {"content-type": "text/html"}},
+            '{"id": NaN}',
+            id="html-nan",
+        ),
     ],
 )
 async def test_answers_are_parsed_as_json_or_kept_as_text(
