@@ -59,12 +59,28 @@ def project_file(directory: Path, sandbox: SandboxProcess, names: list[str], rat
     return path
 
 
-def run_plan(project: Path, sandbox: SandboxProcess, *args: str) -> Measured:
+def run_plan(
+    project: Path,
+    sandbox: SandboxProcess,
+    *args: str,
+    profile: str | None = None,
+    sampled: str | None = None,
+) -> Measured:
     """`reconciler plan --project FILE ARGS` in its own process, with that process's own
-    rusage (os.wait4): CPU seconds (user + system) and peak resident memory."""
+    rusage (os.wait4): CPU seconds (user + system) and peak resident memory. With
+    `profile`, the process runs it under cProfile (profile_command.py) and writes the
+    pstats file and the printed profile (`PROFILE.txt`) there; with `sampled`, py-spy
+    samples it (1,000 Hz, collapsed stacks written there; see spy_report.py)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HELPDESK_", "WORKSPACE_"))}
     env.update(sandbox.env)
-    command = [sys.executable, "-m", "reconciler", "plan", "--project", str(project), *args]
+    runner = ["-m", "reconciler"]
+    if profile is not None:
+        runner = [str(Path(__file__).with_name("profile_command.py")), "--out", profile,
+                  "--report", f"{profile}.txt", "--"]  # fmt: skip
+    command = [sys.executable, *runner, "plan", "--project", str(project), *args]
+    if sampled is not None:
+        command = ["py-spy", "record", "--rate", "1000", "--format", "raw", "--output", sampled,
+                   "--nonblocking", "--", *command]  # fmt: skip
     with tempfile.TemporaryFile("w+") as out:
         started = time.perf_counter()
         proc = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
@@ -78,7 +94,9 @@ def run_plan(project: Path, sandbox: SandboxProcess, *args: str) -> Measured:
     )
 
 
-def measure(count: int, latency: float, rate: int) -> None:
+def measure(
+    count: int, latency: float, rate: int, profile: str | None = None, sampled: str | None = None
+) -> None:
     names = [f"t{n:03d}" for n in range(1, count + 1)]
     tenant_args = [arg for name in names for arg in ("--tenant", f"{name}=acme")]
     faults = f"slow=1,slow_seconds={latency}"
@@ -94,7 +112,9 @@ def measure(count: int, latency: float, rate: int) -> None:
             before = process_cpu(pid)
             one = run_plan(project, sandbox, "--env", names[0])
             middle = process_cpu(pid)
-            fleet = run_plan(project, sandbox, "--env", "*", "--max-parallel", "0")
+            fleet = run_plan(project, sandbox, "--env", "*", "--max-parallel", "0",
+                             profile=f"{profile}.{count}" if profile else None,
+                             sampled=f"{sampled}.{count}" if sampled else None)  # fmt: skip
             after = process_cpu(pid)
         for label, result in (("one tenant", one), (f"{count} tenants", fleet)):
             if result.code != 0:
@@ -122,11 +142,23 @@ def main() -> None:
     parser.add_argument("--tenants", type=int, nargs="+", default=[20, 100])
     parser.add_argument("--latency", type=float, default=0.02)
     parser.add_argument("--rate-limit", type=int, default=90)
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run the fleet's plan under cProfile (CPU clock): FILE.N (pstats) and FILE.N.txt "
+        "for N tenants; its figures then include the profiler's own cost",
+    )
+    parser.add_argument(
+        "--py-spy",
+        metavar="FILE",
+        help="sample the fleet's plan with py-spy (pip install py-spy): collapsed stacks in "
+        "FILE.N; summarise with benchmarks/spy_report.py FILE.N",
+    )
     options = parser.parse_args()
     compile_package()  # as `pip install` does: both plans start from cached bytecode
     print(f"fleet_bench on {os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.1f}")
     for count in options.tenants:
-        measure(count, options.latency, options.rate_limit)
+        measure(count, options.latency, options.rate_limit, options.profile, options.py_spy)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from typing import Any, Self
 import httpx
 
 from reconciler import __version__
+from reconciler.clients.fastpath import Templates, send_direct
 from reconciler.clients.sender import Sender
 from reconciler.clients.transport import new_transport
 
@@ -63,11 +64,72 @@ class _Cookies(httpx.Cookies):
 
 
 class _Client(httpx.AsyncClient):
-    """`httpx.AsyncClient` with `_Cookies`."""
+    """`httpx.AsyncClient` with `_Cookies`, whose requests of the shapes the API clients
+    send are built and sent the cheap way (fastpath.py): the same requests and answers,
+    without redoing per request what is the same for all of them (issue 25)."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.cookies = self.cookies  # httpx's __init__ sets them past the setter
+        self._templates = Templates(self)
+        self._encoding = options.get("default_encoding", "utf-8")
+        # The transport given is the one every request goes to, unless proxies or mounts
+        # route some elsewhere (httpx's own transport is built then: none is given).
+        routed = options.get("mounts") or options.get("proxy")
+        self._direct = None if routed else options.get("transport")
+
+    def build_request(
+        self,
+        method: str,
+        url: httpx.URL | str,
+        *,
+        content: Any = None,
+        params: Any = None,
+        headers: Any = None,
+        **rest: Any,
+    ) -> httpx.Request:
+        cheap = (
+            # no data, files, json, cookies, extensions or timeout of the call's own
+            all(value is None for name, value in rest.items() if name != "timeout")
+            and rest.get("timeout", httpx.USE_CLIENT_DEFAULT) is httpx.USE_CLIENT_DEFAULT
+            and (content is None or type(content) is bytes)
+            and (headers is None or type(headers) is dict)
+            and not self.params
+            and not self.cookies
+        )
+        if cheap and isinstance(url, httpx.URL) and url.is_absolute_url:
+            request = self._templates.build(method, url, content, params, headers)
+            if request is not None:
+                return request
+        return super().build_request(
+            method, url, content=content, params=params, headers=headers, **rest
+        )
+
+    async def send(
+        self,
+        request: httpx.Request,
+        *,
+        stream: bool = False,
+        auth: Any = httpx.USE_CLIENT_DEFAULT,
+        follow_redirects: Any = httpx.USE_CLIENT_DEFAULT,
+    ) -> httpx.Response:
+        direct = (
+            self._direct is not None
+            and not stream
+            and auth is httpx.USE_CLIENT_DEFAULT
+            and follow_redirects is httpx.USE_CLIENT_DEFAULT
+            and not self.follow_redirects
+            and self.auth is None
+            and not any(self.event_hooks.values())
+            and "timeout" in request.extensions
+            and not request.url.userinfo
+        )
+        if direct:
+            assert self._direct is not None
+            return await send_direct(self, self._direct, request, self._encoding)
+        return await super().send(
+            request, stream=stream, auth=auth, follow_redirects=follow_redirects
+        )
 
     @property
     def cookies(self) -> httpx.Cookies:

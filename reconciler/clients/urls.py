@@ -108,3 +108,15 @@ def _text(value: Any) -> str:
 
 def _quoted(text: str) -> str:
     return text.replace(" ", "+") if _PLAIN.fullmatch(text) else quote_plus(text)
+
+
+def query_string(params: Mapping[str, Any]) -> str:
+    """`params` as httpx's `QueryParams` encode them (`str(httpx.QueryParams(params))`): a
+    list or tuple repeats its field; True, False and None are `true`, `false` and empty;
+    names are `str()`-ed as they are."""
+    pairs = []
+    for name, value in params.items():
+        key = _quoted(str(name))
+        for item in value if isinstance(value, list | tuple) else (value,):
+            pairs.append(f"{key}={_quoted(_text(item))}")
+    return "&".join(pairs)
