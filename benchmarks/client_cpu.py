@@ -58,12 +58,14 @@ from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.process import SandboxProcess
 
 
-def child(args: list[str], env: dict[str, str], exit_code: int = 0) -> tuple[float, float, str]:
-    """Run `python -m reconciler ARGS`, which must end with `exit_code`: (CPU seconds, wall
-    seconds, stderr)."""
+def child(
+    args: list[str], env: dict[str, str], exit_code: int = 0, runner: list[str] | None = None
+) -> tuple[float, float, str]:
+    """Run `python -m reconciler ARGS` (or `python RUNNER ARGS`), which must end with
+    `exit_code`: (CPU seconds, wall seconds, stderr)."""
     began = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reconciler", *args],
+        [sys.executable, *(runner or ["-m", "reconciler"]), *args],
         env={**os.environ, **env},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -103,8 +105,14 @@ def sandbox_args(faults: str = "") -> list[str]:
 
 
 def apply_child(
-    tenant: Path, db: Path, log: Path, *, parallelism: int = 10, faults: str = ""
-) -> tuple[float, float, int]:
+    tenant: Path,
+    db: Path,
+    log: Path,
+    *,
+    parallelism: int = 10,
+    faults: str = "",
+    runner: list[str] | None = None,
+) -> tuple[float, float, int, float]:
     """A fresh sandbox; `reconciler apply` of the tenant as a child: (CPU, wall,
     operations, the sandbox server's CPU meanwhile)."""
     db.unlink(missing_ok=True)
@@ -114,7 +122,7 @@ def apply_child(
         args += ["--parallelism", str(parallelism), "--log", str(log)]
         pid = sandbox.proc.pid if sandbox.proc else 0
         before = process_cpu(pid)
-        cpu, wall, _ = child(args, sandbox.env)
+        cpu, wall, _ = child(args, sandbox.env, runner=runner)
         server = process_cpu(pid) - before
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     operations = sum(1 for entry in entries if entry.get("outcome") == "ok")
@@ -224,6 +232,20 @@ def speed_up(tenant: Path, root: Path, repeat: int, latency: float) -> None:
     print(f"  speed-up: {best[1][1] / best[10][1]:.1f}x (target >= 8x; best of {repeat} each)")
 
 
+def profile_cli(tenant: Path, root: Path, top: int, out: str, latency: float) -> None:
+    """`reconciler apply --parallelism 10` as part 2 runs it (every answer `latency` late),
+    as a child under cProfile on the CPU clock (profile_command.py): the whole command,
+    start-up, loading, printing the plan and the summary included."""
+    runner = [str(Path(__file__).with_name("profile_command.py")), "--top", str(top), "--out",
+              out, "--report", f"{out}.txt", "--"]  # fmt: skip
+    faults = f"slow=1.0,slow_seconds={latency}" if latency else ""
+    cpu, wall, operations, server = apply_child(
+        tenant, root / "cli.db", root / "cli.jsonl", faults=faults, runner=runner
+    )
+    print(f"profile: {operations} operations in {wall:.1f} s, {cpu:.2f} s CPU (profiled); "
+          f"the sandbox {server:.2f} s CPU; the profile in {out}.txt, pstats in {out}")  # fmt: skip
+
+
 def profile(tenant: Path, root: Path, top: int, dump: str | None) -> None:
     """Part 1's apply in this process under cProfile."""
     desired = load_manifests([tenant], env={})
@@ -271,6 +293,12 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile part 1 in-process")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--dump", help="with --profile: also write the pstats file here")
+    parser.add_argument(
+        "--profile-cli",
+        metavar="FILE",
+        help="profile the whole `apply --parallelism 10` command of part 2 (at --latency; "
+        "0 for none) as a child: pstats in FILE, the printed profile in FILE.txt",
+    )
     args = parser.parse_args()
     compile_package()  # as `pip install` does (processes.py)
     with tempfile.TemporaryDirectory() as tmp:
@@ -282,6 +310,9 @@ def main() -> None:
         print(f"client CPU: a generated tenant of {objects} objects bootstrapped from empty")
         if args.profile:
             profile(tenant, root, args.top, args.dump)
+            return
+        if args.profile_cli:
+            profile_cli(tenant, root, args.top, args.profile_cli, args.latency)
             return
         parts = set(args.parts.split(","))
         if "1" in parts:

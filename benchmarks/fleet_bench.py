@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -65,6 +66,7 @@ def run_plan(
     *args: str,
     profile: str | None = None,
     sampled: str | None = None,
+    wrap: str | None = None,
 ) -> Measured:
     """`reconciler plan --project FILE ARGS` in its own process, with that process's own
     rusage (os.wait4): CPU seconds (user + system) and peak resident memory. With
@@ -81,6 +83,8 @@ def run_plan(
     if sampled is not None:
         command = ["py-spy", "record", "--rate", "1000", "--format", "raw", "--output", sampled,
                    "--nonblocking", "--", *command]  # fmt: skip
+    if wrap is not None:
+        command = [*shlex.split(wrap), *command]
     with tempfile.TemporaryFile("w+") as out:
         started = time.perf_counter()
         proc = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
@@ -95,7 +99,12 @@ def run_plan(
 
 
 def measure(
-    count: int, latency: float, rate: int, profile: str | None = None, sampled: str | None = None
+    count: int,
+    latency: float,
+    rate: int,
+    profile: str | None = None,
+    sampled: str | None = None,
+    wrap: str | None = None,
 ) -> None:
     names = [f"t{n:03d}" for n in range(1, count + 1)]
     tenant_args = [arg for name in names for arg in ("--tenant", f"{name}=acme")]
@@ -110,11 +119,12 @@ def measure(
             project = project_file(directory, sandbox, names, rate)
             pid = sandbox.proc.pid if sandbox.proc else 0
             before = process_cpu(pid)
-            one = run_plan(project, sandbox, "--env", names[0])
+            one = run_plan(project, sandbox, "--env", names[0], wrap=wrap)
             middle = process_cpu(pid)
             fleet = run_plan(project, sandbox, "--env", "*", "--max-parallel", "0",
                              profile=f"{profile}.{count}" if profile else None,
-                             sampled=f"{sampled}.{count}" if sampled else None)  # fmt: skip
+                             sampled=f"{sampled}.{count}" if sampled else None,
+                             wrap=wrap)  # fmt: skip
             after = process_cpu(pid)
         for label, result in (("one tenant", one), (f"{count} tenants", fleet)):
             if result.code != 0:
@@ -154,11 +164,19 @@ def main() -> None:
         help="sample the fleet's plan with py-spy (pip install py-spy): collapsed stacks in "
         "FILE.N; summarise with benchmarks/spy_report.py FILE.N",
     )
+    parser.add_argument(
+        "--wrap",
+        metavar="COMMAND",
+        help="run both plans under COMMAND, e.g. 'valgrind --tool=callgrind "
+        "--callgrind-out-file=/tmp/cg.%%p' (instructions: unlike CPU seconds, the count "
+        "does not move with the machine's load)",
+    )
     options = parser.parse_args()
     compile_package()  # as `pip install` does: both plans start from cached bytecode
     print(f"fleet_bench on {os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.1f}")
     for count in options.tenants:
-        measure(count, options.latency, options.rate_limit, options.profile, options.py_spy)
+        measure(count, options.latency, options.rate_limit, options.profile, options.py_spy,
+                options.wrap)  # fmt: skip
 
 
 if __name__ == "__main__":

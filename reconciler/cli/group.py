@@ -35,6 +35,7 @@ class ReconcilerGroup(click.Group):
     def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
         if args is None:  # the command line is the process's own (not a test's or a caller's)
             _no_pydantic_plugins()
+            _no_httpx_command_line()
         with _masked_output():
             try:
                 return super().main(args, *rest, **kwargs)
@@ -85,6 +86,17 @@ def _no_pydantic_plugins() -> None:
     running its command line loads none, the way pydantic documents
     (PYDANTIC_DISABLE_PLUGINS). Set by the user, even empty (load them all), it is kept."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+
+def _no_httpx_command_line() -> None:
+    """`import httpx` imports httpx's own command-line client (`httpx._main`: rich's
+    progress bars and tables, pygments, its click command), about a tenth of what `apply`
+    imports (issue 25), for a program this process never runs. So the process running
+    reconciler's command line marks that module as not installed before httpx is imported,
+    and httpx defines its fallback `httpx.main` (which says the CLI's extra is missing);
+    everything else of httpx is the same. Not done once httpx is imported."""
+    if "httpx" not in sys.modules:
+        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 
 def _usage_exits_1(call: Any) -> Any:
