@@ -207,7 +207,10 @@ async def send_direct(
     try:
         if response.has_redirect_location:
             response.next_request = client._build_redirect_request(request, response)
-        await response.aread()
+        if type(response.stream) is httpx.ByteStream:  # whole bytes (transport.py's answers)
+            response.read()  # what aread does, without its layers of async generators
+        else:
+            await response.aread()
     except BaseException:
         await response.aclose()
         raise

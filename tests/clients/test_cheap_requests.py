@@ -280,6 +280,7 @@ def test_any_request_is_built_as_httpx_builds_it(
 
 TEXT = {"Content-Type": "text/plain"}
 GZIP = {"Content-Encoding": "gzip"}
+LENGTH = {"Content-Length": "6", "Content-Type": "application/json"}
 ANSWERS: list[tuple[str, Any]] = [
     ("json", lambda r: httpx.Response(200, json={"id": 3, "name": "ü"})),
     ("empty", lambda r: httpx.Response(204)),
@@ -292,6 +293,22 @@ ANSWERS: list[tuple[str, Any]] = [
     ),
     ("see other", lambda r: httpx.Response(303, headers={"Location": "/api/Other?x=1"})),
     ("error", lambda r: httpx.Response(500, text="boom")),
+    # As reconciler's transport answers: the body's bytes, not yet read.
+    ("unread", lambda r: httpx.Response(200, headers=LENGTH, stream=httpx.ByteStream(b"[1, 2]"))),
+    (
+        "unread gzip",
+        lambda r: httpx.Response(
+            200,
+            headers={**GZIP, "Content-Length": "26"},
+            stream=httpx.ByteStream(gzip.compress(b"[3]")),
+        ),
+    ),
+    (
+        "unread redirect",
+        lambda r: httpx.Response(
+            307, headers={"Location": "/x", "Content-Length": "0"}, stream=httpx.ByteStream(b"")
+        ),
+    ),
 ]
 
 
