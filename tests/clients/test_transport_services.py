@@ -5,6 +5,7 @@ httpx's own transport where a proxy from the environment applies."""
 from __future__ import annotations
 
 import asyncio
+import os
 import ssl
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,11 +148,20 @@ def test_an_untrusted_certificate_is_a_tls_connect_error(authority: trustme.CA) 
         ({"ALL_PROXY": "http://p.invalid:3128", "NO_PROXY": "*"}, "http://a.example/api/", True),
         # NO_PROXY naming the host: httpx's transport applies it (and goes direct).
         ({"HTTP_PROXY": "http://p.invalid:1", "NO_PROXY": "a.example"}, "http://a.example/", False),
+        # Any case; a name only containing `_proxy` names none; an empty one is unset; a
+        # CGI request (REQUEST_METHOD) ignores HTTP_PROXY, as urllib does.
+        ({"Http_Proxy": "http://p.invalid:1"}, "http://a.example/", False),
+        ({"MY_PROXY_HOST": "p.invalid", "PROXY": "p.invalid"}, "http://a.example/", True),
+        ({"HTTP_PROXY": ""}, "http://a.example/", True),
+        ({"HTTP_PROXY": "http://p.invalid:1", "REQUEST_METHOD": "GET"}, "http://a.ex/", True),
     ],
 )
 def test_where_a_proxy_may_apply_httpx_transport_is_used(
     monkeypatch: pytest.MonkeyPatch, variables: dict[str, str], url: str, ours: bool
 ) -> None:
+    for name in list(os.environ):
+        if name.lower().endswith("_proxy"):
+            monkeypatch.delenv(name)
     for name, value in variables.items():
         monkeypatch.setenv(name, value)
     assert env_proxy_applies(httpx.URL(url)) is not ours
