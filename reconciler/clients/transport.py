@@ -28,46 +28,20 @@ for HTTP/2: httpx then routes, proxies and bypasses (NO_PROXY) exactly as before
 from __future__ import annotations
 
 import asyncio
-import os
 import select
 import ssl
-import urllib.request
 from collections.abc import Callable
 
 import httpx
 
 from reconciler.clients import http11
+from reconciler.clients.proxies import env_proxy_applies
 
 _PORTS = {b"http": 80, b"https": 443}
 _NO_RESPONSE = "Server disconnected without sending a response."
 Origin = tuple[bytes, bytes, int]
 TLSContext = ssl.SSLContext | Callable[[], ssl.SSLContext]
 Timeouts = dict[str, float | None]
-
-
-def env_proxy_applies(url: httpx.URL) -> bool:
-    """True when httpx (`trust_env`) may send requests for `url` through a proxy named in
-    the environment: one is set for its scheme or for all, and NO_PROXY is not `*`. The
-    other NO_PROXY entries are left to httpx's own transport."""
-    if not _names_a_proxy():
-        return False
-    proxies = urllib.request.getproxies()
-    if any(host.strip() == "*" for host in proxies.get("no", "").split(",")):
-        return False
-    return bool(proxies.get(url.scheme) or proxies.get("all"))
-
-
-def _names_a_proxy() -> bool:
-    """False when urllib takes proxies from the environment alone (Linux and the other
-    POSIX systems but macOS) and no variable's name ends in `_proxy`, in any case: then it
-    finds none. Told from the names' bytes, without urllib decoding every variable twice
-    for every client (a fleet's environment holds several variables per tenant, and each
-    tenant makes two clients: about 1 ms each with 100 tenants)."""
-    if not os.supports_bytes_environ:
-        return True
-    if urllib.request.getproxies is not urllib.request.getproxies_environment:
-        return True  # the system's own settings too (macOS, Windows)
-    return any(name[-6:].lower() == b"_proxy" for name in os.environb)
 
 
 def new_transport(
