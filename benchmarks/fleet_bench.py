@@ -170,7 +170,7 @@ def main() -> None:
         help="run both plans under COMMAND, e.g. 'valgrind --tool=callgrind "
         "--callgrind-out-file=/tmp/cg.%%p' (instructions: unlike CPU seconds, the count "
         "does not move with the machine's load; a few tenants only: under valgrind, 11 of 20 "
-        "tenants failed here, their calls timed out)",
+        "tenants ended in errors here, too slow for the clients)",
     )
     options = parser.parse_args()
     compile_package()  # as `pip install` does: both plans start from cached bytecode
