@@ -13,7 +13,7 @@ import pytest
 from tests.mutation.contexts import IMPORT
 from tests.mutation.mutants import mutants_of, read_mutants
 from tests.mutation.report import report, summary
-from tests.mutation.run import ROOT, modules
+from tests.mutation.run import ROOT, modules, timings
 from tests.mutation.sample import allocation, sample
 from tests.mutation.workers import Selection, Server, _copy, collect_contexts
 
@@ -276,3 +276,12 @@ def test_a_mutant_of_the_cli_is_judged_by_a_test_that_runs_it_in_a_child(
         assert (tree / "reconciler/cli/__init__.py").read_bytes() == source
     finally:
         server.close()
+
+
+def test_the_time_is_split_into_recording_and_judging() -> None:
+    line = timings(40, recorded=1200.4, judged=1800.0, jobs=2)
+    assert line == (
+        "40 mutants in 3000 s: recording 1200 s, judging 1800 s with 2 jobs,"
+        " 90 s of a job per mutant"
+    )
+    assert timings(0, 5.0, 0.0, 1) == "0 mutants in 5 s: recording 5 s, judging 0 s with 1 jobs"

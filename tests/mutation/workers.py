@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from queue import Queue
 
 import coverage
 
-from tests.mutation.contexts import IMPORT
+from tests.mutation.contexts import IMPORT, WORKERS
 from tests.mutation.interpreter import imports_from, make_interpreter
 from tests.mutation.mutants import Mutant
 
@@ -44,8 +45,10 @@ class Collected:
 
 
 def collect_contexts(
-    root: Path, where: Path, tests: list[str], args: list[str], reuse: bool = False
+    root: Path, where: Path, tests: list[str], args: list[str], reuse: bool = False, jobs: int = 1
 ) -> Collected:
+    """The record of which test runs which line, made now (the tests shared among `jobs`
+    processes) unless one made from the same files is there."""
     stamp = where / "fingerprint"
     wanted = fingerprint(root)
     recorded = (where / "coverage.sqlite").exists() and (where / "failed.json").exists()
@@ -55,20 +58,77 @@ def collect_contexts(
         return Collected("recorded before, reused although code or tests changed since")
     shutil.rmtree(where, ignore_errors=True)
     where.mkdir(parents=True)
-    # Under an interpreter whose every process (the tests' children too) imports the
-    # package from `root` and records the lines it runs under the test that started it.
-    package = root / "reconciler"
-    record = {"out": str(where), "source": [str(package)], "omit": [str(package / "sandbox" / "*")]}
-    python = make_interpreter(where / "python", root, record)
-    command = [str(python), "-m", "pytest", "-p", "tests.mutation.contexts", "-q"]
-    command += ["-p", "no:cacheprovider", *args, *tests]
-    env = {**os.environ, "RECONCILER_CONTEXTS": str(where)}
-    subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
-    shutil.rmtree(where / "python", ignore_errors=True)
+    if jobs > 1:
+        _record_shared(root, where, tests, args, [f"gw{n}" for n in range(jobs)])
+    else:
+        python = _recorder(root, where / "python", where)
+        command = [str(python), "-m", "pytest", *_PLUGIN, *args, *tests]
+        env = {**os.environ, "RECONCILER_CONTEXTS": str(where)}
+        subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
+        shutil.rmtree(where / "python", ignore_errors=True)
     if not (where / "coverage.sqlite").exists():
         raise SystemExit("the tests did not run under coverage: see pytest's output")
     stamp.write_text(wanted)
-    return Collected("recorded now")
+    return Collected("recorded now" if jobs <= 1 else f"recorded now by {jobs} processes")
+
+
+_PLUGIN = ["-p", "tests.mutation.contexts", "-q", "-p", "no:cacheprovider"]
+
+
+def _recorder(root: Path, where: Path, out: Path) -> Path:
+    """An interpreter whose every process (a test's children too) imports the package
+    from `root` and records the lines it runs, under the test that started it, in `out`."""
+    package = root / "reconciler"
+    record = {"out": str(out), "source": [str(package)], "omit": [str(package / "sandbox" / "*")]}
+    return make_interpreter(where, root, record)
+
+
+def _record_shared(
+    root: Path, where: Path, tests: list[str], args: list[str], ids: list[str]
+) -> None:
+    """The tests shared among pytest-xdist's workers, each under a recording interpreter of
+    its own (`--tx popen//id=gw0//python=...`) that writes into `where/<id>`: the file
+    naming the test that runs now, which the children of that worker's tests read, is
+    that worker's. `--dist loadfile` keeps each test file in one worker, in its order, as
+    a serial run has it (a module's fixtures set up once, under the same test). The
+    records are combined into `where` as one serial run writes it."""
+    tx: list[str] = []
+    for worker in ids:
+        python = _recorder(root, where / f"python-{worker}", where / worker)
+        tx += ["--tx", f"popen//id={worker}//python={python}"]
+    command = [sys.executable, "-m", "pytest", *_PLUGIN, "--dist", "loadfile", *tx, *args, *tests]
+    env = {**os.environ, "RECONCILER_CONTEXTS": str(where), WORKERS: "1"}
+    subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
+    for worker in ids:
+        shutil.rmtree(where / f"python-{worker}", ignore_errors=True)
+    combine_records(where, [where / worker for worker in ids])
+
+
+def combine_records(where: Path, parts: list[Path]) -> None:
+    """The records of `parts` (each a folder as one recording pytest writes it) as one in
+    `where`: the lines' contexts, the durations, the failed tests, the tests that started
+    children."""
+    missing = [p.name for p in parts if not (p / "coverage.sqlite").exists()]
+    if missing:
+        raise SystemExit(f"no record from {', '.join(missing)}: see pytest's output")
+    combined = coverage.CoverageData(basename=str(where / "coverage.sqlite"))
+    durations: dict[str, float] = {}
+    failed: set[str] = set()
+    children: list[str] = []
+    for part in parts:
+        data = coverage.CoverageData(basename=str(part / "coverage.sqlite"))
+        data.read()
+        combined.update(data)
+        durations.update(json.loads((part / "durations.json").read_text()))
+        failed |= set(json.loads((part / "failed.json").read_text()))
+        if (part / "children").exists():
+            children.append((part / "children").read_text())
+    combined.write()
+    (where / "durations.json").write_text(json.dumps(durations, indent=0))
+    (where / "failed.json").write_text(json.dumps(sorted(failed)))
+    (where / "children").write_text("".join(children))
+    for part in parts:
+        shutil.rmtree(part, ignore_errors=True)
 
 
 @dataclass
@@ -204,16 +264,18 @@ def run_all(
         tests = selection.tests_for(mutant)
         timeout = 120 + 5 * sum(selection.durations.get(t, 1.0) for t in tests)
         server = servers.get()
+        started = time.monotonic()
         try:
             outcome = server.judge(mutant, tests, timeout)
         finally:
             servers.put(server)
+        took = time.monotonic() - started
         with lock:
             status[mutant.name] = saved[mutant.name] = outcome
             if results is not None:
                 results.write_text(json.dumps(saved, indent=1))
             done = f"[{len(status)}/{len(chosen)}] {mutant.name} ({mutant.what})"
-            print(f"{done}: {outcome}, {len(tests)} tests", flush=True)
+            print(f"{done}: {outcome}, {len(tests)} tests, {took:.1f} s", flush=True)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, chosen))
