@@ -21,6 +21,7 @@ from queue import Queue
 import coverage
 
 from tests.mutation.contexts import IMPORT, WORKERS
+from tests.mutation.imports import Imports, module_name
 from tests.mutation.interpreter import imports_from, make_interpreter
 from tests.mutation.mutants import Mutant
 
@@ -140,6 +141,10 @@ class Selection:
     # The tests that started a process that recorded (they judge a module's top level
     # only when one of their processes ran the module).
     spawning: set[str] = field(default_factory=set)
+    failed: set[str] = field(default_factory=set)  # under the record: they judge nothing
+    # Which modules a test's process may import (None: any module, in any test).
+    imports: Imports | None = None
+    _ran: dict[str, set[str]] | None = None  # each test's modules it ran a line of
 
     @classmethod
     def load(cls, root: Path, where: Path) -> Selection:
@@ -158,7 +163,7 @@ class Selection:
         durations = json.loads((where / "durations.json").read_text())
         children = where / "children"
         spawning = set(children.read_text().split("\n")) - {""} if children.exists() else set()
-        return cls(lines, durations, spawning)
+        return cls(lines, durations, spawning, failed, Imports.scan(root))
 
     def tests_for(self, mutant: Mutant) -> list[str]:
         by_line = self.lines.get(mutant.module, {})
@@ -172,13 +177,30 @@ class Selection:
             return sorted(found, key=fastest)
         # The module's top level (a class body, a default, an option's help), run at import
         # in-process: first every test that runs the module in-process, then every other
-        # in-process test (the schema test uses the models' definitions without running a
-        # line of their module). Not the tests that start children, which import nearly
-        # every module: a surviving top-level mutant would run them all (an hour); a
-        # mutant only a child would notice is counted as not caught.
+        # in-process test whose process may import the module (the schema test uses the
+        # models' definitions without running a line of their module; see imports.py).
+        # Not the tests that start children, which import nearly every module: a
+        # surviving top-level mutant would run them all (an hour); a mutant only a child
+        # would notice is counted as not caught.
         first = set().union(*by_line.values()) - {IMPORT} - self.spawning
-        rest = set(self.durations) - first - self.spawning
+        rest = set(self.durations) - first - self.spawning - self.failed
+        if self.imports is not None:
+            importers = self.imports.importers(module_name(mutant.module))
+            rest = {t for t in rest if not importers.isdisjoint(self._roots(t))}
         return sorted(first, key=fastest) + sorted(rest, key=fastest)
+
+    def _roots(self, test: str) -> set[str]:
+        """The modules a test's process imports or runs: its file, the conftest.py files
+        above it, the modules it ran a line of."""
+        if self._ran is None:
+            self._ran = {}
+            for module, by_line in self.lines.items():
+                name = module_name(module)
+                for context in set().union(*by_line.values()):
+                    self._ran.setdefault(context, set()).add(name)
+        file = Path(test.split("::")[0])
+        conftests = [module_name(folder / "conftest.py") for folder in file.parents]
+        return {module_name(file), *conftests, *self._ran.get(test, set())}
 
 
 def _copy(root: Path, to: Path, python: Path) -> Path:
