@@ -203,12 +203,19 @@ class Selection:
         return {module_name(file), *conftests, *self._ran.get(test, set())}
 
 
-def _copy(root: Path, to: Path, python: Path) -> Path:
+def _copy(root: Path, to: Path, python: Path, tests: list[str] | None = None) -> Path:
     """A copy of the tree in `to`, and the interpreter in `python` whose every process
-    imports the package from it."""
+    imports the package from it. With `tests` (pytest's arguments), their files are
+    compiled too, as pytest rewrites them (its asserts), so that no mutant's pytest
+    rewrites and compiles them again."""
     shutil.rmtree(to, ignore_errors=True)
     shutil.copytree(root, to, ignore=lambda _d, names: [n for n in names if n in _LEFT_OUT])
     compileall.compile_dir(to / "reconciler", quiet=1)  # never written again from here
+    if tests is not None:  # the only pytest of the copy that writes bytecode
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly"]
+        command += ["-p", "no:cacheprovider", *tests]
+        subprocess.run(command, cwd=to, env=env, check=False, capture_output=True)
     made = make_interpreter(python, to)
     for cwd in (to, python):  # the tree (the fork server), and any other place (a child)
         found = imports_from(made, cwd)
@@ -271,13 +278,14 @@ def run_all(
     seed: int,
     results: Path | None = None,
     done: dict[str, str] | None = None,
+    tests: list[str] | None = None,
 ) -> dict[str, str]:
     """Each mutant's outcome by name; written to `results` after each (a run cut short
     keeps what it judged, and `--resume` goes on from there)."""
     servers: Queue[Server] = Queue()
     for n in range(jobs):
         tree = out / f"tree-{seed}-{n}"
-        servers.put(Server(tree, _copy(root, tree, out / f"python-{seed}-{n}")))
+        servers.put(Server(tree, _copy(root, tree, out / f"python-{seed}-{n}", tests)))
     status: dict[str, str] = {}
     saved = dict(done or {})  # judged by an earlier run of the same sample
     lock = threading.Lock()
