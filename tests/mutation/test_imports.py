@@ -20,8 +20,8 @@ from tests.mutation.workers import Selection
 TREE = {
     "reconciler/__init__.py": "",
     "reconciler/limits.py": "LIMIT = 3\n",
-    "reconciler/lazy.py": "def limit() -> int:\n    from reconciler.limits import LIMIT\n"
-    "    return LIMIT\n",
+    "reconciler/lazy.py": "def limit(n: int = 0) -> int:\n    from reconciler.limits import LIMIT\n"
+    "    return LIMIT + n\n",
     "reconciler/table.py": 'MODULES = ["reconciler.limits:LIMIT"]\n',
     "reconciler/loader.py": "import importlib\n\nfrom reconciler.table import MODULES\n\n\n"
     "def load(n: int) -> object:\n    return importlib.import_module(MODULES[n])\n",
@@ -124,3 +124,33 @@ def test_the_package_imports_by_name_only_from_the_tables_the_graph_knows() -> N
     users = module_name(Path("reconciler/resources/users.py"))
     assert "reconciler.resources" in graph.importers(users)
     assert "tests.planning.test_cases" in graph.importers(users)
+
+
+def test_a_top_level_line_of_a_module_imported_during_a_test_is_judged_as_one() -> None:
+    """The CLI imports a command's module when it runs the command, the export a kind's
+    exporter when it converts the kind: such a module's top level is recorded under the
+    test that imported it first (in its own process or in its children), not at import.
+    It is judged by those, then by every in-process test whose process may import it."""
+    module = Path("reconciler/lazy.py")
+    found = mutants_of(module, TREE[str(module)].encode())
+    (in_body,) = [m for m in found if m.what == "`return None`"]
+    assert not in_body.at_import
+    assert all(m.at_import for m in mutants_of(Path("x.py"), b"A = 1 + 2\nB = [A]\n"))
+    default = b"@cache(3)\ndef limit(n: int = 3) -> int:\n    return n\n"
+    at_import = sorted(m.line for m in mutants_of(module, default) if m.at_import)
+    assert at_import == [1, 2]  # the decorator, the default; not the body
+    (at_import,) = [m for m in found if m.line == 1 and m.what == "`1`"]
+    first, cli = "tests/a/test_lazy.py::test_first", "tests/e2e/test_cli.py::test_x"
+    durations = {
+        first: 1.0,
+        cli: 0.5,
+        "tests/a/test_lazy.py::test_later": 0.1,  # imports the module, ran none of it
+        "tests/b/test_nothing.py::test_it": 0.1,
+    }
+    lines = {module: {1: {first, cli}, 3: {first}}}
+    selection = Selection(lines, durations, spawning={cli})
+    selection.imports = Imports(
+        {"tests.a.test_lazy": {"reconciler.lazy"}, "tests.b.test_nothing": set()}
+    )
+    assert selection.tests_for(at_import) == [cli, first, "tests/a/test_lazy.py::test_later"]
+    assert selection.tests_for(in_body) == [first]

@@ -173,21 +173,24 @@ class Selection:
         if not found and mutant.statement_line:  # folded into its statement at compile time
             found = set(by_line.get(mutant.statement_line, set()))
         fastest = lambda t: (self.durations.get(t, 0.0), t)  # noqa: E731
-        if IMPORT not in found:  # run by tests, or only in their children (__main__.py)
-            return sorted(found, key=fastest)
-        # The module's top level (a class body, a default, an option's help), run at import
-        # in-process: first every test that runs the module in-process, then every other
-        # in-process test whose process may import the module (the schema test uses the
-        # models' definitions without running a line of their module; see imports.py).
-        # Not the tests that start children, which import nearly every module: a
-        # surviving top-level mutant would run them all (an hour); a mutant only a child
-        # would notice is counted as not caught.
-        first = set().union(*by_line.values()) - {IMPORT} - self.spawning
-        rest = set(self.durations) - first - self.spawning - self.failed
+        if IMPORT not in found and not (mutant.at_import and found):
+            return sorted(found, key=fastest)  # run by tests, or their children (__main__.py)
+        # The module's top level (a class body, a default, an option's help), run at import:
+        # first the tests that ran the line when their process imported the module later
+        # than pytest's collection (the command modules the CLI imports when it runs one,
+        # a kind's exporter), then every other test that runs the module in-process, then
+        # every other in-process test whose process may import the module (the schema
+        # test uses the models' definitions without running a line of their module; see
+        # imports.py). Of the tests that start children, only the first kind: every child
+        # imports nearly every module, and a surviving top-level mutant would run them all
+        # (an hour); a mutant only a child would notice is counted as not caught.
+        ran = set() if IMPORT in found else found  # imported at collection: by every test
+        first = set().union(*by_line.values()) - {IMPORT} - self.spawning - ran
+        rest = set(self.durations) - ran - first - self.spawning - self.failed
         if self.imports is not None:
             importers = self.imports.importers(module_name(mutant.module))
             rest = {t for t in rest if not importers.isdisjoint(self._roots(t))}
-        return sorted(first, key=fastest) + sorted(rest, key=fastest)
+        return [*sorted(ran, key=fastest), *sorted(first, key=fastest), *sorted(rest, key=fastest)]
 
     def _roots(self, test: str) -> set[str]:
         """The modules a test's process imports or runs: its file, the conftest.py files
