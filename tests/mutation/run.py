@@ -129,7 +129,7 @@ def _run(
     recorded = time.monotonic() - started
     print(f"which tests run which line: {contexts.note} ({recorded:.0f} s)", flush=True)
     selection = Selection.load(ROOT, OUT / "contexts")
-    status = run_all(ROOT, OUT, chosen, selection, jobs, seed, results, done, [*TEST_ARGS, *TESTS])
+    status = run_all(ROOT, OUT, chosen, selection, jobs, seed, results, done, True)
     judged = time.monotonic() - started - recorded
     print(timings(len(chosen), recorded, judged, jobs), flush=True)
     return status

@@ -214,7 +214,7 @@ def _copy(root: Path, to: Path, python: Path, tests: list[str] | None = None) ->
     shutil.rmtree(to, ignore_errors=True)
     shutil.copytree(root, to, ignore=lambda _d, names: [n for n in names if n in _LEFT_OUT])
     compileall.compile_dir(to / "reconciler", quiet=1)  # never written again from here
-    if tests is not None:  # the only pytest of the copy that writes bytecode
+    if tests:  # the only pytest of the copy that writes bytecode
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly"]
         command += ["-p", "no:cacheprovider", *tests]
@@ -281,20 +281,26 @@ def run_all(
     seed: int,
     results: Path | None = None,
     done: dict[str, str] | None = None,
-    tests: list[str] | None = None,
+    compile_tests: bool = False,
 ) -> dict[str, str]:
     """Each mutant's outcome by name; written to `results` after each (a run cut short
-    keeps what it judged, and `--resume` goes on from there)."""
+    keeps what it judged, and `--resume` goes on from there). With `compile_tests`, each
+    copy of the tree has the test files the mutants need compiled first."""
+    started = time.monotonic()
+    chosen_tests = {mutant.name: selection.tests_for(mutant) for mutant in chosen}
+    files = sorted({t.split("::")[0] for found in chosen_tests.values() for t in found})
     servers: Queue[Server] = Queue()
     for n in range(jobs):
         tree = out / f"tree-{seed}-{n}"
-        servers.put(Server(tree, _copy(root, tree, out / f"python-{seed}-{n}", tests)))
+        python = _copy(root, tree, out / f"python-{seed}-{n}", files if compile_tests else None)
+        servers.put(Server(tree, python))
+    print(f"{jobs} copies of the tree ready ({time.monotonic() - started:.0f} s)", flush=True)
     status: dict[str, str] = {}
     saved = dict(done or {})  # judged by an earlier run of the same sample
     lock = threading.Lock()
 
     def one(mutant: Mutant) -> None:
-        tests = selection.tests_for(mutant)
+        tests = chosen_tests[mutant.name]
         timeout = 120 + 5 * sum(selection.durations.get(t, 1.0) for t in tests)
         server = servers.get()
         started = time.monotonic()
