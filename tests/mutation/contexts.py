@@ -4,7 +4,9 @@ dynamic contexts, one context per test: its node id), and how long each test tak
     RECONCILER_CONTEXTS=DIR python -m pytest -p tests.mutation.contexts TESTS
 
 writes DIR/coverage.sqlite, DIR/durations.json and DIR/failed.json (the tests that
-failed, which no mutant is judged by). Coverage starts when pytest loads
+failed, which no mutant is judged by). With RECONCILER_CONTEXTS_WORKERS=1 too, under
+pytest-xdist, only the workers record, each into DIR/<worker id> (`gw0`, `gw1` ...),
+and `tests/mutation/workers.py` combines their records into DIR. Coverage starts when pytest loads
 the plugin, before any conftest imports the package: lines run at import are recorded
 under the context "import" (a module's top level), every other line under the tests that
 ran it, in their setup, call or teardown.
@@ -26,9 +28,23 @@ from pathlib import Path
 import coverage
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 IMPORT = "import"
-_OUT = Path(os.environ["RECONCILER_CONTEXTS"]) if "RECONCILER_CONTEXTS" in os.environ else None
+WORKERS = "RECONCILER_CONTEXTS_WORKERS"
+
+
+def _out() -> Path | None:
+    """Where this process records: nowhere, DIR, or, with the tests shared among
+    pytest-xdist's workers, DIR/<worker id> (the controller records nothing)."""
+    where = os.environ.get("RECONCILER_CONTEXTS")
+    if where is None:
+        return None
+    if not os.environ.get(WORKERS):
+        return Path(where)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")  # set before the plugins load
+    return Path(where) / worker if worker else None
+
+
+_OUT = _out()
 _durations: dict[str, float] = {}
 _failed: set[str] = set()
 _cov: coverage.Coverage | None = None
@@ -37,8 +53,9 @@ if _OUT is not None:
     _OUT.mkdir(parents=True, exist_ok=True)
     _cov = coverage.Coverage(
         data_file=str(_OUT / "coverage.sqlite"),
-        source=[str(ROOT / "reconciler")],
-        omit=[str(ROOT / "reconciler" / "sandbox" / "*")],
+        # The package of the tree pytest runs in (the checkout, or a test's little tree).
+        source=[str(Path.cwd() / "reconciler")],
+        omit=[str(Path.cwd() / "reconciler" / "sandbox" / "*")],
         config_file=False,
     )
     _cov.start()
@@ -78,7 +95,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         _failed.add(report.nodeid)
 
 
-def pytest_unconfigure(config: pytest.Config) -> None:
+@pytest.hookimpl(trylast=True)  # after the session's fixtures are torn down
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Saved here, not at unconfigure: a pytest-xdist worker tells the controller it has
+    finished right after this hook, and the controller may end it from then on."""
     if _cov is not None and _OUT is not None:
         _switch(IMPORT)
         _cov.stop()

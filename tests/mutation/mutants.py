@@ -62,6 +62,9 @@ class Mutant:
     # The first line of the statement it is in: a constant of a literal list or tuple
     # (`__all__`) is folded into its statement, and only that line is ever run.
     statement_line: int = 0
+    # Run when the module is imported (not in a function's or a lambda's body): a
+    # constant, a class body, a default, a decorator, an option's help.
+    at_import: bool = False
 
     @property
     def name(self) -> str:
@@ -93,15 +96,27 @@ def mutants_of(module: Path, source: bytes) -> list[Mutant]:
     lines = source.decode().splitlines()
     found: list[Mutant] = []
     statements = _statement_lines(tree)
+    called = _in_bodies(tree)
     for node, replacement, what in _changes(tree):
         line, end_line = node.lineno, node.end_lineno or node.lineno
         if NO_MUTATE in lines[line - 1] or NO_MUTATE in lines[end_line - 1]:
             continue
         col, end_col = node.col_offset, node.end_col_offset or 0
         at = statements.get(id(node), line)
-        found.append(
-            Mutant(module, len(found), line, col, end_line, end_col, replacement, what, at)
-        )
+        where = (module, len(found), line, col, end_line, end_col)
+        found.append(Mutant(*where, replacement, what, at, id(node) not in called))
+    return found
+
+
+def _in_bodies(tree: ast.Module) -> set[int]:
+    """The nodes in the body of a function or a lambda: run when it is called, not when
+    the module is imported (its decorators, defaults and annotations are)."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.update(id(n) for statement in node.body for n in ast.walk(statement))
+        elif isinstance(node, ast.Lambda):
+            found.update(id(n) for n in ast.walk(node.body))
     return found
 
 

@@ -13,7 +13,7 @@ import pytest
 from tests.mutation.contexts import IMPORT
 from tests.mutation.mutants import mutants_of, read_mutants
 from tests.mutation.report import report, summary
-from tests.mutation.run import ROOT, modules
+from tests.mutation.run import ROOT, modules, timings
 from tests.mutation.sample import allocation, sample
 from tests.mutation.workers import Selection, Server, _copy, collect_contexts
 
@@ -263,7 +263,9 @@ def test_a_mutant_of_the_cli_is_judged_by_a_test_that_runs_it_in_a_child(
     imports the copy, whatever its environment, and so fails, unless the test does not
     look at the exit code."""
     tree = tmp_path / "copy"
-    python = _copy(_fake_tree(tmp_path / "tree", code), tree, tmp_path / "python")
+    python = _copy(_fake_tree(tmp_path / "tree", code), tree, tmp_path / "python", ["test_cli.py"])
+    # The test file compiled as pytest rewrites it, once: no mutant's pytest does it again.
+    assert list((tree / "__pycache__").glob("test_cli.*-pytest-*.pyc"))
     source = (tree / "reconciler/cli/__init__.py").read_bytes()
     found = mutants_of(Path("reconciler/cli/__init__.py"), source)
     exit_code = next(m for m in found if m.line == 9 and m.what == "`3`")
@@ -276,3 +278,12 @@ def test_a_mutant_of_the_cli_is_judged_by_a_test_that_runs_it_in_a_child(
         assert (tree / "reconciler/cli/__init__.py").read_bytes() == source
     finally:
         server.close()
+
+
+def test_the_time_is_split_into_recording_and_judging() -> None:
+    line = timings(40, recorded=1200.4, judged=1800.0, jobs=2)
+    assert line == (
+        "40 mutants in 3000 s: recording 1200 s, judging 1800 s with 2 jobs,"
+        " 90 s of a job per mutant"
+    )
+    assert timings(0, 5.0, 0.0, 1) == "0 mutants in 5 s: recording 5 s, judging 0 s with 1 jobs"

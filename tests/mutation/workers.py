@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,8 @@ from queue import Queue
 
 import coverage
 
-from tests.mutation.contexts import IMPORT
+from tests.mutation.contexts import IMPORT, WORKERS
+from tests.mutation.imports import Imports, module_name
 from tests.mutation.interpreter import imports_from, make_interpreter
 from tests.mutation.mutants import Mutant
 
@@ -44,8 +46,10 @@ class Collected:
 
 
 def collect_contexts(
-    root: Path, where: Path, tests: list[str], args: list[str], reuse: bool = False
+    root: Path, where: Path, tests: list[str], args: list[str], reuse: bool = False, jobs: int = 1
 ) -> Collected:
+    """The record of which test runs which line, made now (the tests shared among `jobs`
+    processes) unless one made from the same files is there."""
     stamp = where / "fingerprint"
     wanted = fingerprint(root)
     recorded = (where / "coverage.sqlite").exists() and (where / "failed.json").exists()
@@ -55,20 +59,77 @@ def collect_contexts(
         return Collected("recorded before, reused although code or tests changed since")
     shutil.rmtree(where, ignore_errors=True)
     where.mkdir(parents=True)
-    # Under an interpreter whose every process (the tests' children too) imports the
-    # package from `root` and records the lines it runs under the test that started it.
-    package = root / "reconciler"
-    record = {"out": str(where), "source": [str(package)], "omit": [str(package / "sandbox" / "*")]}
-    python = make_interpreter(where / "python", root, record)
-    command = [str(python), "-m", "pytest", "-p", "tests.mutation.contexts", "-q"]
-    command += ["-p", "no:cacheprovider", *args, *tests]
-    env = {**os.environ, "RECONCILER_CONTEXTS": str(where)}
-    subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
-    shutil.rmtree(where / "python", ignore_errors=True)
+    if jobs > 1:
+        _record_shared(root, where, tests, args, [f"gw{n}" for n in range(jobs)])
+    else:
+        python = _recorder(root, where / "python", where)
+        command = [str(python), "-m", "pytest", *_PLUGIN, *args, *tests]
+        env = {**os.environ, "RECONCILER_CONTEXTS": str(where)}
+        subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
+        shutil.rmtree(where / "python", ignore_errors=True)
     if not (where / "coverage.sqlite").exists():
         raise SystemExit("the tests did not run under coverage: see pytest's output")
     stamp.write_text(wanted)
-    return Collected("recorded now")
+    return Collected("recorded now" if jobs <= 1 else f"recorded now by {jobs} processes")
+
+
+_PLUGIN = ["-p", "tests.mutation.contexts", "-q", "-p", "no:cacheprovider"]
+
+
+def _recorder(root: Path, where: Path, out: Path) -> Path:
+    """An interpreter whose every process (a test's children too) imports the package
+    from `root` and records the lines it runs, under the test that started it, in `out`."""
+    package = root / "reconciler"
+    record = {"out": str(out), "source": [str(package)], "omit": [str(package / "sandbox" / "*")]}
+    return make_interpreter(where, root, record)
+
+
+def _record_shared(
+    root: Path, where: Path, tests: list[str], args: list[str], ids: list[str]
+) -> None:
+    """The tests shared among pytest-xdist's workers, each under a recording interpreter of
+    its own (`--tx popen//id=gw0//python=...`) that writes into `where/<id>`: the file
+    naming the test that runs now, which the children of that worker's tests read, is
+    that worker's. `--dist loadfile` keeps each test file in one worker, in its order, as
+    a serial run has it (a module's fixtures set up once, under the same test). The
+    records are combined into `where` as one serial run writes it."""
+    tx: list[str] = []
+    for worker in ids:
+        python = _recorder(root, where / f"python-{worker}", where / worker)
+        tx += ["--tx", f"popen//id={worker}//python={python}"]
+    command = [sys.executable, "-m", "pytest", *_PLUGIN, "--dist", "loadfile", *tx, *args, *tests]
+    env = {**os.environ, "RECONCILER_CONTEXTS": str(where), WORKERS: "1"}
+    subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
+    for worker in ids:
+        shutil.rmtree(where / f"python-{worker}", ignore_errors=True)
+    combine_records(where, [where / worker for worker in ids])
+
+
+def combine_records(where: Path, parts: list[Path]) -> None:
+    """The records of `parts` (each a folder as one recording pytest writes it) as one in
+    `where`: the lines' contexts, the durations, the failed tests, the tests that started
+    children."""
+    missing = [p.name for p in parts if not (p / "coverage.sqlite").exists()]
+    if missing:
+        raise SystemExit(f"no record from {', '.join(missing)}: see pytest's output")
+    combined = coverage.CoverageData(basename=str(where / "coverage.sqlite"))
+    durations: dict[str, float] = {}
+    failed: set[str] = set()
+    children: list[str] = []
+    for part in parts:
+        data = coverage.CoverageData(basename=str(part / "coverage.sqlite"))
+        data.read()
+        combined.update(data)
+        durations.update(json.loads((part / "durations.json").read_text()))
+        failed |= set(json.loads((part / "failed.json").read_text()))
+        if (part / "children").exists():
+            children.append((part / "children").read_text())
+    combined.write()
+    (where / "durations.json").write_text(json.dumps(durations, indent=0))
+    (where / "failed.json").write_text(json.dumps(sorted(failed)))
+    (where / "children").write_text("".join(children))
+    for part in parts:
+        shutil.rmtree(part, ignore_errors=True)
 
 
 @dataclass
@@ -80,6 +141,10 @@ class Selection:
     # The tests that started a process that recorded (they judge a module's top level
     # only when one of their processes ran the module).
     spawning: set[str] = field(default_factory=set)
+    failed: set[str] = field(default_factory=set)  # under the record: they judge nothing
+    # Which modules a test's process may import (None: any module, in any test).
+    imports: Imports | None = None
+    _ran: dict[str, set[str]] | None = None  # each test's modules it ran a line of
 
     @classmethod
     def load(cls, root: Path, where: Path) -> Selection:
@@ -98,7 +163,7 @@ class Selection:
         durations = json.loads((where / "durations.json").read_text())
         children = where / "children"
         spawning = set(children.read_text().split("\n")) - {""} if children.exists() else set()
-        return cls(lines, durations, spawning)
+        return cls(lines, durations, spawning, failed, Imports.scan(root))
 
     def tests_for(self, mutant: Mutant) -> list[str]:
         by_line = self.lines.get(mutant.module, {})
@@ -108,25 +173,52 @@ class Selection:
         if not found and mutant.statement_line:  # folded into its statement at compile time
             found = set(by_line.get(mutant.statement_line, set()))
         fastest = lambda t: (self.durations.get(t, 0.0), t)  # noqa: E731
-        if IMPORT not in found:  # run by tests, or only in their children (__main__.py)
-            return sorted(found, key=fastest)
-        # The module's top level (a class body, a default, an option's help), run at import
-        # in-process: first every test that runs the module in-process, then every other
-        # in-process test (the schema test uses the models' definitions without running a
-        # line of their module). Not the tests that start children, which import nearly
-        # every module: a surviving top-level mutant would run them all (an hour); a
-        # mutant only a child would notice is counted as not caught.
-        first = set().union(*by_line.values()) - {IMPORT} - self.spawning
-        rest = set(self.durations) - first - self.spawning
-        return sorted(first, key=fastest) + sorted(rest, key=fastest)
+        if IMPORT not in found and not (mutant.at_import and found):
+            return sorted(found, key=fastest)  # run by tests, or their children (__main__.py)
+        # The module's top level (a class body, a default, an option's help), run at import:
+        # first the tests that ran the line when their process imported the module later
+        # than pytest's collection (the command modules the CLI imports when it runs one,
+        # a kind's exporter), then every other test that runs the module in-process, then
+        # every other in-process test whose process may import the module (the schema
+        # test uses the models' definitions without running a line of their module; see
+        # imports.py). Of the tests that start children, only the first kind: every child
+        # imports nearly every module, and a surviving top-level mutant would run them all
+        # (an hour); a mutant only a child would notice is counted as not caught.
+        ran = set() if IMPORT in found else found  # imported at collection: by every test
+        first = set().union(*by_line.values()) - {IMPORT} - self.spawning - ran
+        rest = set(self.durations) - ran - first - self.spawning - self.failed
+        if self.imports is not None:
+            importers = self.imports.importers(module_name(mutant.module))
+            rest = {t for t in rest if not importers.isdisjoint(self._roots(t))}
+        return [*sorted(ran, key=fastest), *sorted(first, key=fastest), *sorted(rest, key=fastest)]
+
+    def _roots(self, test: str) -> set[str]:
+        """The modules a test's process imports or runs: its file, the conftest.py files
+        above it, the modules it ran a line of."""
+        if self._ran is None:
+            self._ran = {}
+            for module, by_line in self.lines.items():
+                name = module_name(module)
+                for context in set().union(*by_line.values()):
+                    self._ran.setdefault(context, set()).add(name)
+        file = Path(test.split("::")[0])
+        conftests = [module_name(folder / "conftest.py") for folder in file.parents]
+        return {module_name(file), *conftests, *self._ran.get(test, set())}
 
 
-def _copy(root: Path, to: Path, python: Path) -> Path:
+def _copy(root: Path, to: Path, python: Path, tests: list[str] | None = None) -> Path:
     """A copy of the tree in `to`, and the interpreter in `python` whose every process
-    imports the package from it."""
+    imports the package from it. With `tests` (pytest's arguments), their files are
+    compiled too, as pytest rewrites them (its asserts), so that no mutant's pytest
+    rewrites and compiles them again."""
     shutil.rmtree(to, ignore_errors=True)
     shutil.copytree(root, to, ignore=lambda _d, names: [n for n in names if n in _LEFT_OUT])
     compileall.compile_dir(to / "reconciler", quiet=1)  # never written again from here
+    if tests:  # the only pytest of the copy that writes bytecode
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly"]
+        command += ["-p", "no:cacheprovider", *tests]
+        subprocess.run(command, cwd=to, env=env, check=False, capture_output=True)
     made = make_interpreter(python, to)
     for cwd in (to, python):  # the tree (the fork server), and any other place (a child)
         found = imports_from(made, cwd)
@@ -189,31 +281,40 @@ def run_all(
     seed: int,
     results: Path | None = None,
     done: dict[str, str] | None = None,
+    compile_tests: bool = False,
 ) -> dict[str, str]:
     """Each mutant's outcome by name; written to `results` after each (a run cut short
-    keeps what it judged, and `--resume` goes on from there)."""
+    keeps what it judged, and `--resume` goes on from there). With `compile_tests`, each
+    copy of the tree has the test files the mutants need compiled first."""
+    started = time.monotonic()
+    chosen_tests = {mutant.name: selection.tests_for(mutant) for mutant in chosen}
+    files = sorted({t.split("::")[0] for found in chosen_tests.values() for t in found})
     servers: Queue[Server] = Queue()
     for n in range(jobs):
         tree = out / f"tree-{seed}-{n}"
-        servers.put(Server(tree, _copy(root, tree, out / f"python-{seed}-{n}")))
+        python = _copy(root, tree, out / f"python-{seed}-{n}", files if compile_tests else None)
+        servers.put(Server(tree, python))
+    print(f"{jobs} copies of the tree ready ({time.monotonic() - started:.0f} s)", flush=True)
     status: dict[str, str] = {}
     saved = dict(done or {})  # judged by an earlier run of the same sample
     lock = threading.Lock()
 
     def one(mutant: Mutant) -> None:
-        tests = selection.tests_for(mutant)
+        tests = chosen_tests[mutant.name]
         timeout = 120 + 5 * sum(selection.durations.get(t, 1.0) for t in tests)
         server = servers.get()
+        started = time.monotonic()
         try:
             outcome = server.judge(mutant, tests, timeout)
         finally:
             servers.put(server)
+        took = time.monotonic() - started
         with lock:
             status[mutant.name] = saved[mutant.name] = outcome
             if results is not None:
                 results.write_text(json.dumps(saved, indent=1))
             done = f"[{len(status)}/{len(chosen)}] {mutant.name} ({mutant.what})"
-            print(f"{done}: {outcome}, {len(tests)} tests", flush=True)
+            print(f"{done}: {outcome}, {len(tests)} tests, {took:.1f} s", flush=True)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, chosen))
