@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rich.cells import cell_len
@@ -275,14 +276,23 @@ def _missing(items: list[str], others: list[str]) -> list[str]:
 
 def label_width(fields: tuple[FieldChange, ...]) -> int:
     """The width field names are padded to so that values line up within one change."""
-    widths = [cell_len(clean(f.path)) + 1 for f in fields]
+    widths = [_label_cells(f.path)[1] for f in fields]
     return max((w for w in widths if w <= MAX_LABEL_WIDTH + 1), default=0)
 
 
 def label(path: str, width: int) -> str:
     """`path:` padded with spaces to `width` terminal cells (wide characters count two)."""
+    text, cells = _label_cells(path)
+    return text + " " * max(width - cells, 0)
+
+
+@lru_cache(maxsize=4096)
+def _label_cells(path: str) -> tuple[str, int]:
+    """`path:` cleaned, and its width in terminal cells. A plan's changes of one kind name
+    the same few fields: a 1,100-change plan has thousands of labels and a few dozen
+    distinct paths, each cleaned and measured once here instead of twice per field."""
     text = clean(path) + ":"
-    return text + " " * max(width - cell_len(text), 0)
+    return text, cell_len(text)
 
 
 def headline(change: Change) -> str:
