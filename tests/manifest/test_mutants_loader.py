@@ -70,6 +70,8 @@ def test_a_manifest_given_as_text_is_named_manifest_yaml() -> None:
     desired = load_manifest_text("companies:\n  - name: A\n")
     assert desired.files == ("manifest.yaml",)
     assert desired.location("companies", "A") == "manifest.yaml:2:5"
+    # asked again (the planner asks each environment of a fleet for the same places)
+    assert desired.location("companies", "A") == "manifest.yaml:2:5"
     with pytest.raises(ManifestError) as refused:
         load_manifest_text("companies: 1\n")
     assert refused.value.problems[0].startswith("manifest.yaml:1:12: companies: ")
