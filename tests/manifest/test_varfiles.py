@@ -26,7 +26,8 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_values_keep_their_spelling(tmp_path: Path) -> None:
-    file = write(tmp_path / "v.yaml", 'A: "quoted"\nB: 0012\nC: 2027-01-31\nD: true\nE: 1.50\nF: False\n')
+    text = 'A: "quoted"\nB: 0012\nC: 2027-01-31\nD: true\nE: 1.50\nF: False\n'
+    file = write(tmp_path / "v.yaml", text)
     assert load_var_files([file]) == {
         "A": "quoted",
         "B": "0012",
