@@ -14,7 +14,7 @@ from reconciler.manifest.models import Kind, Manifest, Settings
 from reconciler.manifest.problems import Source
 from reconciler.manifest.yamltree import Node
 
-Entry = TypeVar("Entry", bound=BaseModel)
+Entry = TypeVar("Entry", bound=BaseModel)  # pragma: no mutate
 
 
 @dataclass(frozen=True)

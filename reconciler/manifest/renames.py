@@ -19,7 +19,7 @@ from reconciler.manifest.kinds import KINDS, KindSpec
 from reconciler.manifest.models import PREVIOUSLY, Kind
 from reconciler.manifest.references import entry_keys
 
-T = TypeVar("T")
+T = TypeVar("T")  # pragma: no mutate
 
 __all__ = ["Formers", "all_formers", "formers_of", "live_match", "live_value", "rename_conflicts"]
 

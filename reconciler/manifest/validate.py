@@ -85,7 +85,7 @@ def reference_warnings(desired: DesiredState) -> list[str]:
     return _findings(desired, _WARNINGS)
 
 
-Check = Callable[[DesiredState, "_Findings"], None]
+Check = Callable[[DesiredState, "_Findings"], None]  # pragma: no mutate
 # The checks, each registered by its decorator (`_error`, `_warning`); their order does not
 # matter: findings are sorted by where they are.
 _ERRORS: list[Check] = []

@@ -76,6 +76,24 @@ ROWS: list[tuple[str, str, list[str]]] = [
         ],
     ),
     (
+        "previously on categories",
+        "categories:\n  - name: Hardware\n    previously: [HW]\n",
+        [
+            "3:5: categories[0]: 'previously' is not allowed on categories: the API cannot "
+            "rename categories; rename it in the helpdesk's admin panel, then change its name "
+            "in the manifests (and in the tech permissions that name it)"
+        ],
+    ),
+    (
+        "previously on tech permissions",
+        "tech_permissions:\n  - category: Hardware\n    technicians: []\n    previously: [HW]\n",
+        [
+            "4:5: tech_permissions[0]: 'previously' is not allowed on tech_permissions: the "
+            "API cannot rename tech permissions; they follow their category: rename the "
+            "category in the helpdesk's admin panel, then change `category:` here"
+        ],
+    ),
+    (
         "previously on automation rules",
         "automation_rules:\n  - id: 5\n    enabled: true\n    previously: [4]\n",
         [

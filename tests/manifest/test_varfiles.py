@@ -26,13 +26,15 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_values_keep_their_spelling(tmp_path: Path) -> None:
-    file = write(tmp_path / "v.yaml", 'A: "quoted"\nB: 0012\nC: 2027-01-31\nD: true\nE: 1.50\n')
+    text = 'A: "quoted"\nB: 0012\nC: 2027-01-31\nD: true\nE: 1.50\nF: False\n'
+    file = write(tmp_path / "v.yaml", text)
     assert load_var_files([file]) == {
         "A": "quoted",
         "B": "0012",
         "C": "2027-01-31",
         "D": "true",
         "E": "1.50",
+        "F": "false",  # a boolean as the manifests' YAML 1.2 writes it
     }
 
 
@@ -50,13 +52,15 @@ def test_var_files_win_over_the_environment_and_later_files_win(tmp_path: Path) 
 def test_every_problem_is_located(tmp_path: Path) -> None:
     bad = write(tmp_path / "bad.yaml", "OK: 1\nbad-name: 2\nLIST: [1]\nEMPTY:\n")
     listed = write(tmp_path / "list.yaml", "- A\n")
+    empty = write(tmp_path / "empty.yaml", "# nothing set yet\n")
     with pytest.raises(ManifestError) as caught:
-        load_var_files([bad, listed, tmp_path / "missing.yaml"])
+        load_var_files([bad, listed, empty, tmp_path / "missing.yaml"])
     assert caught.value.problems == [
         f"{bad}:2:1: 'bad-name' is not a variable name (letters, digits, _)",
         f"{bad}:3:7: LIST: a variable's value is text, a number or a bool",
         f"{bad}:4:1: EMPTY: a variable's value is text, a number or a bool",
         f"{listed}:1:1: a variables file holds one mapping of NAME: value",
+        f"{empty}:1:1: a variables file holds one mapping of NAME: value",
         f"{tmp_path / 'missing.yaml'}:1:1: cannot read the variables file: "
         "No such file or directory",
     ]
