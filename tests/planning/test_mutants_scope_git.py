@@ -1,0 +1,36 @@
+"""`--changed-since` when git itself fails: git not installed, and a manifest folder
+outside any repository; each is a usage error that says so, naming git's own words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reconciler.errors import UsageError
+from reconciler.planning.scope import changed_since
+from tests.planning.test_changed_since import MANIFEST, git, load
+
+
+def test_without_git_the_error_says_git_is_needed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "tenant.yaml").write_text(MANIFEST, encoding="utf-8")
+    git(tmp_path, "init", "-q")
+    paths = [tmp_path / "tenant.yaml"]
+    desired = load(paths)
+    empty = tmp_path / "no-git-here"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    with pytest.raises(UsageError) as caught:
+        changed_since("HEAD", paths, desired, load)
+    assert str(caught.value) == "--changed-since needs git: No such file or directory"
+
+
+def test_outside_a_repository_the_error_names_what_git_said(tmp_path: Path) -> None:
+    (tmp_path / "m.yaml").write_text("departments: [{name: IT}]\n", encoding="utf-8")
+    paths = [tmp_path / "m.yaml"]
+    with pytest.raises(UsageError) as caught:
+        changed_since("HEAD", paths, load(paths), load)
+    message = str(caught.value)
+    assert message.startswith("--changed-since: git rev-parse: fatal: not a git repository")
