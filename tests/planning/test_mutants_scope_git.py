@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import UsageError
+from reconciler.manifest.models import Kind
 from reconciler.planning.scope import changed_since
 from tests.planning.test_changed_since import MANIFEST, git, load
 
@@ -34,3 +35,25 @@ def test_outside_a_repository_the_error_names_what_git_said(tmp_path: Path) -> N
         changed_since("HEAD", paths, load(paths), load)
     message = str(caught.value)
     assert message.startswith("--changed-since: git rev-parse: fatal: not a git repository")
+
+
+def test_a_changed_employee_is_in_the_partial_desired_state(tmp_path: Path) -> None:
+    manifest = tmp_path / "tenant.yaml"
+    manifest.write_text(
+        "workspace:\n"
+        "  employees:\n"
+        "    - {email: ann@acme.com, firstName: Ann}\n"
+        "    - {email: bob@acme.com, firstName: Bob}\n",
+        encoding="utf-8",
+    )
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "tenant")
+    manifest.write_text(
+        manifest.read_text(encoding="utf-8").replace("firstName: Bob", "firstName: Robert"),
+        encoding="utf-8",
+    )
+    paths = [manifest]
+    desired, scope = changed_since("HEAD", paths, load(paths), load)
+    assert (scope.changed, scope.entries) == (1, 1)
+    assert [e.model_dump()["email"] for e in desired.entries(Kind.employees)] == ["bob@acme.com"]
