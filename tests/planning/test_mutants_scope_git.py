@@ -57,3 +57,22 @@ def test_a_changed_employee_is_in_the_partial_desired_state(tmp_path: Path) -> N
     desired, scope = changed_since("HEAD", paths, load(paths), load)
     assert (scope.changed, scope.entries) == (1, 1)
     assert [e.model_dump()["email"] for e in desired.entries(Kind.employees)] == ["bob@acme.com"]
+
+
+def test_a_manifest_folder_whose_name_starts_with_a_dash_is_read_at_the_revision(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "-tenant"
+    folder.mkdir()
+    (folder / "tenant.yaml").write_text(MANIFEST, encoding="utf-8")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "tenant")
+    edit = (folder / "tenant.yaml").read_text(encoding="utf-8")
+    (folder / "tenant.yaml").write_text(
+        edit.replace("notes: first", "notes: second"), encoding="utf-8"
+    )
+    paths = [folder]
+    desired, scope = changed_since("HEAD", paths, load(paths), load)
+    assert (scope.partial, scope.changed) == (True, 1)
+    assert [e.model_dump()["name"] for e in desired.entries(Kind.companies)] == ["Acme"]
