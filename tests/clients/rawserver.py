@@ -87,6 +87,12 @@ class RawServer:
         for writer in writers:
             await writer.wait_closed()
 
+    async def unasked(self, data: bytes) -> None:
+        """Write `data` on every open connection, though nothing asked for it."""
+        for writer in list(self._writers):
+            writer.write(data)
+            await writer.drain()
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
