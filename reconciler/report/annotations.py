@@ -30,7 +30,6 @@ from reconciler.report.findings import ERROR, NOTICE, SEVERITIES, WARNING, Findi
 GITHUB = "github"
 GITLAB = "gitlab"
 NONE = "none"
-PLATFORMS = (GITHUB, GITLAB, NONE)
 # Annotations of one severity the runner shows per step (GitHub's documented limit).
 GITHUB_STEP_LIMIT = 10
 _GITHUB_COMMAND = {ERROR: "error", WARNING: "warning", NOTICE: "notice"}

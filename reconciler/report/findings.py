@@ -125,10 +125,3 @@ def for_environment(findings: Iterable[Finding], name: str, where: str) -> list[
         else replace(finding, environment=name, file=file, line=line, column=column)
         for finding in findings
     ]
-
-
-def counts(findings: Iterable[Finding]) -> dict[str, int]:
-    out = dict.fromkeys(SEVERITIES, 0)
-    for finding in findings:
-        out[finding.severity] += 1
-    return out

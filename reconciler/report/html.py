@@ -43,10 +43,6 @@ def _shown(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _kind_of(address: str | None) -> str | None:
-    return address.split("[", 1)[0] if address and "[" in address else None
-
-
 def _where(location: str | None, source_url: str | None) -> str:
     if not location:
         return ""
