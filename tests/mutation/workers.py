@@ -64,7 +64,7 @@ def collect_contexts(
     else:
         python = _recorder(root, where / "python", where)
         command = [str(python), "-m", "pytest", *_PLUGIN, *args, *tests]
-        env = {**os.environ, "RECONCILER_CONTEXTS": str(where)}
+        env = {**_outside_xdist(), "RECONCILER_CONTEXTS": str(where)}
         subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
         shutil.rmtree(where / "python", ignore_errors=True)
     if not (where / "coverage.sqlite").exists():
@@ -74,6 +74,13 @@ def collect_contexts(
 
 
 _PLUGIN = ["-p", "tests.mutation.contexts", "-q", "-p", "no:cacheprovider"]
+
+
+def _outside_xdist() -> dict[str, str]:
+    """This environment without pytest-xdist's worker variables: the recording pytest
+    started from a worker (the runner's own tests under `-n`) would take itself for
+    that worker and record into its folder (`contexts.py` reads PYTEST_XDIST_WORKER)."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")}
 
 
 def _recorder(root: Path, where: Path, out: Path) -> Path:
@@ -98,7 +105,7 @@ def _record_shared(
         python = _recorder(root, where / f"python-{worker}", where / worker)
         tx += ["--tx", f"popen//id={worker}//python={python}"]
     command = [sys.executable, "-m", "pytest", *_PLUGIN, "--dist", "loadfile", *tx, *args, *tests]
-    env = {**os.environ, "RECONCILER_CONTEXTS": str(where), WORKERS: "1"}
+    env = {**_outside_xdist(), "RECONCILER_CONTEXTS": str(where), WORKERS: "1"}
     subprocess.run(command, cwd=root, env=env, check=False, stdout=subprocess.DEVNULL)
     for worker in ids:
         shutil.rmtree(where / f"python-{worker}", ignore_errors=True)
