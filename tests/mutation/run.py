@@ -33,7 +33,7 @@ from pathlib import Path
 
 from tests.mutation.mutants import Mutant, read_mutants
 from tests.mutation.report import report, summary
-from tests.mutation.sample import sample
+from tests.mutation.sample import judging_order, sample
 from tests.mutation.workers import CAUGHT, Selection, collect_contexts, run_all
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         status = json.loads(results.read_text()) if results.exists() else {}
     else:
         done = json.loads(results.read_text()) if args.resume and results.exists() else {}
-        todo = [m for m in chosen if m.name not in done]
+        todo = [m for m in judging_order(chosen, args.seed) if m.name not in done]
         results.parent.mkdir(parents=True, exist_ok=True)
         status = {**done, **_run(todo, args.jobs, args.seed, args.reuse_contexts, results, done)}
         results.write_text(json.dumps(status, indent=1))

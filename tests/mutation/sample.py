@@ -41,3 +41,12 @@ def sample(every: dict[Path, list[Mutant]], total: int, seed: int) -> list[Mutan
         picked = random.Random(f"{seed}:{module}").sample(found, n) if n < len(found) else found
         chosen.extend(sorted(picked, key=lambda m: m.index))
     return chosen
+
+
+def judging_order(chosen: list[Mutant], seed: int) -> list[Mutant]:
+    """The sample in the order its mutants are judged: a seeded shuffle, so that a run cut
+    short (and resumed later with `--resume`) has judged a fair part of the whole sample,
+    not the first modules in alphabetical order."""
+    order = list(chosen)
+    random.Random(f"order:{seed}").shuffle(order)
+    return order

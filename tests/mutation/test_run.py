@@ -14,7 +14,7 @@ from tests.mutation.contexts import IMPORT
 from tests.mutation.mutants import mutants_of, read_mutants
 from tests.mutation.report import report, summary
 from tests.mutation.run import ROOT, modules, timings
-from tests.mutation.sample import allocation, sample
+from tests.mutation.sample import allocation, judging_order, sample
 from tests.mutation.workers import Selection, Server, _copy, collect_contexts
 
 ORDER = Path("reconciler/planning/order.py")
@@ -90,6 +90,19 @@ def test_a_sample_is_seeded() -> None:
     assert {m.module for m in first} == {ORDER, Path("m.py")}
     assert sample(every, 12, seed=1) == first  # the same seed draws the same mutants
     assert sample(every, 12, seed=2) != first
+
+
+def test_a_sample_is_judged_in_a_seeded_order_that_mixes_the_modules() -> None:
+    every = {m: read_mutants(ROOT, m) for m in modules()}
+    chosen = sample(every, 200, 7)
+    order = judging_order(chosen, 7)
+    assert sorted(m.name for m in order) == sorted(m.name for m in chosen)
+    assert [m.name for m in judging_order(chosen, 7)] == [m.name for m in order]
+    assert [m.name for m in judging_order(chosen, 8)] != [m.name for m in order]
+    # A run cut short after a quarter has judged mutants of many packages, not of the
+    # first ones in alphabetical order (applying/, changes/, cli/ ...).
+    packages = {m.module.parts[1] for m in order[:50] if len(m.module.parts) > 2}
+    assert len(packages) >= 8
 
 
 def test_a_mutant_runs_the_tests_of_its_line_a_top_level_one_those_of_its_module_first() -> None:
