@@ -48,9 +48,15 @@ def test_exit_handlers_still_run_after_the_command() -> None:
 
 
 def test_a_thread_still_alive_is_waited_for() -> None:
+    # The thread prints once the main thread has ended (Python's exit releases it before
+    # waiting for the other threads), whatever the load: a quick exit that did not wait
+    # for it would end the process with the line never printed.
     thread = (
-        "import threading, time\n"
-        "threading.Thread(target=lambda: (time.sleep(0.2), print('thread done'))).start()"
+        "import threading\n"
+        "def late():\n"
+        "    threading.main_thread().join()\n"
+        "    print('thread done', flush=True)\n"
+        "threading.Thread(target=late).start()"
     )
     done = run(as_program("--version", before=thread))
     assert done.returncode == 0
