@@ -4,44 +4,24 @@ itself is, and works. Checked on the modules of a child process, not on a timing
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from pathlib import Path
+from tests.cli.program_runs import run_as_program
 
-ROOT = Path(__file__).resolve().parents[2]
-
-# Run the command line as the program does (`main()` reading sys.argv), then print what
-# was imported.
-PROGRAM = """
-import json, sys
-from reconciler.cli import main
-sys.argv = ["reconciler", *sys.argv[1:]]
-try:
-    main()
-except SystemExit:
-    pass
+# What the child reports once the command line is done.
+REPORT = """
 import httpx
 request = httpx.Request("GET", "http://h.example/api/x", params={"a": "b c"})
-sys.__stdout__.write("\\nSTATE " + json.dumps([
+state = [
     "httpx" in sys.modules,
     sys.modules.get("httpx._main", "absent") is None,
     sorted({m.split(".")[0] for m in sys.modules} & {"pygments"}),
     str(request.url),
-]) + "\\n")
+]
 """
 
 
 def state(*args: str, before: str = "") -> list[object]:
-    result = subprocess.run(
-        [sys.executable, "-c", before + PROGRAM, *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
-    loaded: list[object] = json.loads(result.stdout.rpartition("\nSTATE ")[2])
+    loaded = run_as_program(*args, report=REPORT, before=before)
+    assert isinstance(loaded, list)
     return loaded
 
 

@@ -5,31 +5,14 @@ which then reports the modules it imported."""
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import click
 import pytest
 
 from reconciler.cli import COMMANDS, main
-
-ROOT = Path(__file__).resolve().parents[2]
-
-# Run `main` with ARGS in this child, then print the names of the modules it imported.
-CHILD = """
-import json, sys
-from reconciler.cli import main
-try:
-    main(sys.argv[1:], prog_name="reconciler")
-except SystemExit as exit:
-    code = exit.code
-else:
-    code = 0
-sys.__stdout__.write("\\nMODULES " + json.dumps([code, sorted(sys.modules)]) + "\\n")
-"""
+from tests.cli.program_runs import ROOT, run_as_program
 
 # What none of these three commands needs (the top-level package of each).
 HEAVY = (
@@ -61,18 +44,12 @@ HEAVY = (
 
 
 def imported_by(*args: str) -> set[str]:
-    result = subprocess.run(
-        [sys.executable, "-c", CHILD, *args],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-        check=False,
-    )
-    marker = result.stdout.rpartition("\nMODULES ")[2]
-    assert marker, result.stderr
-    code, modules = json.loads(marker)
-    assert code in (0, None), result.stderr
+    # A name bound to None is a module kept from being imported (cli/group.py: httpx._main).
+    report = "state = [code, sorted(n for n, m in sys.modules.items() if m is not None)]"
+    loaded = run_as_program(*args, report=report)
+    assert isinstance(loaded, list)
+    code, modules = loaded
+    assert code in (0, None)
     return set(modules)
 
 
@@ -97,20 +74,12 @@ def test_a_quick_command_imports_nothing_heavy(args: tuple[str, ...]) -> None:
     assert heavy_among(modules) == []
 
 
-# Run the command line as the program does (`main()` reading sys.argv), then print whether
-# pydantic searched the installed distributions for plugins, and whether the TR39
-# confusables table was loaded.
-PROGRAM = """
-import os, sys
-from reconciler.cli import main
-sys.argv = ["reconciler", *sys.argv[1:]]
-try:
-    main()
-except SystemExit:
-    pass
+# Whether pydantic searched the installed distributions for plugins, and whether the
+# TR39 confusables table was loaded.
+PLUGINS_AND_TABLE = """
 from pydantic.plugin import _loader
 from reconciler.manifest.confusables import _prototypes
-print("\\nSTATE", _loader._plugins is not None, _prototypes.cache_info().currsize)
+state = [_loader._plugins is not None, _prototypes.cache_info().currsize != 0]
 """
 
 
@@ -118,17 +87,12 @@ def program_state(path: Path, **env: str) -> tuple[bool, bool]:
     """(pydantic's plugins were searched, the confusables table was loaded) by a
     `reconciler validate PATH` run as a program, with `env` added to its environment."""
     environment = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
-    result = subprocess.run(
-        [sys.executable, "-c", PROGRAM, "validate", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**environment, **env},
-        timeout=300,
-        check=False,
+    loaded = run_as_program(
+        "validate", str(path), report=PLUGINS_AND_TABLE, env={**environment, **env}
     )
-    searched, loaded = result.stdout.rpartition("\nSTATE ")[2].split()
-    return searched == "True", loaded != "0"
+    assert isinstance(loaded, list)
+    searched, table = loaded
+    return bool(searched), bool(table)
 
 
 def test_validate_searches_no_plugins_and_loads_no_table_for_ascii_names() -> None:
