@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 from reconciler.cli import main
 from reconciler.sandbox import serve
-from reconciler.sandbox.seeds_builtin import BUILTIN_SEEDS
+from reconciler.sandbox.config import BUILTIN_SEEDS
 
 
 @pytest.fixture
