@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from reconciler.__main__ import _quick_exit, _status
+from reconciler.__main__ import _status
 
 
 @pytest.mark.parametrize(
@@ -31,11 +31,6 @@ from reconciler.__main__ import _quick_exit, _status
 )
 def test_the_status_is_what_sys_exit_gives(code: object, status: int | None) -> None:
     assert _status(code) == status
-
-
-def test_a_code_python_must_print_is_left_to_python() -> None:
-    # Returns (no quick exit): Python's own exit prints the message and gives status 1.
-    _quick_exit(SystemExit("a message"))
 
 
 def test_a_message_exit_prints_it_and_gives_status_1() -> None:
