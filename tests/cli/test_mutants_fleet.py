@@ -205,3 +205,37 @@ def test_a_fleet_validate_names_each_environments_warnings(project: Path) -> Non
         f"prod: {warning}\nprod: valid: 4 objects in 2 file(s).\n"
         f"stage: {warning}\nstage: valid: 4 objects in 2 file(s).\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("declared", "given", "rate"),
+    [
+        ("    rate_limit: 30\n", (), 30),  # the environment's own
+        ("    rate_limit: 30\n", ("--rate-limit", "45"), 45),  # the command line's wins
+        ("", (), 90),  # neither: the default
+    ],
+)
+def test_one_environments_rate_limit_is_the_one_apply_counts_with(
+    project: Path,
+    sandbox: SandboxProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    declared: str,
+    given: tuple[str, ...],
+    rate: int,
+) -> None:
+    import click.testing
+
+    (project / "reconciler.yaml").write_text(
+        f"environments:\n  slow:\n    paths: [good]\n    helpdesk_url: {sandbox.helpdesk_url}\n"
+        + declared,
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(click.testing._NamedTextIOWrapper, "isatty", lambda self: True)
+    result = CliRunner().invoke(
+        main, ["apply", "--env", "slow", *given], env={"NO_COLOR": "1"}, input="no\n"
+    )
+    assert result.exit_code == 1
+    assert f"; at the helpdesk's {rate} calls a minute this takes under a minute.\n" in (
+        result.stderr
+    )
+    assert result.stderr.endswith("Apply cancelled.\n")
