@@ -239,3 +239,35 @@ def test_one_environments_rate_limit_is_the_one_apply_counts_with(
         result.stderr
     )
     assert result.stderr.endswith("Apply cancelled.\n")
+
+
+def test_two_environments_of_one_service_apply_once_and_the_second_has_nothing_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its own sandbox: this one writes.
+    with SandboxProcess(tmp_path / "own.db", "--rate-limit", "0", "--seed", "acme") as own:
+        project = tmp_path / "project"
+        (project / "good").mkdir(parents=True)
+        (project / "good" / "c.yaml").write_text(MANIFEST, encoding="utf-8")
+        (project / "reconciler.yaml").write_text(
+            "environments:\n"
+            f"  first:\n    paths: [good]\n    helpdesk_url: {own.helpdesk_url}\n"
+            f"  second:\n    paths: [good]\n    helpdesk_url: {own.helpdesk_url}\n",
+            encoding="utf-8",
+        )
+        monkeypatch.chdir(project)
+        for name in list(os.environ):
+            if name.startswith(("HELPDESK_", "WORKSPACE_")):
+                monkeypatch.delenv(name)
+        monkeypatch.setenv("HELPDESK_TOKEN", own.env["HELPDESK_TOKEN"])
+        result = run("apply", "--env", "*", "--yes", "--report-file", "run.json")
+        assert result.exit_code == 0, result.output
+        err = result.stderr
+        assert "=== Applied environment first: applied\nApply complete: 1 change(s)" in err
+        assert "=== Applied environment second: nothing to apply\n" in err
+        assert "second: nothing to apply any more.\n" in err
+        assert err.endswith("Wrote the run summary to run.json.\n")
+        summary = json.loads((project / "run.json").read_text(encoding="utf-8"))
+        assert summary["command"] == "apply"
+        again = run("plan", "--env", "first", "--detailed-exitcode")
+        assert again.exit_code == 0, again.output
