@@ -266,7 +266,15 @@ def test_two_environments_of_one_service_apply_once_and_the_second_has_nothing_l
         assert "=== Applied environment first: applied\nApply complete: 1 change(s)" in err
         assert "=== Applied environment second: nothing to apply\n" in err
         assert "second: nothing to apply any more.\n" in err
-        assert err.endswith("Wrote the run summary to run.json.\n")
+        assert durations(err).endswith(
+            "second: nothing to apply any more.\n"
+            "environment  wave  result            changes  duration\n"
+            "-----------  ----  ----------------  -------  --------\n"
+            "first           -  applied                 1      N.Ns\n"
+            "second          -  nothing to apply        -      N.Ns\n"
+            "Applied 2 environment(s): first, second.\n"
+            "Wrote the run summary to run.json.\n"
+        )
         summary = json.loads((project / "run.json").read_text(encoding="utf-8"))
         assert summary["command"] == "apply"
         again = run("plan", "--env", "first", "--detailed-exitcode")
