@@ -279,3 +279,27 @@ def test_two_environments_of_one_service_apply_once_and_the_second_has_nothing_l
         assert summary["command"] == "apply"
         again = run("plan", "--env", "first", "--detailed-exitcode")
         assert again.exit_code == 0, again.output
+
+
+BRAKE = "    safety: {min_existing: 1, max_change_percent: 10}\n"
+
+
+@pytest.mark.parametrize(("safety", "holds"), [(BRAKE, True), ("", False)])
+def test_one_environments_safety_settings_reach_its_plan(
+    project: Path, sandbox: SandboxProcess, safety: str, holds: bool
+) -> None:
+    (project / "good" / "c.yaml").write_text(
+        "companies:\n  - name: Acme Corp\n    notes: Changed by the test\n", encoding="utf-8"
+    )
+    (project / "reconciler.yaml").write_text(
+        f"environments:\n  prod:\n    paths: [good]\n    helpdesk_url: {sandbox.helpdesk_url}\n"
+        + safety,
+        encoding="utf-8",
+    )
+    result = run("plan", "--env", "prod", "--format", "json")
+    assert result.exit_code == 0, result.output
+    reasons = ["companies: 1 of 3 live objects would change or go (33%, above the 10% limit)"]
+    assert json.loads(result.stdout)["brake"] == {
+        "holds": holds,
+        "reasons": reasons if holds else [],
+    }
