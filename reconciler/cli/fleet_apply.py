@@ -106,17 +106,17 @@ def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
     lines = ["", f"Do you want to apply these changes to {len(changing)} environment(s)?"]
     waved = any(wave.number is not None for wave in planned)
     for wave in planned:
-        if waved:
-            together = " (at once)" if len(wave.names) > 1 else ""
+        members = [by_name[name] for name in wave.names if name in by_name]
+        if waved:  # "at once": more than one of the wave changes
+            together = " (at once)" if len(members) > 1 else ""
             lines.append(f"  wave {wave.number}{together}:")
-        for name in wave.names:
-            run = by_name.get(name)
-            if run is None:
-                continue
+        for run in members:
             counts = ", ".join(f"{n} to {action}" for action, n in run.plan.summary.items() if n)
             urls = [s.url for s in (run.connection.helpdesk, run.connection.workspace) if s]
             indent = "    " if waved else "  "
-            lines.append(f"{indent}{name}: {counts or 'asserted values only'}  {' '.join(urls)}")
+            lines.append(
+                f"{indent}{run.name}: {counts or 'asserted values only'}  {' '.join(urls)}"
+            )
     if waved:
         lines.append("  A failure stops the run before the next wave.")
     lines.append("  Only 'yes' will be accepted to approve.")

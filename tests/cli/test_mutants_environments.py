@@ -12,6 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
+
+from reconciler.cli import main
 
 PROJECT = """\
 environments:
@@ -76,3 +79,150 @@ def test_affected_by_dash_reads_the_names_from_stdin_and_is_no_name_itself(
         done = reconciler(tmp_path, *listed, stdin=stdin)
         assert done.returncode == 0, done.stderr
         assert [row["name"] for row in json.loads(done.stdout)] == names, stdin
+
+
+# -- in-process (click's CliRunner): the binding of an environment, as a user sees it -----
+
+BOUND = """\
+environments:
+  prod:
+    paths: [good]
+    var_files: [vars/a.yaml]
+    helpdesk_url: http://127.0.0.1:9/helpdesk
+    workspace_url: http://127.0.0.1:9/workspace
+  ws:
+    paths: [good]
+    var_files: [vars/a.yaml]
+    workspace_url: http://127.0.0.1:9/workspace
+  bare:
+    paths: [other]
+"""
+
+PROD = "prod (helpdesk http://127.0.0.1:9/helpdesk, workspace http://127.0.0.1:9/workspace)"
+
+
+@pytest.fixture
+def bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for name in list(os.environ):
+        if name.startswith(("HELPDESK_", "WORKSPACE_")):
+            monkeypatch.delenv(name)
+    (tmp_path / "reconciler.yaml").write_text(BOUND, encoding="utf-8")
+    for folder in ("good", "vars", "other"):
+        (tmp_path / folder).mkdir()
+    # ${B} comes from a --var-file given on the command line, ${A} from the environment's.
+    (tmp_path / "good" / "c.yaml").write_text("companies:\n  - name: ${A}\n  - name: ${B}\n")
+    (tmp_path / "other" / "c.yaml").write_text("companies:\n  - nam: X\n")
+    (tmp_path / "vars" / "a.yaml").write_text("A: Alpha\n")
+    (tmp_path / "b.yaml").write_text("B: Beta\n")
+    return tmp_path
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), env={"NO_COLOR": "1"})
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ("validate", "good", "--env", "prod"),
+            "give manifest PATHS or --env, not both: the paths of an environment are those "
+            "reconciler.yaml gives it",
+        ),
+        (("plan", "good", "--report-file", "r.json"), "--report-file goes with --env"),
+        (("plan",), "Missing argument 'PATHS...' (or --env NAME, from reconciler.yaml)"),
+        (("apply", "--yes"), "Missing argument 'PATHS...' (or --env NAME, from reconciler.yaml)"),
+    ],
+)
+def test_paths_and_env_refusals_are_whole(bound: Path, args: tuple[str, ...], message: str) -> None:
+    result = invoke(*args)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {message}\n"
+
+
+def test_the_var_files_given_come_after_the_environments_own(bound: Path) -> None:
+    result = invoke("validate", "--env", "prod", "--var-file", "b.yaml")
+    assert result.exit_code == 0, result.output
+    assert result.output == f"Environment: {PROD}\nValid: 2 objects in 1 file(s).\n"
+    alone = invoke("validate", "--env", "prod")
+    assert alone.exit_code == 1
+    assert alone.output == (
+        f"Environment: {PROD}\ngood/c.yaml:3:11: variable 'B' is not set\nError: 1 problem found.\n"
+    )
+    # A variable in both: the file given on the command line wins (${A} is Beta too).
+    (bound / "b.yaml").write_text("A: Beta\nB: Beta\n")
+    both = invoke("validate", "--env", "prod", "--var-file", "b.yaml")
+    assert both.exit_code == 1
+    assert "good/c.yaml:3:5: duplicate companies entry '${B}' (first at good/c.yaml:2:5)\n" in (
+        both.output
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "fmt", "stdout", "stderr_start"),
+    [
+        ("prod", "text", f"Environment: {PROD}\n\n", "good/c.yaml"),
+        ("prod", "markdown", f"> **Environment:** `{PROD.replace(' (', '` (', 1)}\n\n", "good"),
+        ("prod", "json", "", f"Environment: {PROD}\ngood/c.yaml"),
+        ("ws", "text", "Environment: ws (workspace http://127.0.0.1:9/workspace)\n\n", "good"),
+        ("bare", "text", "Environment: bare\n\n", "other/c.yaml"),
+        ("bare", "markdown", "> **Environment:** `bare`\n\n", "other/c.yaml"),
+    ],
+)
+def test_a_plans_header_names_the_environment_and_its_services(
+    bound: Path, env: str, fmt: str, stdout: str, stderr_start: str
+) -> None:
+    # The manifests are invalid, so nothing is read: the header is printed first all the same.
+    result = invoke("plan", "--env", env, "--format", fmt)
+    assert result.exit_code == 1
+    assert result.stdout == stdout
+    assert result.stderr.startswith(stderr_start), result.stderr
+
+
+def test_a_plan_saved_without_an_environment_is_refused_for_one(bound: Path) -> None:
+    from reconciler.changes import Plan
+    from reconciler.planfile import PlanInputs, write_plan_file
+
+    write_plan_file(bound / "p.json", Plan((), live_digest="sha256:x"), PlanInputs("sha256:0"))
+    result = invoke("apply", "--env", "prod", "--plan", "p.json", "--yes")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Environment: {PROD}\nError: the saved plan was made for no environment, and this "
+        "apply runs with --env prod: apply it for the environment it was made for, or plan "
+        "again\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "fleet_options"),
+    [("plan", {"--max-parallel", "--report-file"}), ("apply", {"--max-parallel", "--report-file"}),
+     ("export", {"--max-parallel"}), ("validate", set())],
+)  # fmt: skip
+def test_each_command_has_the_fleet_options_it_can_use(
+    command: str, fleet_options: set[str]
+) -> None:
+    result = CliRunner().invoke(main, [command, "--help"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    shown = {flag for flag in ("--max-parallel", "--report-file") if flag in result.output}
+    assert shown == fleet_options
+    assert ("--env NAME|PATTERN" in result.output) and ("--project FILE" in result.output)
+    if "--max-parallel" in fleet_options:
+        assert "[default: 32; x>=0]" in result.output
+
+
+@pytest.mark.parametrize(
+    ("changed", "listing"),
+    [
+        (("vars/a.yaml",), "prod  http://127.0.0.1:9/helpdesk  good\n"
+                           "ws    http://127.0.0.1:9/workspace  good\n"),
+        (("other/c.yaml",), "bare  (URLs from the environment)  other\n"),
+        (("elsewhere.txt",), ""),
+    ],
+)  # fmt: skip
+def test_affected_by_lists_only_the_environments_a_file_can_change(
+    bound: Path, changed: tuple[str, ...], listing: str
+) -> None:
+    result = invoke("environments", *(a for f in changed for a in ("--affected-by", f)))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == listing
