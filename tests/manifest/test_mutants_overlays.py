@@ -140,3 +140,19 @@ def test_a_value_an_overlay_gives_is_refused_in_the_overlays_file(
         "1.yaml:2:74: users[0].custom_fields.B: expected text, a number, a date, true/false or {option_id: N}, found a list",
         "1.yaml:2:79: users[0].custom_fields: key '': must not be empty",
     ]
+
+
+def test_an_overlay_refines_the_first_of_duplicate_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ManifestError) as refused:
+        load(
+            tmp_path,
+            monkeypatch,
+            "users:\n  - {username: a}\n  - {username: A}\n",
+            "users:\n  - {username: a, overlay: true, location: 5}\n",
+        )
+    assert refused.value.problems == [
+        "0.yaml:3:5: duplicate users entry 'A' (first at 0.yaml:2:5)",
+        '1.yaml:2:44: users[0].location: expected text, found a number; quote it to keep it as written: "5"',
+    ]
