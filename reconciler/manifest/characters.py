@@ -87,5 +87,5 @@ def _name_fields(desired: DesiredState) -> Iterable[tuple[Kind, str, str, str]]:
             else:
                 values = {name: getattr(entry, name) for name in type(entry).model_fields}
             for field, value in values.items():
-                if field != key_name and field.endswith("name") and isinstance(value, str):
+                if field != key_name and field.lower().endswith("name") and isinstance(value, str):
                     yield kind, key, field, value

@@ -26,7 +26,7 @@ from pathlib import Path
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.files import FileRefused, read_regular_file
 from reconciler.manifest.merge import Document, merge
-from reconciler.manifest.overlays import apply_overlays
+from reconciler.manifest.overlays import apply_overlays, reporters
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.schema_errors import validate_document
 from reconciler.manifest.variables import Variables
@@ -147,8 +147,8 @@ def _load(
         parsed.extend((source, root) for root in roots)
     refined = apply_overlays(parsed, problems)  # before validation: entries merged whole
     documents = [
-        Document(source, root, validate_document(root, problems.reporter(source)))
-        for source, root in parsed
+        Document(source, root, validate_document(root, report))
+        for (source, root), report in zip(parsed, reporters(parsed, refined, problems), strict=True)
     ]
     merged = merge(documents, problems)
     problems.raise_if_any()

@@ -17,13 +17,13 @@ fields, a marker that is not `true`) are reported at the marker."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from reconciler.manifest.kinds import KINDS, key_field, normalise_key, spec
 from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import Problems, Source
-from reconciler.manifest.yamltree import Node
+from reconciler.manifest.yamltree import Node, Report
 
 OVERLAY = "overlay"
 DROP = "drop"
@@ -66,6 +66,62 @@ def apply_overlays(documents: Sequence[tuple[Source, Node]], problems: Problems)
                     refined.setdefault((kind, key), []).append((source, entry))
             listed.value = kept
     return refined
+
+
+def reporters(
+    documents: Sequence[tuple[Source, Node]], refined: Refinements, problems: Problems
+) -> list[Report]:
+    """Each document's reporter for validating it. A value an overlay gave now sits in an
+    earlier file's entry: a problem there is reported in the overlay's file, at the place
+    it was written (unless a node of the earlier file itself starts at that place)."""
+    given: dict[tuple[int, int], Source] = {}
+    moved: set[int] = set()
+    for overlays in refined.values():
+        for source, entry in overlays:
+            for node in _nodes(entry):
+                given[(node.line, node.column)] = source
+                moved.add(id(node))
+    found = []
+    for source, root in documents:
+        report = problems.reporter(source)
+        if given:
+            own = {(node.line, node.column) for node in _nodes(root) if id(node) not in moved}
+            report = _rerouted(report, given, own, problems)
+        found.append(report)
+    return found
+
+
+def _rerouted(
+    report: Report,
+    given: dict[tuple[int, int], Source],
+    own: set[tuple[int, int]],
+    problems: Problems,
+) -> Report:
+    def rerouted(line: int, column: int, message: str) -> None:
+        source = given.get((line, column)) if (line, column) not in own else None
+        if source is None:
+            report(line, column, message)
+        else:
+            problems.add(source, line, column, message)
+
+    return rerouted
+
+
+def _nodes(root: Node) -> Iterator[Node]:
+    """Every node under `root` (keys too), each once (aliases share nodes)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        if isinstance(node.value, dict):
+            stack.extend(node.value.values())
+            stack.extend((node.keys or {}).values())
+        elif isinstance(node.value, list):
+            stack.extend(node.value)
 
 
 def _marker(entry: Node, source: Source, problems: Problems) -> str | None:

@@ -11,7 +11,7 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import KINDS, key_field
 from reconciler.manifest.models import Employee, Kind
 
-Path = tuple[str | int, ...]
+Path = tuple[str | int, ...]  # pragma: no mutate
 
 
 def entry_keys(desired: DesiredState, kind: Kind) -> list[str]:

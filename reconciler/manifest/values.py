@@ -108,7 +108,7 @@ def _strict_bool(value: Any) -> Any:
     if isinstance(value, str) and value.lower() in _YAML11_BOOLEANS:
         hint = " (YAML 1.2 reads it as text)"
     raise PydanticCustomError(
-        "strict_bool",
+        "strict_bool",  # pragma: no mutate
         "expected true or false, found {found}{hint}",
         {"found": _found(value), "hint": hint},
     )
@@ -127,7 +127,7 @@ def _whole_number(minimum: int, maximum: int) -> Any:
             )
         if not minimum <= number <= maximum:
             raise PydanticCustomError(
-                "int_range",
+                "int_range",  # pragma: no mutate
                 "{number} is out of range: from {minimum} to {maximum} (the API stores it in "
                 "32 bits)",
                 {"number": number, "minimum": minimum, "maximum": maximum},
@@ -155,7 +155,7 @@ def _number(minimum: float, maximum: float) -> Any:
             )
         if not minimum <= number <= maximum:
             raise PydanticCustomError(
-                "number_range",
+                "number_range",  # pragma: no mutate
                 "{number} is out of range: from {minimum} to {maximum}",
                 {"number": number, "minimum": minimum, "maximum": maximum},
             )
@@ -199,7 +199,7 @@ def _email(value: Any) -> Any:
         if "special-use or reserved name" in str(exc):
             return value  # well-formed; `corp.local` is common on self-hosted installs
         raise PydanticCustomError(
-            "email",
+            "email",  # pragma: no mutate
             "'{value}' is not an e-mail address: {reason}",
             {"value": value, "reason": str(exc)},
         ) from None
@@ -213,7 +213,7 @@ def _both_services_accept(value: str) -> None:
     local, at, domain = value.rpartition("@")
     if at and local and domain and "." not in domain.strip("."):
         raise PydanticCustomError(
-            "email",
+            "email",  # pragma: no mutate
             "'{value}' is not an e-mail address: the domain '{domain}' has no '.', and "
             "the workspace service refuses such an address",
             {"value": value, "domain": domain},
@@ -226,7 +226,7 @@ def finite(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         written = "nan" if math.isnan(value) else ("-" if value < 0 else "") + "inf"
         raise PydanticCustomError(
-            "finite",
+            "finite",  # pragma: no mutate
             "{written} is not a value a field can hold: YAML reads an unquoted .inf or .nan "
             "as a special number; quote it (for example '.{bare}') to write it as text",
             {"written": written, "bare": written.lstrip("-")},
@@ -243,7 +243,7 @@ def _hostname(value: Any) -> Any:
             "holds ';'" if ";" in value else "holds white space" if re.search(r"\s", value) else ""
         )
         raise PydanticCustomError(
-            "hostname",
+            "hostname",  # pragma: no mutate
             "'{value}' is not a domain name{why}: letters, digits, '-' and '.' (an "
             "internationalised domain in its xn-- form); one domain per list item",
             {"value": value, "why": f" (it {why})" if why else ""},

@@ -209,7 +209,7 @@ class _Composer:
             node = _Mapping(_MAP if tag in (None, "!") else tag, mark, event.anchor)
             node.value = self._pairs()
         else:  # pragma: no cover - libyaml emits nothing else here
-            raise Declined
+            raise Declined  # pragma: no mutate
         if event.anchor is not None:
             self._anchors[event.anchor] = node
         return node

@@ -92,6 +92,7 @@ ROWS = [
     Row("var file is a directory", OK, 1, "'--var-file': File '{dir}' is a directory", ("--var-file", "{dir}")),
     Row("manifest over the size cap", OK, 1, "{big}:1:1: cannot read the file: it is larger than 32 MiB", paths=("{big}",)),
     Row("manifest path missing", OK, 1, "nowhere.yaml:1:1: no such file or directory", paths=("nowhere.yaml",)),
+    Row("manifest path under a file", OK, 1, "m.yaml/x.yaml:1:1: cannot read: Not a directory", paths=("m.yaml/x.yaml",)),
     Row("directory without manifests", OK, 1, "{dir}:1:1: no manifest files", paths=("{dir}",)),
     Row("control character in HELPDESK_TOKEN", OK, 1, "HELPDESK_TOKEN holds a control or non-ASCII character (at position 5)", env={"HELPDESK_TOKEN": "abcd\n" + SECRET}, commands=PLAN),
     Row("space in WORKSPACE_API_KEY", OK, 1, "WORKSPACE_API_KEY holds a space", env={"WORKSPACE_URL": "http://127.0.0.1:9/ws", "WORKSPACE_API_KEY": "a b"}, commands=PLAN),
