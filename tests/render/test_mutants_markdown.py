@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from reconciler.changes import Action, BrakeVerdict, Change, FieldChange, Plan
+from reconciler.changes import Action, BrakeVerdict, Change, FieldChange, Plan, warning
 from reconciler.render import markdown_parts
 
 RULE = Change("automation_rules", "102", Action.disable, asserted=True)
@@ -18,6 +18,7 @@ HELD = Plan(
     brake=BrakeVerdict(("users: 1 of 1 live objects would change or go (100%)",)),
 )
 LONG_LINE = Plan((Change("users", "k" * 500, Action.update, fields=(FieldChange("a", 1, 2),)),))
+LONG_WARNING = Plan((), warnings=(warning("w" * 900, 'users["a"]'),))
 NEEDS = re.compile(r"^a Markdown part needs a limit above ([\d,]+) more characters$")
 
 
@@ -39,6 +40,8 @@ def _needed(plan: Plan, limit: int) -> int:
         (HELD, 100, 302),
         # The changes' section frame leaves no room for a line.
         (LONG_LINE, 250, 38),
+        # A list item is never cut: the part must hold it whole.
+        (LONG_WARNING, 600, 392),
     ],
 )
 def test_a_limit_too_small_is_refused_with_what_it_needs_exactly(
