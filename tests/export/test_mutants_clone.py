@@ -42,7 +42,7 @@ SECTIONS_NOTE = (
 
 
 def test_options_seen_and_learned_and_the_sections_of_the_categories() -> None:
-    learned = {"LEVEL": {"Two": 2, "One": 1}, "Region": {"North": 3}}
+    learned = {"LEVEL": {"High": 5, "Low": 2, "Mid": 3}, "Region": {"North": 3}}
     categories = LiveCategories.from_items(
         [
             LiveCategory(1, "A", 20, "Zed"),
@@ -52,12 +52,16 @@ def test_options_seen_and_learned_and_the_sections_of_the_categories() -> None:
     )
     settings = clone_settings(CATALOGUE, learned, categories)
     assert settings == CloneSettings(
-        {"level": {"One": 1, "Two": 2}, "Region": {"North": 3}, "Tier": {"Gold": 7, "Silver": 8}},
+        {
+            "level": {"Low": 2, "Mid": 3, "High": 5},
+            "Region": {"North": 3},
+            "Tier": {"Gold": 7, "Silver": 8},
+        },
         {"alpha": 10, "Zed": 20},
         (*BLIND_LEAD, "  - bay (assets)", "  - Zone (assets)", *SECTIONS_NOTE),
     )
     assert list(settings.custom_field_options) == ["level", "Region", "Tier"]
-    assert list(settings.custom_field_options["level"]) == ["One", "Two"]
+    assert list(settings.custom_field_options["level"]) == ["Low", "Mid", "High"]  # by id
     assert list(settings.section_ids) == ["alpha", "Zed"]
 
 
