@@ -41,9 +41,9 @@ from reconciler.resources.rule_records import LiveRules
 from reconciler.resources.tech_permission_records import LiveTechPermissions
 from reconciler.resources.user_records import LiveUsers
 
-T = TypeVar("T")
+T = TypeVar("T")  # pragma: no mutate
 
-Entry = dict[str, Any]
+Entry = dict[str, Any]  # pragma: no mutate
 
 
 def text(value: Any) -> str:

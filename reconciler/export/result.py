@@ -19,7 +19,7 @@ from reconciler.export.selection import EMPLOYEES, KIND_FILES, RULES, SETTINGS_F
 from reconciler.export.yamlout import commented_entries, dump, dump_header, entries_node, node
 from reconciler.manifest.kinds import service_of, spec
 
-Entry = dict[str, Any]
+Entry = dict[str, Any]  # pragma: no mutate
 _PLACEHOLDER = re.compile(r"^(#\s+)enabled: null$", re.MULTILINE)
 SCHEMA_FILE = "manifest.schema.json"
 _UNKNOWN_RULES = (

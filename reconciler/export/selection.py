@@ -9,7 +9,7 @@ regard to case and runs of white space, rule ids as integers, e-mail keys withou
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from reconciler.errors import UsageError
 from reconciler.manifest.kinds import KINDS, normalise_key
@@ -50,7 +50,6 @@ class Selection:
     excludes: tuple[Selector, ...] = ()
     rule_ids: tuple[int, ...] = ()
     employee_key: str = "email"
-    explicit_kinds: bool = field(default=False, compare=False)
 
     @classmethod
     def build(
@@ -98,7 +97,7 @@ class Selection:
             )
         if not chosen:
             raise UsageError("nothing to export: the options leave out every kind")
-        return cls(tuple(chosen), wanted, left_out, tuple(ids), explicit_kinds=bool(named))
+        return cls(tuple(chosen), wanted, left_out, tuple(ids))
 
     def key(self, kind: str, value: object) -> str | None:
         return normalise_key(kind, value, self.employee_key)

@@ -26,8 +26,8 @@ from reconciler.resources.custom_field_records import KIND as CATALOGUE
 from reconciler.resources.custom_field_records import CustomFieldCatalogue
 from reconciler.resources.rule_records import LiveRules
 
-OnRead = Callable[[str], None]
-T = TypeVar("T")
+OnRead = Callable[[str], None]  # pragma: no mutate
+T = TypeVar("T")  # pragma: no mutate
 
 
 @dataclass
@@ -37,7 +37,7 @@ class LiveSnapshot:
     are filled for the exported objects only."""
 
     kinds: tuple[str, ...]  # the kinds exported
-    live: Mapping[str, Any] = field(default_factory=dict)  # kind -> its live state
+    live: Mapping[str, Any]  # kind -> its live state (every caller gives it)
     notes: list[str] = field(default_factory=list)
 
     def of(self, kind: str, empty: T) -> T:

@@ -288,8 +288,9 @@ def _live_digest(data: dict[str, Any]) -> Any:
 
 
 def _as_json(value: Any) -> Any:
-    """`value` as it reads back from a file: tuples become lists, keys strings."""
-    return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
+    """`value` as it reads back from a file: tuples become lists, keys strings (a round
+    trip, so neither escaping nor NaN, which no plan file holds, changes what it gives)."""
+    return json.loads(json.dumps(value))
 
 
 def _address(change: Any) -> str:

@@ -25,7 +25,7 @@ from reconciler.changes import (
 from reconciler.changes.coverage import COVERAGE_KEYS
 from reconciler.render.values import clean, shorten, summary_counts
 
-T = TypeVar("T")
+T = TypeVar("T")  # pragma: no mutate
 
 REF_MARKER = "known_after_apply"
 _ACTIONS = frozenset(a.value for a in Action)

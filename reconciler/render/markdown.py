@@ -142,7 +142,7 @@ def _pieces(section: Section, budget: int | None) -> Iterator[tuple[bool, str]]:
     frame = max(len(section.opening), len(section.reopening)) + len(section.closing)
     room = budget - frame - len(section.separator)
     if room < 80:
-        raise ValueError(f"a Markdown part needs a limit above {budget - room + 80:,} characters")
+        raise ValueError(f"a Markdown part needs a limit above {80 - room:,} more characters")
     for item in section.items:
         if len(item) <= room or not section.lines:
             _check_fits(item, room)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from functools import cache
 
-from rich.color import ColorSystem
 from rich.style import Style
 
 from reconciler.changes import (
@@ -39,8 +38,8 @@ from reconciler.render.values import (
     summary_counts,
 )
 
-Segment = tuple[str, str | None]  # (text, rich style or None)
-Line = list[Segment]
+Segment = tuple[str, str | None]  # (text, rich style or None)  # pragma: no mutate
+Line = list[Segment]  # pragma: no mutate
 
 ACTION_STYLES = {
     Action.create: "green",
@@ -203,10 +202,8 @@ def summary_lines(plan: Plan) -> list[Line]:
 def _render(line: Line, *, color: bool) -> str:
     if not color:
         return "".join(text for text, _ in line)
-    return "".join(
-        _ansi(style).render(text, color_system=ColorSystem.STANDARD) if style else text
-        for text, style in line
-    )
+    # Only standard colours, bold and dim: the same codes at any colour depth.
+    return "".join(_ansi(style).render(text) if style else text for text, style in line)
 
 
 @cache

@@ -41,3 +41,23 @@ def test_an_asset_of_no_company_says_so_when_empty_fields_are_written() -> None:
     plain = export(state, credentials, selection)
     [entry] = [e for e in plain.entries["assets"] if e["serial_number"] == "PF4KX2A1"]
     assert "company" not in entry
+
+
+def test_a_shared_category_name_is_written_when_the_categories_are_exported_too() -> None:
+    state, credentials = seeded()
+    facilities = state.store.find_name("categories", "Facilities")
+    assert facilities is not None
+    state.store.update("categories", facilities["id"], name="Hardware")  # two Hardware now
+    kinds = ["categories", "tech_permissions"]
+    result = export(state, credentials, Selection.build(kinds=kinds))
+    # The categories' entry gives the section, so the manifests can say which Hardware.
+    assert result.entries["tech_permissions"] == [
+        {"category": "Accounts & Access", "technicians": ["priya"]},
+        {"category": "Hardware", "technicians": ["tina"]},
+        {"category": "Network", "technicians": ["priya", "tina"]},
+        {"category": "Software", "technicians": ["omar", "priya"]},
+    ]
+    assert result.warnings == [
+        "categories/Hardware: is also in section 'Workplace'; manifests key categories by "
+        "name, so only the one in section 'IT Support' is written"
+    ]
