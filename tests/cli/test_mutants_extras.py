@@ -1,0 +1,82 @@
+"""What the CLI's option modules share (cli/extras.py), in-process: the refusal of an
+output path that cannot be written (one line naming the option, the path and why), the
+pull-request comment parts (exactly this plan's, stale parts removed), and --sandbox
+with --env."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from reconciler.cli.extras import check_writable, refuse_sandbox, write_comment_parts
+from reconciler.errors import UsageError
+
+
+@pytest.fixture
+def place(tmp_path: Path) -> Path:
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "adir").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("path", "directory", "why"),
+    [
+        ("afile/p.json", False, "{tmp}/afile is a file, not a directory"),
+        ("afile/deeper/p.json", False, "{tmp}/afile is a file, not a directory"),
+        ("afile/c", True, "{tmp}/afile is a file, not a directory"),
+        ("adir", False, "is a directory"),
+        ("afile", True, "is not a directory"),
+    ],
+)
+def test_a_path_that_cannot_be_written_is_refused(
+    place: Path, path: str, directory: bool, why: str
+) -> None:
+    with pytest.raises(UsageError) as refused:
+        check_writable("--out", place / path, directory=directory)
+    assert str(refused.value) == f"--out {place / path}: {why.format(tmp=place)}"
+
+
+@pytest.mark.parametrize(
+    ("path", "directory"),
+    [("new.json", False), ("new/deeper/p.json", False), ("adir", True), ("afile", False),
+     ("adir/new", True)],
+)  # fmt: skip
+def test_a_path_that_can_be_written_passes(place: Path, path: str, directory: bool) -> None:
+    check_writable("--out", place / path, directory=directory)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes anywhere")
+def test_a_place_without_write_permission_is_refused(place: Path) -> None:
+    locked = place / "adir"
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(UsageError) as refused:
+            check_writable("--log", locked / "a.jsonl")
+        assert str(refused.value) == (
+            f"--log {locked / 'a.jsonl'}: cannot write in {locked}: permission denied"
+        )
+    finally:
+        locked.chmod(0o700)
+
+
+def test_the_comment_parts_are_exactly_this_plans(tmp_path: Path) -> None:
+    for name in ("1.md", "2.md", "3.md", "12.md", "notes.md", "a3.md"):
+        (tmp_path / name).write_text("old", encoding="utf-8")
+    assert write_comment_parts(tmp_path, ["first", "second"]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["1.md", "2.md", "a3.md", "notes.md"]
+    assert (tmp_path / "1.md").read_text(encoding="utf-8") == "first"
+    assert (tmp_path / "2.md").read_text(encoding="utf-8") == "second"
+    assert write_comment_parts(tmp_path, []) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a3.md", "notes.md"]
+
+
+def test_sandbox_and_env_contradict() -> None:
+    refuse_sandbox({"sandbox": False, "env": "prod"})
+    with pytest.raises(UsageError) as refused:
+        refuse_sandbox({"sandbox": True})
+    assert str(refused.value) == (
+        "--sandbox and --env contradict each other: an environment names its URLs"
+    )

@@ -1,0 +1,120 @@
+"""Ctrl-C and SIGTERM while an apply executes (cli/interrupts.py), with real signals on a
+real event loop: the first asks the session to start nothing new and says so, the second
+(or a first the session cannot take) stops at once; disarmed, SIGTERM is Ctrl-C again,
+and disarming twice leaves alone a handler set in between."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Iterator
+from types import FrameType
+
+import pytest
+
+from reconciler.cli.interrupts import ApplyInterrupts, sigterm_as_interrupt
+
+SAID = (
+    "\nInterrupted: starting nothing new; waiting for the operations already sent to "
+    "finish. Press Ctrl-C again to stop at once (their outcome is then unknown).\n"
+)
+
+
+class Session:
+    def __init__(self, takes: bool) -> None:
+        self.takes = takes
+        self.asked = 0
+
+    def interrupt(self) -> bool:
+        self.asked += 1
+        return self.takes
+
+
+def ours(signum: int, frame: FrameType | None) -> None:
+    """A handler of the program around the command."""
+
+
+@pytest.fixture(autouse=True)
+def handlers_kept() -> Iterator[None]:
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    # Harmless handlers underneath: a handler that failed to arm never ends the tests' process.
+    for signum in saved:
+        signal.signal(signum, ours)
+    yield
+    for signum, handler in saved.items():
+        signal.signal(signum, handler)
+
+
+async def run(session: Session, signals: list[int]) -> tuple[ApplyInterrupts, bool]:
+    done = asyncio.Event()
+    task = asyncio.create_task(done.wait())  # the apply's execution
+    await asyncio.sleep(0)
+    interrupts = ApplyInterrupts(session, task)
+    interrupts.arm()
+    for signum in signals:
+        os.kill(os.getpid(), signum)
+        await asyncio.sleep(0)  # the loop runs the handler
+        await asyncio.sleep(0)
+    cancelled = False
+    if not task.cancelling():
+        done.set()
+    try:
+        await task
+    except asyncio.CancelledError:
+        cancelled = True
+    interrupts.disarm()
+    return interrupts, cancelled
+
+
+def test_the_first_signal_waits_for_what_was_sent(capsys: pytest.CaptureFixture[str]) -> None:
+    session = Session(takes=True)
+    interrupts, cancelled = asyncio.run(run(session, [signal.SIGTERM]))
+    assert (session.asked, interrupts.count, interrupts.stopped_at_once) == (1, 1, False)
+    assert not cancelled
+    assert capsys.readouterr().err == SAID
+
+
+def test_the_second_signal_stops_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    session = Session(takes=True)
+    interrupts, cancelled = asyncio.run(run(session, [signal.SIGINT, signal.SIGINT]))
+    assert (session.asked, interrupts.count, interrupts.stopped_at_once) == (1, 2, True)
+    assert cancelled
+    assert capsys.readouterr().err == SAID  # said once
+
+
+def test_a_first_signal_the_session_cannot_take_stops_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    interrupts, cancelled = asyncio.run(run(Session(takes=False), [signal.SIGTERM]))
+    assert interrupts.stopped_at_once and cancelled
+    assert capsys.readouterr().err == ""
+
+
+def test_disarmed_sigterm_is_ctrl_c_and_a_second_disarm_does_nothing() -> None:
+    async def scenario() -> None:
+        task = asyncio.ensure_future(asyncio.sleep(0))
+        interrupts = ApplyInterrupts(Session(takes=True), task)
+        interrupts.disarm()  # never armed: nothing to undo
+        assert signal.getsignal(signal.SIGTERM) is ours
+        interrupts.arm()
+        interrupts.disarm()
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler)
+        with pytest.raises(KeyboardInterrupt):
+            handler(signal.SIGTERM, None)
+        signal.signal(signal.SIGTERM, ours)
+        interrupts.disarm()
+        assert signal.getsignal(signal.SIGTERM) is ours
+        await task
+
+    signal.signal(signal.SIGTERM, ours)
+    asyncio.run(scenario())
+
+
+def test_sigterm_is_ctrl_c_for_the_commands_life_only() -> None:
+    signal.signal(signal.SIGTERM, ours)
+    with pytest.raises(KeyboardInterrupt), sigterm_as_interrupt():
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a point where the handler runs
+    assert signal.getsignal(signal.SIGTERM) is ours
