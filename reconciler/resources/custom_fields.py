@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Mapping
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from reconciler.changes import Diagnostic, FieldChange, Operation, Ref, error
@@ -70,8 +70,7 @@ def desired_value(definition: FieldDefinition, value: Any) -> str | None:
     if kind == DROPDOWN:
         return _option_id(definition, value)
     if kind == DATE:
-        if isinstance(value, datetime):
-            return value.date().isoformat()
+        # A YAML timestamp never gets here: the manifest refuses "a date and time".
         if isinstance(value, date):
             return value.isoformat()
         parsed = parse_date(str(value))
