@@ -31,7 +31,7 @@ def _resource(row: KindSpec) -> Resource:
 RESOURCES: tuple[Resource, ...] = (CustomFieldsResource(), *(_resource(row) for row in KINDS))
 BY_KIND: dict[str, Resource] = {resource.kind: resource for resource in RESOURCES}
 
-Locate = Callable[[Change, Any, Any, Any], Awaitable[Any]]
+Locate = Callable[[Change, Any, Any, Any], Awaitable[Any]]  # pragma: no mutate
 
 LOCATORS: dict[str, Locate] = {
     resource.kind: resource.locate for resource in RESOURCES if hasattr(resource, "locate")

@@ -28,13 +28,13 @@ TEXTS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # pragma: no mutate
 class AssignedUser:
     id: int | None
     username: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # pragma: no mutate
 class LiveAsset:
     id: int
     serial_number: str | None
@@ -71,7 +71,7 @@ class LiveAsset:
         return record
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # pragma: no mutate
 class LiveAssets:
     by_key: Mapping[str, tuple[LiveAsset, ...]]  # normalised serial -> assets
     unkeyed: tuple[LiveAsset, ...] = ()  # assets without a serial number

@@ -26,7 +26,7 @@ from reconciler.changes import Change, Diagnostic, Ref, address
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import BY_NAME, norm_key, service_of
 
-T = TypeVar("T")
+T = TypeVar("T")  # pragma: no mutate
 
 __all__ = [
     "KindPlan",

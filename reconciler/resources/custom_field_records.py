@@ -26,10 +26,10 @@ USAGE = dict(
     )
 )
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d %b %Y", "%b %d, %Y")
-T = TypeVar("T")
+T = TypeVar("T")  # pragma: no mutate
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # pragma: no mutate
 class FieldDefinition:
     id: int
     name: str
@@ -41,7 +41,7 @@ class FieldDefinition:
         return [self.id, self.name, self.type, sorted(self.option_names.items())]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # pragma: no mutate
 class CustomFieldCatalogue:
     by_usage: Mapping[int, Mapping[str, FieldDefinition]]  # usage -> normalised name -> def
 

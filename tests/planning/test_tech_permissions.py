@@ -141,9 +141,14 @@ def test_categories_whose_technicians_were_not_read_are_an_error_when_pruning() 
     ctx = PlanContext(desired, live, frozenset({"tech_permissions"}))
     result = TechPermissionsResource().diff(ctx)
     assert result.changes == []
-    assert [d.message for d in result.diagnostics] == [
-        "the technicians of 1 categories not in the manifests were not read, so their "
-        "permissions cannot be pruned (Network)"
+    assert [(d.severity, d.address, d.message, d.remedy) for d in result.diagnostics] == [
+        (
+            "error",
+            None,
+            "the technicians of 1 categories not in the manifests were not read, so their "
+            "permissions cannot be pruned (Network)",
+            "plan again; if this persists, it is a bug of the reconciler",
+        )
     ]
 
 
