@@ -169,6 +169,7 @@ def _cut(desired: DesiredState, wanted: set[EntryKey]) -> DesiredState:
         files=desired.files,
         entry_nodes=desired.entry_nodes,
         settings_node=desired.settings_node,
+        refinements=desired.refinements,
     )
 
 
