@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reconciler.planning.scope import changed_since
+from reconciler.planning.scope import Scope, changed_since
 from tests.planning.test_changed_since import git, load
 
 BASE = """\
@@ -45,3 +45,26 @@ def test_a_partial_plan_still_locates_settings_and_overlays(tmp_path: Path) -> N
     assert desired.location("users", "alice") == f"{base}:4:5"
     assert desired.location("users", "alice", "location") == f"{site_file}:4:15"
     assert desired.refined_at("users", "alice") == [f"{site_file}:2:5"]
+
+
+def test_what_a_plan_covers_in_one_line() -> None:
+    partial = Scope("main", entries=3, changed=1, removed=0, total=8)
+    assert partial.describe() == (
+        "Partial plan: 3 of 8 entries, the 1 added or changed since main and those they name."
+    )
+    gone = Scope("HEAD~2", entries=0, changed=0, removed=2, total=5)
+    assert gone.describe() == (
+        "Partial plan: 0 of 5 entries, the 0 added or changed since HEAD~2 and those they "
+        "name; 2 removed since then, left to the full plan."
+    )
+    full = Scope("v1", 8, 8, 0, 8, "the settings changed since v1")
+    assert full.describe() == "Full plan of all 8 entries (the settings changed since v1)."
+    assert full.to_dict() == {
+        "partial": False,
+        "changed_since": "v1",
+        "entries": 8,
+        "changed": 8,
+        "removed": 0,
+        "total_entries": 8,
+        "full_reason": "the settings changed since v1",
+    }
