@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,9 +21,10 @@ from reconciler.applying.session import (
     BrakeHolds,
 )
 from reconciler.changes import Plan
-from reconciler.errors import PlanHasErrors
+from reconciler.errors import PlanHasErrors, StalePlanError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Company, Department, Manifest, Safety, Settings
+from reconciler.planfile import PlanInputs, SavedPlan, manifests_digest
 from tests.applying.inprocess import asgi, connection, seeded
 
 STRICT = Settings(safety=Safety(max_change_percent=1, min_existing=1))
@@ -138,3 +140,57 @@ def test_a_declined_confirmation_writes_nothing(tmp_path: Path) -> None:
         apply(tmp_path, MOVED, force=True, answer=False, asked=asked)
     assert str(declined.value) == "nothing applied" and len(asked) == 1
     assert not (tmp_path / "apply.jsonl").exists()
+
+
+def apply_saved(tmp_path: Path, digest: str | None, changes: list[Any] | None) -> ApplyOutcome:
+    """MOVED applied with --force from a saved plan: made now, then given its digest
+    (None: the right one) and its changes (None: the fresh plan's)."""
+    state, credentials = seeded("acme")
+    desired = DesiredState.from_manifest(MOVED)
+
+    async def main() -> ApplyOutcome:
+        session = ApplySession(
+            desired,
+            connection(credentials),
+            options=ApplyOptions(force=True),
+            transport=asgi(state),
+            log_path=tmp_path / "apply.jsonl",
+            lock_directory=tmp_path,
+        )
+        async with session:
+            made = await session.plan()
+            inputs = PlanInputs(digest or manifests_digest(desired))
+            shown = [c.to_dict() for c in made.to_apply] if changes is None else changes
+            return await session.apply(
+                confirm=lambda plan: True, saved=SavedPlan(made, inputs, shown)
+            )
+
+    return asyncio.run(main())
+
+
+def test_a_saved_plan_of_other_manifests_is_refused_in_full(tmp_path: Path) -> None:
+    with pytest.raises(StalePlanError) as refused:
+        apply_saved(tmp_path, "sha256:other", None)
+    assert str(refused.value) == (
+        "the manifests (after variables) differ from those the plan was made from. Nothing "
+        "was applied: run `reconciler plan` again (with --out), review it, and apply the new plan"
+    )
+    assert not (tmp_path / "apply.jsonl").exists()
+
+
+def test_a_saved_plan_that_differs_from_a_fresh_one_is_refused_in_full(tmp_path: Path) -> None:
+    with pytest.raises(StalePlanError) as refused:
+        apply_saved(tmp_path, None, [])
+    assert str(refused.value) == (
+        "the saved plan is not what a plan made now would do (the live state or the plan "
+        "file changed since it was made):\n"
+        '  companies["Acme Corp"]: in a plan made now, not in the saved plan\n'
+        "Nothing was applied: run `reconciler plan` again (with --out), review it, and apply "
+        "the new plan."
+    )
+    assert not (tmp_path / "apply.jsonl").exists()
+
+
+def test_a_saved_plan_equal_to_a_fresh_one_is_applied(tmp_path: Path) -> None:
+    outcome = apply_saved(tmp_path, None, None)
+    assert outcome.report is not None and outcome.report.done == ['companies["Acme Corp"]']
