@@ -22,6 +22,7 @@ from reconciler.project.rollout import (
     Applied,
     ApplyRequest,
     Result,
+    Stop,
     apply_environment,
     apply_summary,
 )
@@ -102,3 +103,27 @@ def test_the_verdict_line(results: list[Result], verdict: str) -> None:
     wave = Wave(1, ("e0", "e1"))
     done = [_applied(f"e{i}", wave, result, None, 0) for i, result in enumerate(results)]
     assert apply_summary(done).splitlines()[-1] == verdict
+
+
+def test_an_environment_whose_service_is_not_configured_fails_with_the_reason() -> None:
+    desired = DesiredState.from_manifest(Manifest(departments=[Department(name="IT")]))
+    connection = Connection(None, None, environment="acme")
+    plan = Plan((Change("departments", "IT", Action.create),))
+    run = EnvironmentRun("acme", plan=plan, desired=desired, connection=connection)
+    item = asyncio.run(apply_environment(run, Wave(None, ("acme",)), ApplyRequest()))
+    assert (item.result, item.log_path) == (Result.FAILED, None)
+    assert item.error == (
+        "the manifests manage departments, but the helpdesk service is not configured: set "
+        "HELPDESK_URL and HELPDESK_TOKEN (or HELPDESK_USERNAME and HELPDESK_PASSWORD), or "
+        "leave it out with --exclude departments"
+    )
+
+
+def test_an_environment_waiting_for_its_turn_when_stopped_is_not_attempted() -> None:
+    stop = Stop()
+    stop.interrupt()
+    run = EnvironmentRun("acme", plan=None)  # never looked at: it does not begin
+    request = ApplyRequest(log_path=Path("logs/apply.jsonl"))
+    item = asyncio.run(apply_environment(run, Wave(1, ("acme",)), request, stop=stop))
+    assert (item.result, item.error, item.seconds) == (Result.NOT_ATTEMPTED, None, 0.0)
+    assert item.log_path == Path("logs/apply-acme.jsonl")
