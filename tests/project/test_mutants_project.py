@@ -183,3 +183,13 @@ def test_which_changed_files_concern_an_environment(tmp_path: Path) -> None:
     assert not affected(project, globex, [tmp_path / "baseline-old" / "x.yaml"])
     assert not affected(project, globex, [])
     assert affected(project, acme, [Path("/abs/acme/./users.yaml")])
+
+
+def test_an_environment_without_safety_overrides_keeps_the_manifests_brake(
+    tmp_path: Path,
+) -> None:
+    from reconciler.manifest.models import Safety
+
+    globex = resolve(load_project(write(tmp_path)), "globex")
+    given = Safety(max_change_percent=12, min_existing=4, max_irreversible=2)
+    assert globex.safety(given) == given

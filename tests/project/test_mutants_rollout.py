@@ -15,8 +15,10 @@ from reconciler.applying.lock import ApplyLock
 from reconciler.changes import Action, Change, Plan
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
+from reconciler.errors import ProblemsError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Department, Manifest
+from reconciler.project import rollout
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.rollout import (
     Applied,
@@ -127,3 +129,30 @@ def test_an_environment_waiting_for_its_turn_when_stopped_is_not_attempted() -> 
     item = asyncio.run(apply_environment(run, Wave(1, ("acme",)), request, stop=stop))
     assert (item.result, item.error, item.seconds) == (Result.NOT_ATTEMPTED, None, 0.0)
     assert item.log_path == Path("logs/apply-acme.jsonl")
+
+
+class Refusing:
+    """A session whose apply is refused with several located problems."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    async def __aenter__(self) -> Refusing:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def apply(self, *, confirm: object) -> None:
+        raise ProblemsError(["m.yaml:1:1: first problem", "m.yaml:2:3: second problem"])
+
+
+def test_every_problem_of_a_refused_environment_is_its_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(rollout, "ApplySession", Refusing)
+    plan = Plan((Change("departments", "IT", Action.create),))
+    run = EnvironmentRun("acme", plan=plan, desired=object(), connection=object())  # type: ignore[arg-type]
+    item = asyncio.run(apply_environment(run, Wave(1, ("acme",)), ApplyRequest()))
+    assert item.result is Result.FAILED
+    assert item.error == "m.yaml:1:1: first problem\nm.yaml:2:3: second problem"
