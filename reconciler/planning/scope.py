@@ -34,8 +34,8 @@ from reconciler.manifest.kinds import key_field, normalise_key, spec
 from reconciler.manifest.loader import MANIFEST_SUFFIXES
 from reconciler.manifest.models import Kind
 
-EntryKey = tuple[Kind, str]
-Load = Callable[[Sequence[Path]], DesiredState]
+EntryKey = tuple[Kind, str]  # pragma: no mutate
+Load = Callable[[Sequence[Path]], DesiredState]  # pragma: no mutate
 
 
 @dataclass(frozen=True)
@@ -169,6 +169,7 @@ def _cut(desired: DesiredState, wanted: set[EntryKey]) -> DesiredState:
         files=desired.files,
         entry_nodes=desired.entry_nodes,
         settings_node=desired.settings_node,
+        refinements=desired.refinements,
     )
 
 

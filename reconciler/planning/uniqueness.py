@@ -112,7 +112,7 @@ def _collision(
     doing = "created" if holder.action is Action.create else "updated"
     if other.planned:
         also = "created" if other.ident is None else "updated"
-        whose = f"{row.noun} '{other.key}', also {also} by this plan"
+        whose = f"{row.noun} '{other.key}', also {also} by this plan,"
     else:
         whose = f"live {row.noun} '{other.key}' (id {other.ident})"
     message = (

@@ -24,7 +24,7 @@ from reconciler.planning.plan import Plan, Selector
 from reconciler.planning.workflow import read_and_plan
 from reconciler.project.environments import Target
 
-T = TypeVar("T")
+T = TypeVar("T")  # pragma: no mutate
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ def row(run: EnvironmentRun) -> dict[str, Any]:
     return {
         "environment": run.name,
         "status": status,
-        "changes": {action: summary.get(action, 0) for action in ACTIONS},
+        "changes": {action: summary[action] for action in ACTIONS},
         "errors": errors,
         "error": run.error,
         "brake": None if brake is None else ("holds" if brake.holds else "ok"),
