@@ -17,10 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits
+from reconciler.clients import HelpdeskClient
 from reconciler.clients.base import _Client, new_http_client
 from reconciler.clients.http11 import request_head
 from reconciler.clients.urls import FORM
+from tests.clients.mockdesk import recording_helpdesk
 
 BASES = [
     "http://h.example/helpdesk/api/",
@@ -144,24 +145,13 @@ def test_the_api_clients_calls_are_built_cheaply(monkeypatch: pytest.MonkeyPatch
     call of each shape, httpx builds nothing."""
     seen: list[httpx.Request] = []
 
-    def answer(request: httpx.Request) -> httpx.Response:
-        seen.append(request)
-        if request.url.path.endswith("/Authorization"):
-            return httpx.Response(200, json={"UserID": 1, "IsAdmin": True})
-        return httpx.Response(200, json={"id": 7})
-
     async def calls(client: HelpdeskClient, start: int) -> None:
         for number in range(start, start + 3):
             await client.request("POST", "Company", {"name": f"C {number}"}, write=True)
             await client.request("GET", "Users", {"page": number}, write=False)
 
     async def run() -> tuple[int, httpx.AsyncClient]:
-        async with HelpdeskClient(
-            "http://h.invalid/helpdesk/",
-            BasicAuth("admin", "secret"),
-            limits=RateLimits(general=0, search=0),
-            transport=httpx.MockTransport(answer),
-        ) as client:
+        async with recording_helpdesk(seen) as client:
             await calls(client, 0)
             counting = Counting(monkeypatch)
             await calls(client, 3)
