@@ -15,7 +15,8 @@ import pytest
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RuleInfo
 from reconciler.clients.helpdesk import form_fields, list_of_objects
 from reconciler.errors import ApiError, AuthenticationError
-from tests.clients.conftest import fast_retry
+from tests.clients.conftest import Sleeper, fast_retry
+from tests.sandbox.conftest import FakeClock
 
 Answer = Callable[[httpx.Request], httpx.Response]
 
@@ -66,7 +67,7 @@ def test_each_list_is_read_where_the_api_has_it(
     call: Callable[[HelpdeskClient], Awaitable[Any]], sent: str
 ) -> None:
     desk = Desk(lambda request: httpx.Response(200, json=[{"Name": "x"}]))
-    assert desk.run(call) == [{"Name": "x"}]
+    assert desk.run(call, read_only=True) == [{"Name": "x"}]  # a read, allowed read-only
     assert desk.seen == [sent]
 
 
@@ -105,13 +106,15 @@ def test_a_list_of_the_wrong_shape_is_refused_saying_what_came(body: Any, messag
     ],
 )
 def test_one_user_is_read_by_id(body: Any, outcome: Any) -> None:
-    answer = httpx.Response(200, text=body) if isinstance(body, str) else httpx.Response(200, json=body)
+    answer = (
+        httpx.Response(200, text=body) if isinstance(body, str) else httpx.Response(200, json=body)
+    )
     desk = Desk(lambda request: answer)
     if isinstance(outcome, dict):
-        assert desk.run(lambda c: c.user(5)) == outcome
+        assert desk.run(lambda c: c.user(5), read_only=True) == outcome
     else:
         with pytest.raises(ApiError) as refused:
-            desk.run(lambda c: c.user(5))
+            desk.run(lambda c: c.user(5), read_only=True)
         assert str(refused.value) == outcome
     assert desk.seen == ["GET /api/User?userId=5"]
 
@@ -119,8 +122,8 @@ def test_one_user_is_read_by_id(body: Any, outcome: Any) -> None:
 def test_a_rule_is_read_as_its_xml_text() -> None:
     xml = "<AutomationRule><RuleID>7</RuleID><Name>n</Name><Enabled>true</Enabled></AutomationRule>"
     desk = Desk(lambda request: httpx.Response(200, text=xml))
-    assert desk.run(lambda c: c.rule_xml(7)) == xml
-    assert desk.run(lambda c: c.rule(7)) == RuleInfo(7, "n", True)
+    assert desk.run(lambda c: c.rule_xml(7), read_only=True) == xml
+    assert desk.run(lambda c: c.rule(7), read_only=True) == RuleInfo(7, "n", True)
     assert desk.seen == ["GET /api/Rule/7", "GET /api/Rule/7"]
 
 
@@ -135,7 +138,7 @@ def pages_of(size: int, total: int, key: str = "UserID") -> Answer:
 
 def test_users_are_read_in_pages_of_the_client_s_size_until_a_short_page() -> None:
     desk = Desk(pages_of(2, 5))
-    users = desk.run(lambda c: c.users(), users_page_size=2)
+    users = desk.run(lambda c: c.users(), users_page_size=2, read_only=True)
     assert users == [{"UserID": n} for n in range(5)]
     assert desk.seen == [f"GET /api/Users?count=2&page={n}" for n in (1, 2, 3)]
 
@@ -148,7 +151,7 @@ def test_a_page_size_given_to_the_call_wins() -> None:
 
 def test_assets_are_read_50_a_page_with_or_without_the_disabled() -> None:
     desk = Desk(pages_of(50, 50, "ItemID"))
-    assert len(desk.run(lambda c: c.assets(True))) == 50
+    assert len(desk.run(lambda c: c.assets(True), read_only=True)) == 50
     assert len(desk.run(lambda c: c.assets(False))) == 50
     assert desk.seen == [
         "GET /api/Assets?page=1&includeDisabled=true",
@@ -259,3 +262,39 @@ def test_an_authorization_refused_ends_the_client_before_anything_else_is_sent()
     first, second = asyncio.run(main())
     assert first == second and "401" in first
     assert sent == ["/api/Authorization"]
+
+
+@pytest.mark.parametrize(
+    ("path", "search"),
+    [
+        ("Search", True),
+        ("/search/", True),
+        ("UserByEmail", True),
+        ("userbyemail/x", True),
+        ("Users", False),
+        ("SearchUsers", False),
+        ("Tickets/search", False),
+    ],
+)
+def test_searches_are_counted_in_the_search_bucket(path: str, search: bool) -> None:
+    clock = FakeClock()
+    sleeper = Sleeper(clock)
+    limits = RateLimits(general=0, search=1, window=60.0, margin=0.0, clock=clock, sleep=sleeper)
+    desk = Desk(lambda request: httpx.Response(200, json=[]))
+
+    async def twice(client: HelpdeskClient) -> None:
+        for _ in range(2):
+            await client.request("GET", path, write=False)
+
+    async def main() -> None:
+        async with HelpdeskClient(
+            "https://hd.example.com",
+            BasicAuth("admin", "pw"),
+            limits=limits,
+            retry=fast_retry(),
+            transport=httpx.MockTransport(desk),
+        ) as client:
+            await twice(client)
+
+    asyncio.run(main())
+    assert sleeper.waits == ([60.0] if search else [])
