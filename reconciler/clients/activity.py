@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Protocol, cast, runtime_checkable
 
-RATE_LIMIT = "rate limit"
-THROTTLED = "429"
+RATE_LIMIT = "rate limit"  # pragma: no mutate (only compared with itself)
+THROTTLED = "429"  # pragma: no mutate (only compared with RATE_LIMIT)
 
 
 class Observer(Protocol):

@@ -80,7 +80,7 @@ def error_message(response: httpx.Response) -> str:
             return "; ".join(str(e.get("message", e) if isinstance(e, dict) else e) for e in errors)
     if isinstance(body, str) and body.strip():
         return _shorten(body.strip(), 500)
-    if body not in (None, "", [], {}):
+    if not isinstance(body, str) and body not in (None, [], {}):
         return _shorten(json.dumps(body), 500)
     return response.reason_phrase or f"HTTP {response.status_code}"
 

@@ -43,6 +43,23 @@ def test_created_id_refuses_what_holds_no_id(body: Any) -> None:
         created_id(body, path="/api/Asset")
 
 
+@pytest.mark.parametrize(
+    ("body", "shown"),
+    [
+        ("OK", "OK"),
+        ({"name": "x" * 300}, '{"name": "' + "x" * 189 + "…"),  # 200 characters shown
+        ("y" * 200, "y" * 200),
+        ([1], "[1]"),
+    ],
+)
+def test_the_answer_without_an_id_is_shown_shortened(body: Any, shown: str) -> None:
+    with pytest.raises(ApiError) as refused:
+        created_id(body, path="/api/Asset")
+    assert str(refused.value) == (
+        f"POST /api/Asset failed: the answer carries no id of the created object: {shown}"
+    )
+
+
 FULL = """<?xml version="1.0" encoding="utf-8"?>
 <AutomationRule>
 <RuleID>101</RuleID>
@@ -112,6 +129,20 @@ def test_parse_rule_refuses_what_is_no_rule(xml: str) -> None:
         (httpx.Response(422, json={"errors": [{"message": "a"}, "b"]}), "a; b"),
         (httpx.Response(404, text=""), "Not Found"),
         (httpx.Response(400, json={"code": 7}), '{"code": 7}'),
+        (httpx.Response(400, json={"error": " ", "detail": "why"}), "why"),
+        (httpx.Response(400, json={"title": "Bad", "Message": "m"}), "Bad"),
+        (httpx.Response(500, json={"Message": "An error", "ExceptionMessage": "x"}), "An error"),
+        (httpx.Response(500, json={"ExceptionMessage": "Object reference"}), "Object reference"),
+        (
+            httpx.Response(400, json={"error": {"code": 3}, "errors": []}),
+            '{"error": {"code": 3}, "errors": []}',
+        ),
+        (httpx.Response(400, json=[1, "a"]), '[1, "a"]'),
+        (httpx.Response(400, json=[]), "Bad Request"),
+        (httpx.Response(599, text="  "), "HTTP 599"),
+        (httpx.Response(500, text="x" * 500), "x" * 500),  # at the limit: whole
+        (httpx.Response(500, text=" " + "y" * 501 + " "), "y" * 499 + "…"),  # 500 shown
+        (httpx.Response(500, json={"list": "z" * 600}), '{"list": "' + "z" * 489 + "…"),
     ],
 )
 def test_error_messages_are_the_apis_own(response: httpx.Response, message: str) -> None:

@@ -11,12 +11,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits
+from reconciler.clients import BasicAuth
 from reconciler.clients.base import new_http_client
 from reconciler.clients.retry import RetryPolicy
 from reconciler.clients.sender import _URLS_KEPT, Sender
 from reconciler.clients.transport import Transport
 from reconciler.clients.urls import FORM, form_body
+from tests.clients.mockdesk import recording_helpdesk
 
 
 def test_the_pool_holds_as_many_connections_as_requests_in_flight(
@@ -51,21 +52,10 @@ def test_the_basic_header_is_the_encoded_credentials() -> None:
 
 
 def test_each_path_is_joined_once_and_sent_where_httpx_would_send_it() -> None:
-    seen: list[str] = []
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        seen.append(str(request.url))
-        if request.url.path.endswith("/Authorization"):
-            return httpx.Response(200, json={"UserID": 1, "IsAdmin": True})
-        return httpx.Response(200, json={"id": 7})
+    seen: list[httpx.Request] = []
 
     async def run() -> Sender:
-        async with HelpdeskClient(
-            "http://h.invalid/helpdesk/",
-            BasicAuth("admin", "secret"),
-            limits=RateLimits(general=0, search=0),
-            transport=httpx.MockTransport(answer),
-        ) as client:
+        async with recording_helpdesk(seen) as client:
             await client.request("POST", "Company", {"name": "A"}, write=True)
             await client.request("POST", "Company", {"name": "B"}, write=True)
             await client.request("GET", "Users", {"page": 2}, write=False)
@@ -73,7 +63,7 @@ def test_each_path_is_joined_once_and_sent_where_httpx_would_send_it() -> None:
             return client._sender
 
     sender = asyncio.run(run())
-    assert seen == [
+    assert [str(request.url) for request in seen] == [
         "http://h.invalid/helpdesk/api/Authorization",
         "http://h.invalid/helpdesk/api/Company",
         "http://h.invalid/helpdesk/api/Company",
