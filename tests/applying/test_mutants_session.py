@@ -117,3 +117,21 @@ def test_a_saved_plan_made_with_other_flags_is_refused_naming_them(
 
     asyncio.run(main())
     assert not (tmp_path / "apply.jsonl").exists()  # nothing executed, nothing logged
+
+
+def test_the_lock_is_taken_in_the_directory_the_session_is_given(tmp_path: Path) -> None:
+    """`RECONCILER_LOCK_DIR` (or a test's own directory) is where the session locks: an
+    apply holding the lock there refuses this one, named; held elsewhere, it does not."""
+    from reconciler.applying.lock import ApplyLocked
+
+    async def enter(session: ApplySession) -> None:
+        async with session:
+            pass
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with ApplyLock(URLS, directory=elsewhere, timeout=0):
+        asyncio.run(enter(_session(tmp_path)))
+    with ApplyLock(URLS, directory=tmp_path, timeout=0), pytest.raises(ApplyLocked) as refused:
+        asyncio.run(enter(_session(tmp_path)))
+    assert "127.0.0.1" in str(refused.value)

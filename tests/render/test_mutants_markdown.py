@@ -65,3 +65,22 @@ def test_the_asserted_values_at_the_smallest_limit_that_holds_them() -> None:
         "time:\n\n"
         '- `automation_rules["102"]` (disable)\n',
     ]
+
+
+def test_an_atomic_section_after_others_starts_a_new_part_when_it_does_not_fit() -> None:
+    """Packing keeps every part within its budget and loses nothing, whatever the order of
+    the sections: today the only atomic section (the summary) comes first, but the packer
+    must not rely on it (mutation seeds 707 and 808 found this branch untested)."""
+    from reconciler.render.markdown import _pack
+    from reconciler.render.markdown_sections import Section
+
+    items = ("- " + "a" * 38 + "\n", "- " + "b" * 38 + "\n")
+    listed = Section(opening="### L\n\n", closing="\n", items=items)
+    atomic = Section(opening="S" * 60 + "\n")
+    whole_list = "### L\n\n" + "".join(items) + "\n"
+    budget = 120  # the list (90 characters) and the summary (61) do not fit together
+    parts = _pack([listed, atomic], budget)
+    assert parts == [whole_list, "S" * 60 + "\n"]
+    assert all(len(part) <= budget for part in parts)
+    # With room for both, they share one part.
+    assert _pack([listed, atomic], 200) == [whole_list + "S" * 60 + "\n"]
