@@ -5,7 +5,6 @@ what is applied and said, and a saved plan's flags and environment, each refusal
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import click.testing
@@ -20,13 +19,9 @@ NEW_COMPANY = "companies:\n  - name: Zeta Ltd\n"
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)  # --sandbox keeps its state under the working directory
-    for name in list(os.environ):
-        if name.startswith(("HELPDESK_", "WORKSPACE_")):
-            monkeypatch.delenv(name)
-    (tmp_path / "c.yaml").write_text(NEW_COMPANY, encoding="utf-8")
-    return tmp_path
+def workdir(clean_workdir: Path) -> Path:
+    (clean_workdir / "c.yaml").write_text(NEW_COMPANY, encoding="utf-8")
+    return clean_workdir
 
 
 @pytest.fixture

@@ -102,20 +102,16 @@ PROD = "prod (helpdesk http://127.0.0.1:9/helpdesk, workspace http://127.0.0.1:9
 
 
 @pytest.fixture
-def bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith(("HELPDESK_", "WORKSPACE_")):
-            monkeypatch.delenv(name)
-    (tmp_path / "reconciler.yaml").write_text(BOUND, encoding="utf-8")
+def bound(clean_workdir: Path) -> Path:
+    (clean_workdir / "reconciler.yaml").write_text(BOUND, encoding="utf-8")
     for folder in ("good", "vars", "other"):
-        (tmp_path / folder).mkdir()
+        (clean_workdir / folder).mkdir()
     # ${B} comes from a --var-file given on the command line, ${A} from the environment's.
-    (tmp_path / "good" / "c.yaml").write_text("companies:\n  - name: ${A}\n  - name: ${B}\n")
-    (tmp_path / "other" / "c.yaml").write_text("companies:\n  - nam: X\n")
-    (tmp_path / "vars" / "a.yaml").write_text("A: Alpha\n")
-    (tmp_path / "b.yaml").write_text("B: Beta\n")
-    return tmp_path
+    (clean_workdir / "good" / "c.yaml").write_text("companies:\n  - name: ${A}\n  - name: ${B}\n")
+    (clean_workdir / "other" / "c.yaml").write_text("companies:\n  - nam: X\n")
+    (clean_workdir / "vars" / "a.yaml").write_text("A: Alpha\n")
+    (clean_workdir / "b.yaml").write_text("B: Beta\n")
+    return clean_workdir
 
 
 def invoke(*args: str) -> Result:

@@ -5,7 +5,6 @@ and the directory checks made before anything is read."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -15,12 +14,8 @@ from reconciler.cli import main
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)  # --sandbox keeps its state under the working directory
-    for name in list(os.environ):
-        if name.startswith(("HELPDESK_", "WORKSPACE_")):
-            monkeypatch.delenv(name)
-    return tmp_path
+def workdir(clean_workdir: Path) -> Path:
+    return clean_workdir
 
 
 def export(*args: str) -> Result:

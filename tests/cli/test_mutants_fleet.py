@@ -33,17 +33,13 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox: SandboxProcess) -> Path:
-    monkeypatch.chdir(tmp_path)
-    for name in list(os.environ):
-        if name.startswith(("HELPDESK_", "WORKSPACE_")):
-            monkeypatch.delenv(name)
+def project(clean_workdir: Path, sandbox: SandboxProcess, monkeypatch: pytest.MonkeyPatch) -> Path:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         closed = probe.getsockname()[1]
-    (tmp_path / "good").mkdir()
-    (tmp_path / "good" / "c.yaml").write_text(MANIFEST, encoding="utf-8")
-    (tmp_path / "reconciler.yaml").write_text(
+    (clean_workdir / "good").mkdir()
+    (clean_workdir / "good" / "c.yaml").write_text(MANIFEST, encoding="utf-8")
+    (clean_workdir / "reconciler.yaml").write_text(
         "environments:\n"
         f"  prod:\n    paths: [good]\n    helpdesk_url: {sandbox.helpdesk_url}\n"
         f"  stage:\n    paths: [good]\n    helpdesk_url: {sandbox.helpdesk_url}\n"
@@ -51,7 +47,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sandbox: SandboxPro
         encoding="utf-8",
     )
     monkeypatch.setenv("HELPDESK_TOKEN", sandbox.env["HELPDESK_TOKEN"])
-    return tmp_path
+    return clean_workdir
 
 
 def run(*args: str) -> Result:

@@ -77,14 +77,10 @@ ERROR = (
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)  # --sandbox keeps its state under the working directory
-    for name in list(os.environ):
-        if name.startswith(("HELPDESK_", "WORKSPACE_")):
-            monkeypatch.delenv(name)
-    (tmp_path / "c.yaml").write_text(NEW_COMPANY, encoding="utf-8")
-    (tmp_path / "e.yaml").write_text(UNKNOWN_COMPANY, encoding="utf-8")
-    return tmp_path
+def workdir(clean_workdir: Path) -> Path:
+    (clean_workdir / "c.yaml").write_text(NEW_COMPANY, encoding="utf-8")
+    (clean_workdir / "e.yaml").write_text(UNKNOWN_COMPANY, encoding="utf-8")
+    return clean_workdir
 
 
 def plan(*args: str) -> Result:

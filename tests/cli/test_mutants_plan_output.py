@@ -39,12 +39,8 @@ def git(root: Path, *args: str) -> None:
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)  # --sandbox keeps its state under the working directory
-    for name in list(os.environ):
-        if name.startswith(("HELPDESK_", "WORKSPACE_")):
-            monkeypatch.delenv(name)
-    return tmp_path
+def workdir(clean_workdir: Path) -> Path:
+    return clean_workdir
 
 
 def test_the_json_plan_on_stdout_ends_in_one_newline(workdir: Path) -> None:

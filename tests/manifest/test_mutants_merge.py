@@ -12,15 +12,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import load_manifests
-from reconciler.manifest.desired import DesiredState
-
-
-def load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *texts: str) -> DesiredState:
-    monkeypatch.chdir(tmp_path)
-    for index, text in enumerate(texts):
-        Path(f"{index}.yaml").write_text(text, encoding="utf-8")
-    return load_manifests([Path(f"{index}.yaml") for index in range(len(texts))], {})
+from tests.manifest.numbered import load
 
 
 def test_settings_twice_and_duplicates_across_files(
