@@ -28,13 +28,13 @@ TEXTS = {
 }
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class AssignedUser:
     id: int | None
     username: str | None
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveAsset:
     id: int
     serial_number: str | None
@@ -71,7 +71,7 @@ class LiveAsset:
         return record
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveAssets:
     by_key: Mapping[str, tuple[LiveAsset, ...]]  # normalised serial -> assets
     unkeyed: tuple[LiveAsset, ...] = ()  # assets without a serial number

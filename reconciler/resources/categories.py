@@ -57,7 +57,7 @@ from reconciler.resources.category_records import (
 from reconciler.resources.custom_fields import closest
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class Sections:
     """The sections a category can be created in, as normalised name -> (id, name): those
     live categories sit in, and those `settings.section_ids` names."""

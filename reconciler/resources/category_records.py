@@ -16,7 +16,7 @@ from reconciler.resources.base import Reader, norm_key
 KIND = "categories"
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveCategory:
     id: int
     name: str
@@ -34,7 +34,7 @@ class LiveCategory:
         return [self.id, self.name, self.section_id, self.section]
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class CategoryMatch:
     """The live category an entry names, or why there is none: `others` holds the live
     categories of that name in other sections (a moved category), `ambiguous` says the
@@ -61,7 +61,7 @@ TWINS_REMEDY = (
 )
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveCategories:
     by_key: Mapping[str, tuple[LiveCategory, ...]]  # normalised name -> categories, by id
 

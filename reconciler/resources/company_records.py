@@ -17,7 +17,7 @@ from reconciler.resources.custom_field_records import full_values_for
 KIND = "companies"
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveCompany:
     id: int
     name: str
@@ -32,7 +32,7 @@ class LiveCompany:
         return [self.id, self.name, list(self.email_domains), self.notes, values]
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveCompanies:
     by_key: Mapping[str, LiveCompany]
     items: tuple[LiveCompany, ...] = ()  # every company listed, in the listing's order

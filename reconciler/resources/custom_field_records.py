@@ -29,7 +29,7 @@ _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d %b %Y", "%b
 T = TypeVar("T")  # pragma: no mutate
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class FieldDefinition:
     id: int
     name: str
@@ -41,7 +41,7 @@ class FieldDefinition:
         return [self.id, self.name, self.type, sorted(self.option_names.items())]
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class CustomFieldCatalogue:
     by_usage: Mapping[int, Mapping[str, FieldDefinition]]  # usage -> normalised name -> def
 

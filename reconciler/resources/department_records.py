@@ -13,7 +13,7 @@ from reconciler.resources.base import Reader, norm_key
 KIND = "departments"
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveDepartments:
     by_key: Mapping[str, tuple[int, str]]  # normalised name -> (id, name)
 

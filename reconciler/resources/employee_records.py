@@ -16,7 +16,7 @@ KIND = "workspace.employees"
 SERVER_FIELDS = frozenset({"id", "createdAt", "updatedAt"})
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveEmployees:
     key_field: str
     by_key: Mapping[str, tuple[Mapping[str, Any], ...]]  # normalised key -> records

@@ -45,7 +45,7 @@ class Listed(Protocol):
     def username(self) -> str: ...
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class ImplicitAccess:
     """User id -> how the user has access to every category (`ADMIN_ROLE`, or
     `EVERY_CATEGORY` for an all-category technician)."""

@@ -17,7 +17,7 @@ from reconciler.resources.base import Reader
 KIND = "automation_rules"
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveRules:
     by_id: Mapping[int, RuleInfo | None]  # None: the service has no rule with that id
 

@@ -22,13 +22,13 @@ KIND = "tech_permissions"
 CATEGORIES, USERS = spec(KIND).targets("category", "technicians")
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class Technician:
     id: int
     username: str
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveTechPermissions:
     by_category: Mapping[int, tuple[Technician, ...]]  # only the categories read
     names: Mapping[int, str] = field(default_factory=dict)  # category id -> name, as read

@@ -42,7 +42,7 @@ DETAIL_FIELDS = {
 _NOT_CLEARABLE = ("email", "is_admin", "disabled")  # null there means "not managed"
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveUser:
     id: int
     username: str
@@ -69,7 +69,7 @@ class LiveUser:
         return record
 
 
-@dataclass(frozen=True)  # pragma: no mutate
+@dataclass(frozen=True)
 class LiveUsers:
     by_key: Mapping[str, LiveUser]  # normalised username -> user
     caller_id: int | None = None  # the account the reconciler runs as, when it was asked

@@ -64,6 +64,14 @@ def test_the_mutants_of_a_module_change_one_place_each() -> None:
     assert "-    names.append" in drop.diff(SOURCE)
 
 
+def test_a_dataclass_keeps_its_frozen_flag_and_loses_its_other_flags() -> None:
+    source = b"@dataclass(frozen=True, order=True)\nclass Point:\n    x: int = 0\n"
+    changed = {m.what for m in mutants_of(Path("m.py"), source) if m.line == 1}
+    assert changed == {"argument `order` dropped", "`False`"}
+    (flipped,) = [m for m in mutants_of(Path("m.py"), source) if m.what == "`False`"]
+    assert flipped.apply(source).startswith(b"@dataclass(frozen=True, order=False)")
+
+
 def test_every_module_of_the_package_gives_valid_mutants() -> None:
     for module in modules():
         source = (ROOT / module).read_bytes()
