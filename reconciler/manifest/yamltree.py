@@ -178,12 +178,9 @@ def _compose_all(yaml: YAML, text: str, report: Report) -> Iterator[Any]:
             column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
             report(line, column, f"a character YAML does not allow: #x{exc.character:04x}")
             return
-        except YAMLError as exc:
-            report(1, 1, f"invalid YAML: {str(exc).splitlines()[0]}")
-            return
-        except RecursionError:
-            report(1, 1, f"invalid YAML: nested deeper than {MAX_DEPTH} levels")
-            return
+        # No other error can come: reading text, ruamel.yaml raises only these two (its
+        # plain `YAMLError`s are for dumping), and `max_depth` stops the composer's
+        # recursion at MAX_DEPTH levels, long before Python's limit.
         yield root
 
 

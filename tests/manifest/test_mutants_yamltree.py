@@ -87,6 +87,10 @@ TEXTS: list[tuple[str, str, list[Any], list[tuple[int, int, str]]]] = [
     ("a merge of a number", "a:\n  <<: 1\n", [{"a": {}}], [(2, 7, "'<<' must name a mapping or a list of them")]),
     ("a key twice", "a: 1\nb: 2\na: 3\n", [{"a": 1, "b": 2}], [(3, 1, "duplicate key 'a' (first at line 1, column 1)")]),
     ("documents, empty ones and a broken one", "a: 1\n---\n---\nb: 2\n--- x: [\n", [{"a": 1}, {"b": 2}], [(5, 6, "invalid YAML: mapping values are not allowed here")]),
+    ("a YAML version other than 1.x", "%YAML 2.0\n---\na: 1\n", [], [(1, 1, "invalid YAML: found incompatible YAML document (version 1.* is required)")]),
+    ("the YAML directive twice", "%YAML 1.1\n%YAML 1.2\n---\na: 1\n", [], [(2, 1, "invalid YAML: found duplicate YAML directive")]),
+    ("a tag handle declared twice", "%TAG ! !x\n%TAG ! !y\n---\na: 1\n", [], [(2, 1, "invalid YAML: duplicate tag handle '!'")]),
+    ("a bad directive after two documents keeps them", "a: 1\n---\nb: 2\n...\n%YAML 9.0\n---\nc: 3\n", [{"a": 1}, {"b": 2}], [(5, 1, "invalid YAML: found incompatible YAML document (version 1.* is required)")]),
 ]  # fmt: skip
 
 
