@@ -1,0 +1,94 @@
+"""`PlanContext` (public: `reconciler.resources.PlanContext`) over a live state read from
+an API snapshot: what a reference to another kind resolves to, the names offered as "did
+you mean", and what each kind's live state counts and keys (the `LiveData` contract: the
+safety brake counts `len`, `LiveState.keys` gives `keys()`)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from reconciler.changes import Ref
+from reconciler.live import read_live
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Manifest
+from reconciler.resources import RESOURCES, PlanContext
+from tests.planning.fakes import SnapshotClient
+
+MANIFEST = {
+    "departments": [{"name": "Finance"}],
+    "categories": [{"name": "Printers", "section": "IT Support"}],
+    "companies": [{"name": "Globex", "custom_fields": {"Tier": "Gold"}}],
+    "users": [{"username": "amy", "custom_fields": {"Badge": "B-1"}}],
+}
+USER = {"IsAdmin": False, "Disabled": False, "DepartmentID": None}
+SNAPSHOT: dict[str, Any] = {
+    "Departments": [
+        {"DepartmentID": 1, "Name": "Finance"},
+        {"DepartmentID": 2, "Name": "Human Resources"},
+    ],
+    "categories": [
+        {"CategoryID": 4, "Name": "Software", "SectionID": 9, "Section": "IT Support"},
+        {"CategoryID": 3, "Name": "Hardware", "SectionID": None, "Section": None},
+    ],
+    "Companies": [{"CompanyID": 5, "Name": "Initech"}],
+    "CustomFields?type=4": [
+        {"FieldID": 11, "FieldName": "Tier", "Type": 1, "UsageType": 4, "Mandatory": False},
+    ],
+    "CustomFields?type=3": [
+        {"FieldID": 21, "FieldName": "Badge", "Type": 1, "UsageType": 3, "Mandatory": False},
+        {"FieldID": 22, "FieldName": " Floor ", "Type": 1, "UsageType": 3, "Mandatory": False},
+    ],
+    "Users": [{"UserID": 6, "Username": "Bob", "Email": "bob@acme.com", **USER}],
+}
+
+
+def context() -> PlanContext:
+    desired = DesiredState.from_manifest(Manifest.model_validate(MANIFEST))
+    live = asyncio.run(
+        read_live(desired, RESOURCES, helpdesk=SnapshotClient(SNAPSHOT), prune=frozenset())
+    )
+    return PlanContext(desired, live.kinds, frozenset())
+
+
+def test_a_reference_resolves_to_the_live_id_then_to_what_the_plan_creates() -> None:
+    ctx = context()
+    assert ctx.resolve("companies", "  initech ") == 5
+    assert ctx.resolve("users", "BOB") == 6
+    assert ctx.resolve("companies", "Globex") is None
+    ctx.will_create("companies", "Globex")
+    assert ctx.resolve("companies", "globex") == Ref('companies["Globex"]')
+
+
+def test_a_kind_whose_live_state_has_no_ids_by_name_resolves_only_to_creates() -> None:
+    ctx = context()
+    assert "departments" in ctx.live
+    assert ctx.resolve("departments", "Finance") is None
+    ctx.will_create("departments", "Legal")
+    assert ctx.resolve("departments", "legal") == Ref('departments["Legal"]')
+    assert ctx.resolve("assets", "SN-1") is None  # a kind this run did not read
+
+
+def test_the_names_offered_for_an_unknown_reference() -> None:
+    ctx = context()
+    assert ctx.live_names("departments") == ["Finance", "Human Resources"]
+    assert ctx.live_names("categories") == ["Hardware", "Software"]  # by id
+    assert ctx.live_names("companies") == ["Initech"]
+    assert ctx.live_names("assets") == []
+    assert ctx.known_names("companies") == ["Initech", "Globex"]  # live, then written
+    assert ctx.known_names("departments") == ["Finance", "Human Resources", "Finance"]
+
+
+def test_each_kind_counts_and_keys_the_live_objects_read() -> None:
+    live = context().live
+    counts = {kind: len(data) for kind, data in sorted(live.items())}
+    assert counts == {
+        "categories": 2,
+        "companies": 1,
+        "custom_fields": 3,  # definitions of every usage type read
+        "departments": 2,
+        "users": 1,
+    }
+    assert live["custom_fields"].keys() == frozenset({"tier", "badge", "floor"})
+    assert live["departments"].keys() == frozenset({"finance", "human resources"})
+    assert live["categories"].keys() == frozenset({"software", "hardware"})
