@@ -37,9 +37,11 @@ def test_every_added_entry_is_planned_when_they_name_each_other(tmp_path: Path) 
         f"Partial plan: {USERS + 2} of {USERS + 3} entries, the {USERS + 2} added or changed "
         "since HEAD and those they name."
     )
-    assert [u.username for u in desired.entries(Kind.users)] == [f"u{n:02}" for n in range(USERS)]
-    assert [d.name for d in desired.entries(Kind.departments)] == ["IT"]
-    assert [c.name for c in desired.entries(Kind.companies)] == ["Acme"]
+    assert [u.model_dump()["username"] for u in desired.entries(Kind.users)] == [
+        f"u{n:02}" for n in range(USERS)
+    ]
+    assert [d.model_dump()["name"] for d in desired.entries(Kind.departments)] == ["IT"]
+    assert [c.model_dump()["name"] for c in desired.entries(Kind.companies)] == ["Acme"]
 
 
 def test_a_manifest_on_another_drive_is_a_usage_error(
