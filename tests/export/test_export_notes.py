@@ -4,6 +4,9 @@ exported without `department`, and the export says so, first among its notes."""
 
 from __future__ import annotations
 
+import pytest
+
+from reconciler.errors import UsageError
 from reconciler.export import Selection
 from tests.export.sandbox import export, seeded
 
@@ -21,3 +24,13 @@ def test_a_department_no_listing_names_is_left_out_with_a_note() -> None:
     assert "department" not in entry
     helen_yaml = result.files()["users.yaml"].split("username: helen")[1].split("- username:")[0]
     assert "department" not in helen_yaml
+
+
+def test_rule_ids_the_helpdesk_does_not_know_are_named_with_where_to_look() -> None:
+    state, credentials = seeded()
+    with pytest.raises(UsageError) as refused:
+        export(state, credentials, Selection.build(rule_ids=[998, 101, 999]))
+    assert str(refused.value) == (
+        "no automation rule with id 998, 999: check the ids given with --rule-ids "
+        "(the helpdesk's automation rules page shows them)"
+    )

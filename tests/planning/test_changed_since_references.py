@@ -61,3 +61,17 @@ def test_a_manifest_on_another_drive_is_a_usage_error(
     with pytest.raises(UsageError) as refused:
         changed_since("HEAD", [manifest], desired, load)
     assert str(refused.value) == (f"--changed-since: {manifest} is not in the git repository")
+
+
+def test_a_revision_not_in_the_repository_says_how_ci_gets_it(tmp_path: Path) -> None:
+    manifest = tmp_path / "tenant.yaml"
+    manifest.write_text("departments: [{name: IT}]\n", encoding="utf-8")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "tenant")
+    with pytest.raises(UsageError) as refused:
+        changed_since("origin/main", [manifest], load([manifest]), load)
+    assert str(refused.value) == (
+        f"--changed-since origin/main: not a commit of the repository at {tmp_path.resolve()} "
+        "(in CI, fetch the history: a shallow clone lacks the base commit)"
+    )
