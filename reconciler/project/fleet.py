@@ -212,8 +212,6 @@ async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> Env
             transport=transport,
         )
         run.plan = outcome.plan
-    except ProblemsError as exc:
-        run.error, run.problems = "\n".join(exc.problems), list(exc.problems)
     except ReconcilerError as exc:
         run.error = str(exc)
     finally:
