@@ -100,7 +100,7 @@ async def read_companies(reader: Reader) -> LiveCompanies:
     wanted = [company for company in found if company is not None]
     wanted += await full_values_for(reader, KIND, companies.values(), wanted, lambda c: c.name)
     values = await asyncio.gather(*(reader.helpdesk.company_custom_fields(c.id) for c in wanted))
-    for company, found in zip(wanted, values, strict=True):
+    for company, found in zip(wanted, values, strict=True):  # pragma: no mutate
         companies[norm_key(company.name)] = replace(company, custom_values=tuple(found))
     by_id = {c.id: c for c in companies.values()}
     return LiveCompanies(companies, tuple(by_id.get(c.id, c) for c in items))
