@@ -225,6 +225,5 @@ def _relative(given: Path, root: Path) -> str:
 
 
 def _is_manifest(name: str, under: str) -> bool:
-    parts = PurePosixPath(name).relative_to(under).parts if under != "." else (name,)
-    hidden = any(part.startswith(".") for part in PurePosixPath(*parts).parts)
+    hidden = any(part.startswith(".") for part in PurePosixPath(name).relative_to(under).parts)
     return not hidden and name.lower().endswith(MANIFEST_SUFFIXES)

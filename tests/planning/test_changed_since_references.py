@@ -75,3 +75,23 @@ def test_a_revision_not_in_the_repository_says_how_ci_gets_it(tmp_path: Path) ->
         f"--changed-since origin/main: not a commit of the repository at {tmp_path.resolve()} "
         "(in CI, fetch the history: a shallow clone lacks the base commit)"
     )
+
+
+def test_the_repository_root_as_the_manifests_folder_skips_its_hidden_folders(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "ci.yml").write_text("on: push\njobs: {}\n", encoding="utf-8")
+    manifest = tmp_path / "tenant.yaml"
+    manifest.write_text("departments: [{name: IT}, {name: Sales}]\n", encoding="utf-8")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "tenant")
+    manifest.write_text("departments: [{name: IT}, {name: Sales EMEA}]\n", encoding="utf-8")
+    paths = [tmp_path]
+    desired, scope = changed_since("HEAD", paths, load([manifest]), load)
+    assert scope.describe() == (
+        "Partial plan: 1 of 2 entries, the 1 added or changed since HEAD and those they "
+        "name; 1 removed since then, left to the full plan."
+    )
+    assert [d.model_dump()["name"] for d in desired.entries(Kind.departments)] == ["Sales EMEA"]
