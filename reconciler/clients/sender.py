@@ -270,10 +270,6 @@ class Sender:
             self._cancelled_by_halt.add(task)
             task.cancel()
 
-    @property
-    def halted(self) -> bool:
-        return self._halted.is_set()
-
     async def _unless_halted(self, waiting: Awaitable[T]) -> T:
         """Await `waiting` in this task (no extra hop, so the rate limiter's clock stays
         exact), or raise `Halted` as soon as the client is halted: `halt` cancels the
