@@ -17,6 +17,7 @@ import argparse
 import cProfile
 import io
 import pstats
+import signal
 import sys
 import time
 
@@ -33,6 +34,9 @@ def main() -> None:
     from reconciler.cli import main as cli
 
     sys.argv = ["reconciler", *args]
+    # `sandbox serve` ends on SIGTERM (SandboxProcess.stop): uvicorn restores this handler
+    # and raises the signal again once it has stopped; ending by SystemExit writes the profile.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     profiler = cProfile.Profile(time.process_time)
     began = time.process_time()
     code: object = 0

@@ -21,9 +21,17 @@ class SandboxProcess:
     they need themselves."""
 
     def __init__(
-        self, db: Path, *args: str, start_timeout: float = 30.0, empty: bool = True
+        self,
+        db: Path,
+        *args: str,
+        start_timeout: float = 30.0,
+        empty: bool = True,
+        runner: list[str] | None = None,
     ) -> None:
         self.db = db
+        # What runs `reconciler` in the child: `-m reconciler`, or a script given the same
+        # arguments (a benchmark's profiler, benchmarks/profile_command.py).
+        self.runner = runner or ["-m", "reconciler"]
         # With `--tenant`, each tenant's variables are printed with its prefix (ACME_...).
         self.tenants = sum(1 for arg in args if arg == "--tenant" or arg.startswith("--tenant="))
         plain = not empty or "--seed" in args or self.tenants
@@ -38,8 +46,7 @@ class SandboxProcess:
             raise RuntimeError("this sandbox is already running; stop it first")
         cmd = [
             sys.executable,
-            "-m",
-            "reconciler",
+            *self.runner,
             "sandbox",
             "serve",
             "--host",

@@ -17,6 +17,7 @@ import uvicorn
 from reconciler.errors import UsageError
 from reconciler.sandbox.app import create_app
 from reconciler.sandbox.config import QUIRKS, FaultConfig, SandboxConfig
+from reconciler.sandbox.protocol import joined_protocol
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.server import quiet_dropped_connections
 from reconciler.sandbox.state import SandboxState
@@ -184,7 +185,13 @@ def _run(app: Any, sock: socket.socket, states: list[SandboxState]) -> None:
     sys.stdout.flush()  # the lines must reach a pipe (a test, `tee`) before serving starts
     quiet_dropped_connections()
     server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+        uvicorn.Config(
+            app,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            http=joined_protocol(),
+        )
     )
     try:
         server.run(sockets=[sock])
