@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import warnings
 
 import httpx
@@ -108,3 +109,14 @@ async def test_a_url_of_a_scheme_the_transport_does_not_speak_fails_at_once() ->
     assert str(failed.value) == "GET /api/Companies: unsupported URL scheme 'ftp'"
     assert sleeper.waits == []
     assert sender.calls == 1
+
+
+async def test_each_answer_is_logged_at_debug_with_its_status(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="reconciler.clients")
+    transport, _ = scripted(httpx.Response(200, json=[]))
+    async with client_of(transport, RetryPolicy(sleep=Sleeper())) as client:
+        await client.companies()
+    said = [r.getMessage() for r in caplog.records if r.name == "reconciler.clients"]
+    assert said == ["POST /api/Authorization -> 200", "GET /api/Companies -> 200"]

@@ -7,6 +7,7 @@ address with the host name to check given as `sni_hostname`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import ssl
 import struct
@@ -216,3 +217,50 @@ def test_sni_hostname_names_the_host_checked_when_the_server_is_reached_by_addre
 
     asyncio.run(main())
     assert names == ["reconciler.test", None]
+
+
+def test_a_fresh_connection_the_server_writes_on_before_asked_is_replaced(
+    authority: trustme.CA,
+) -> None:
+    """A server that answers before it is asked (a 408 as it accepts: it is shutting
+    down): over TLS the bytes arrive with the end of the handshake, so the connection is
+    unusable before a byte was written; the request goes on a fresh one, unharmed, and
+    that one is kept."""
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("localhost").configure_cert(served)
+    served.maximum_version = ssl.TLSVersion.TLSv1_2  # the server's Finished comes last
+    trusted = ssl.create_default_context()
+    authority.configure_trust(trusted)
+    accepted: list[int] = []
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(len(accepted))
+        if len(accepted) == 1:
+            writer.write(b"HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\n\r\n")
+            await writer.drain()
+            await reader.read()  # until the client closes
+        else:
+            with contextlib.suppress(asyncio.IncompleteReadError):  # the client closes
+                while await reader.readuntil(b"\r\n\r\n"):
+                    writer.write(b'HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{"fresh":1}')
+                    await writer.drain()
+        writer.close()
+
+    async def main() -> httpx.Response:
+        server = await asyncio.start_server(serve, "127.0.0.1", 0, ssl=served)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            transport = Transport(trusted, httpx.Limits(max_connections=2))
+            async with RawServer() as other, httpx.AsyncClient(transport=transport) as client:
+                url = f"https://localhost:{port}/api/a"
+                assert (await client.get(url)).json() == {"fresh": 1}
+                # The replaced connection no longer counts against max_connections: a
+                # request elsewhere leaves the fresh one idle, and it is used again.
+                assert (await client.get(f"{other.url}/api/b")).status_code == 200
+                return await client.get(url)
+        finally:
+            server.close()
+            await server.wait_closed()
+
+    assert asyncio.run(main()).json() == {"fresh": 1}
+    assert accepted == [0, 1]
