@@ -112,3 +112,23 @@ def test_an_interrupted_fleet_plan_sums_up_what_finished_and_names_the_rest(
     )
     shown = [line for line in result.stdout.splitlines() if line.startswith("=== ")]
     assert shown == [f"=== Environment {name} {'=' * (56 - len(name) + 4)}" for name in finished]
+
+
+def test_the_rule_after_an_environments_name_shortens_to_nothing(
+    clean_workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    long = "a" * 59 + "-x"  # 61 characters: no rule; 60 - 1: one "="
+    names = (long, long[:59])
+    (clean_workdir / "reconciler.yaml").write_text(
+        "environments:\n"
+        + "".join(
+            f"  {n}:\n    paths: [m]\n    helpdesk_url: http://127.0.0.1:9/h\n" for n in names
+        ),
+        encoding="utf-8",
+    )
+    (clean_workdir / "m").mkdir()
+    monkeypatch.setenv("HELPDESK_TOKEN", "a-token")
+    result = CliRunner().invoke(main, ["plan", "--env", "*"], env={"NO_COLOR": "1"})
+    assert result.exit_code == 1
+    shown = [line for line in result.stdout.splitlines() if line.startswith("=== ")]
+    assert shown == [f"=== Environment {long} ", f"=== Environment {long[:59]} ="]
