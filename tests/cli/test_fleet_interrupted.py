@@ -46,7 +46,8 @@ def project(clean_workdir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def ctrl_c_at(monkeypatch: pytest.MonkeyPatch, count: int, *, before: bool = False) -> None:
     """The user presses Ctrl-C as the `count`-th environment's plan is done (`before`:
-    just before it is shown)."""
+    just before it is shown). One environment at a time (--max-parallel 1): the next one
+    has not been read when the interrupt is handled."""
     planned = fleet.plan_environments
 
     def plan_environments(*args: Any, on_done: Callable[[Any], None], **kwargs: Any) -> Any:
@@ -94,7 +95,9 @@ def test_an_interrupted_fleet_plan_sums_up_what_finished_and_names_the_rest(
     left: str,
 ) -> None:
     ctrl_c_at(monkeypatch, count, before=before)
-    result = CliRunner().invoke(main, ["plan", "--env", "*"], env={"NO_COLOR": "1"})
+    result = CliRunner().invoke(
+        main, ["plan", "--env", "*", "--max-parallel", "1"], env={"NO_COLOR": "1"}
+    )
     assert result.exit_code == 130
     warnings = "".join(f"Warning: {name}: {WARNING}\n" for name in finished)
     summary = ""
