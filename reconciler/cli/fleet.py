@@ -83,8 +83,6 @@ def run_fleet(
 def _check_flags(command: str, kwargs: dict[str, Any]) -> None:
     """What cannot run over several environments is refused, and the comment directory
     checked, before anything is read or sent: fail fast."""
-    if command not in ("validate", "plan", "apply", "export"):
-        raise UsageError(f"{command} runs for one environment at a time: give one --env NAME")
     refuse_sandbox(kwargs)
     for name, flag in _SINGLE_ONLY.get(command, {}).items():
         if kwargs.get(name):

@@ -94,7 +94,7 @@ async def _rollout(
         return await apply_waves(changing, planned, _request(kwargs), max_parallel=max_parallel,
                                  on_done=show, stop=stop)  # fmt: skip
     finally:
-        interrupts.disarm()
+        interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run's close disarms too)
 
 
 def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
