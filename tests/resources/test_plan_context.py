@@ -20,6 +20,10 @@ MANIFEST = {
     "categories": [{"name": "Printers", "section": "IT Support"}],
     "companies": [{"name": "Globex", "custom_fields": {"Tier": "Gold"}}],
     "users": [{"username": "amy", "custom_fields": {"Badge": "B-1"}}],
+    "tech_permissions": [
+        {"category": "Software", "technicians": ["Bob"]},
+        {"category": "Hardware", "technicians": []},
+    ],
 }
 USER = {"IsAdmin": False, "Disabled": False, "DepartmentID": None}
 SNAPSHOT: dict[str, Any] = {
@@ -40,6 +44,8 @@ SNAPSHOT: dict[str, Any] = {
         {"FieldID": 22, "FieldName": " Floor ", "Type": 1, "UsageType": 3, "Mandatory": False},
     ],
     "Users": [{"UserID": 6, "Username": "Bob", "Email": "bob@acme.com", **USER}],
+    "TechsForCategory?id=4": [{"UserID": 6, "Username": "Bob"}, {"UserID": 7, "Username": "cy"}],
+    "TechsForCategory?id=3": [],
 }
 
 
@@ -87,8 +93,10 @@ def test_each_kind_counts_and_keys_the_live_objects_read() -> None:
         "companies": 1,
         "custom_fields": 3,  # definitions of every usage type read
         "departments": 2,
+        "tech_permissions": 1,  # the categories read that have technicians
         "users": 1,
     }
     assert live["custom_fields"].keys() == frozenset({"tier", "badge", "floor"})
     assert live["departments"].keys() == frozenset({"finance", "human resources"})
     assert live["categories"].keys() == frozenset({"software", "hardware"})
+    assert live["tech_permissions"].keys() == frozenset({"software"})
