@@ -133,12 +133,12 @@ class PlanReader:
             depends_on=tuple(
                 self.items(fields.get("depends_on", []), f"{where}.depends_on", self.string)
             ),
-            reason=self.text(fields, "reason", where, default=""),
+            reason=self.text(fields, "reason", where),
             removal=self.flag(fields, "removal", where, default=False),
-            source=self.text(fields, "source", where, default="") or None,
+            source=self.text(fields, "source", where) or None,
             refined_at=self.refined_at(fields, where),
             asserted=self.flag(fields, "asserted", where, default=False),
-            renamed_from=self.text(fields, "renamed_from", where, default="") or None,
+            renamed_from=self.text(fields, "renamed_from", where) or None,
         )
 
     def refined_at(self, fields: dict[str, Any], where: str) -> tuple[str, ...]:
@@ -189,14 +189,14 @@ class PlanReader:
         if not isinstance(params, dict):
             self.problem(f"{where}.params", f"expected an object, found {type_name(params)}")
             params = {}
-        creates = self.text(fields, "creates", where, default="")
+        creates = self.text(fields, "creates", where)
         return Operation(
             service=self.text(fields, "service", where),
             method=self.text(fields, "method", where),
             path=self.text(fields, "path", where),
             params={k: self.value(v, f"{where}.params.{k}") for k, v in params.items()},
             creates=creates or None,
-            description=self.text(fields, "description", where, default=""),
+            description=self.text(fields, "description", where),
             idempotent=self.flag(fields, "idempotent", where, default=True),
         )
 
@@ -214,8 +214,7 @@ class PlanReader:
             data, where, required={"message"}, optional={"address", "remedy", "location"}
         )
         optional = [
-            self.text(fields, name, where, default="") or None
-            for name in ("address", "remedy", "location")
+            self.text(fields, name, where) or None for name in ("address", "remedy", "location")
         ]
         return Diagnostic(severity, self.text(fields, "message", where), *optional)
 
