@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from reconciler.applying.log import ApplyLog
 
 
@@ -26,3 +28,13 @@ def test_each_record_is_one_compact_line(tmp_path: Path) -> None:
         lines[2],
     )
     assert len(lines) == 3
+
+
+def test_a_record_outside_the_with_block_is_refused_by_name(tmp_path: Path) -> None:
+    log = ApplyLog(tmp_path / "apply.jsonl")
+    with log:
+        log.event("start")
+    with pytest.raises(RuntimeError) as refused:
+        log.record({"event": "too late"})
+    assert str(refused.value) == "the apply log is not open"
+    assert (tmp_path / "apply.jsonl").read_text(encoding="utf-8").count("\n") == 1
