@@ -11,6 +11,8 @@ import contextlib
 import socket
 import ssl
 import struct
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -19,6 +21,16 @@ import trustme
 from reconciler.clients.transport import Transport
 from tests.clients.rawserver import RawServer, Seen, answer
 from tests.clients.test_transport import run
+
+T = TypeVar("T")
+
+# A mutant that drops a timeout makes the call under test wait for ever; bounded, the
+# test fails instead of hanging until the mutation runner's own timeout (an hour).
+BOUND = 20.0
+
+
+def within(step: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]:
+    return asyncio.wait_for(step, BOUND)
 
 
 def fresh() -> Transport:
@@ -34,7 +46,7 @@ def test_a_request_on_a_closed_transport_is_refused() -> None:
             await transport.handle_async_request(request)
         assert str(refused.value) == "the transport is closed"
 
-    asyncio.run(main())
+    asyncio.run(within(main()))
 
 
 def test_a_scheme_other_than_http_or_https_is_unsupported() -> None:
@@ -44,7 +56,7 @@ def test_a_scheme_other_than_http_or_https_is_unsupported() -> None:
                 await client.get("ftp://127.0.0.1:9/api/a")
         assert str(refused.value) == "unsupported URL scheme 'ftp'"
 
-    asyncio.run(main())
+    asyncio.run(within(main()))
 
 
 async def echo(seen: Seen) -> bytes:
@@ -119,7 +131,7 @@ def test_a_tls_server_that_never_answers_the_handshake_is_a_connect_timeout() ->
         assert str(caught.value) == "no connection within the connect timeout"
 
     try:
-        asyncio.run(main())
+        asyncio.run(within(main()))
     finally:
         silent.close()
 
@@ -135,7 +147,7 @@ def test_a_server_that_never_reads_a_large_body_is_a_write_timeout() -> None:
         assert str(caught.value) == "the socket took no data within the write timeout"
 
     try:
-        asyncio.run(main())
+        asyncio.run(within(main()))
     finally:
         silent.close()
 
@@ -171,7 +183,7 @@ def test_an_answer_framed_by_the_close_that_ends_in_a_reset_is_a_read_error() ->
             await server.wait_closed()
         return str(caught.value)
 
-    assert asyncio.run(main()) == "[Errno 104] Connection reset by peer"
+    assert asyncio.run(within(main())) == "[Errno 104] Connection reset by peer"
 
 
 def test_an_answer_framed_by_the_close_is_read_to_the_close() -> None:
@@ -215,7 +227,7 @@ def test_sni_hostname_names_the_host_checked_when_the_server_is_reached_by_addre
                         await plain.get(url)
                 assert isinstance(refused.value.__cause__, ssl.SSLCertVerificationError)
 
-    asyncio.run(main())
+    asyncio.run(within(main()))
     assert names == ["reconciler.test", None]
 
 
@@ -262,5 +274,5 @@ def test_a_fresh_connection_the_server_writes_on_before_asked_is_replaced(
             server.close()
             await server.wait_closed()
 
-    assert asyncio.run(main()).json() == {"fresh": 1}
+    assert asyncio.run(within(main())).json() == {"fresh": 1}
     assert accepted == [0, 1]
