@@ -7,7 +7,6 @@ take its export reported by name, and one export with its warnings."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,16 +17,6 @@ from reconciler.sandbox.process import SandboxProcess
 
 MANIFEST = "companies:\n  - name: Zeta Ltd\n  - name: Acme Corp\n"
 SKIPPED = "workspace.employees skipped: the workspace service is not configured"
-
-
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess]:
-    db = tmp_path_factory.mktemp("fleet-live") / "sandbox.db"
-    process = SandboxProcess(db, "--rate-limit", "0", "--seed", "acme").start()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ import json
 import os
 import re
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,16 +19,6 @@ from reconciler.cli import main
 from reconciler.sandbox.process import SandboxProcess
 
 MANIFEST = "companies:\n  - name: Zeta Ltd\n  - name: Acme Corp\n"
-
-
-@pytest.fixture(scope="module")
-def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess]:
-    db = tmp_path_factory.mktemp("fleet-sandbox") / "sandbox.db"
-    process = SandboxProcess(db, "--rate-limit", "0", "--seed", "acme").start()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture

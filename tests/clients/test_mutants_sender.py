@@ -19,13 +19,16 @@ from tests.sandbox.conftest import FakeClock
 pytestmark = pytest.mark.anyio
 
 
-def client_of(transport: httpx.MockTransport, retry: RetryPolicy) -> HelpdeskClient:
+def client_of(
+    transport: httpx.MockTransport, retry: RetryPolicy, max_concurrency: int = 6
+) -> HelpdeskClient:
     return HelpdeskClient(
         "http://h",
         BasicAuth("admin", "pw"),
         transport=transport,
         limits=RateLimits(general=0, search=0),
         retry=retry,
+        max_concurrency=max_concurrency,
     )
 
 

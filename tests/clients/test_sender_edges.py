@@ -13,28 +13,16 @@ import warnings
 import httpx
 import pytest
 
-from reconciler.clients import BasicAuth, Halted, HelpdeskClient, RateLimits, RetryPolicy
+from reconciler.clients import Halted, RetryPolicy
 from reconciler.clients.base import new_http_client
 from reconciler.clients.sender import Sender
 from reconciler.errors import TransportFailure
 from tests.clients.conftest import Sleeper
+from tests.clients.test_mutants_sender import client_of
 from tests.clients.test_retries import scripted
 from tests.sandbox.conftest import FakeClock
 
 pytestmark = pytest.mark.anyio
-
-
-def client_of(
-    transport: httpx.MockTransport, retry: RetryPolicy, max_concurrency: int = 6
-) -> HelpdeskClient:
-    return HelpdeskClient(
-        "http://h",
-        BasicAuth("admin", "pw"),
-        transport=transport,
-        limits=RateLimits(general=0, search=0),
-        retry=retry,
-        max_concurrency=max_concurrency,
-    )
 
 
 async def test_429s_in_a_row_as_the_window_frees_wait_growing_probing_steps() -> None:
