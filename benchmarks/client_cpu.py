@@ -46,7 +46,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from apply_bench import write_tenant
+from apply_bench import add_tenant_arguments, write_tenant
 from processes import compile_package, process_cpu
 
 from reconciler.applying.session import ApplyOptions, ApplySession
@@ -284,9 +284,7 @@ def profile(tenant: Path, root: Path, top: int, dump: str | None) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--companies", type=int, default=100)
-    parser.add_argument("--users", type=int, default=500)
-    parser.add_argument("--assets", type=int, default=500)
+    add_tenant_arguments(parser)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--latency", type=float, default=0.02, help="seconds per answer")
     parser.add_argument("--parts", default="1,2")

@@ -54,9 +54,13 @@ class Problems:
         """In load order of the files, then by position."""
         return [str(problem) for problem in sorted(self._found)]
 
+    def error(self) -> ManifestError:
+        """Every problem found, as the error that reports them."""
+        return ManifestError(self.messages())
+
     def raise_if_any(self) -> None:
         if self._found:
-            raise ManifestError(self.messages())
+            raise self.error()
 
 
 def printable(message: str) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from reconciler.errors import ManifestError, UsageError
+from reconciler.errors import UsageError
 from reconciler.manifest.files import FileRefused, read_regular_file
 from reconciler.manifest.loader import decode_utf8
 from reconciler.manifest.problems import Problems, Source
@@ -76,7 +76,7 @@ def load_project(path: Path) -> Project:
         data = read_regular_file(path)
     except FileRefused as exc:
         problems.add(source, 1, 1, f"cannot read the project file: {exc}")
-        raise ManifestError(problems.messages()) from None
+        raise problems.error() from None
     text = decode_utf8(source, data, problems)
     roots = parse_documents(text or "", problems.reporter(source), lambda value: (value, []))
     if text is not None and (len(roots) != 1 or not roots[0].is_mapping):
@@ -90,7 +90,7 @@ def load_project(path: Path) -> Project:
     except ValidationError as exc:
         for line, column, message in _explain(root, exc.errors(include_url=False)):
             problems.add(source, line, column, message)
-        raise ManifestError(problems.messages()) from None
+        raise problems.error() from None
     environments = root.child("environments")
     keys = environments.keys if environments is not None and environments.keys else {}
     project = Project(path, model, dict(keys))
