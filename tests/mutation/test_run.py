@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from tests.mutation.mutants import mutants_of, read_mutants
 from tests.mutation.report import report, summary
 from tests.mutation.run import ROOT, modules, timings
 from tests.mutation.sample import allocation, judging_order, sample
-from tests.mutation.workers import Selection, Server, _copy, collect_contexts
+from tests.mutation.workers import Selection, Server, _copy, bound, collect_contexts
 
 ORDER = Path("reconciler/planning/order.py")
 SOURCE = b'''"""Doc."""
@@ -168,6 +169,57 @@ def test_one_mutant_is_judged_by_its_tests_and_the_tree_is_restored(
         server.close()
 
 
+GATE = b'''"""Doc."""
+from __future__ import annotations
+
+import threading
+
+OPEN = threading.Event()
+
+
+def through() -> str:
+    """Doc."""
+    OPEN.set()
+    OPEN.wait()
+    return "through"
+'''
+
+
+def test_a_mutant_that_makes_a_test_wait_for_ever_is_a_timeout_at_that_tests_bound(
+    tmp_path: Path,
+) -> None:
+    """The gate never opened: the test would wait for ever. Its bound (one second) ends its
+    pytest, and the servers it started with it, long before the selection's timeout."""
+    (tmp_path / "g.py").write_bytes(GATE)
+    (tmp_path / "test_g.py").write_text(
+        "import os, subprocess, sys\nfrom g import through\n\n\ndef test_it() -> None:\n"
+        "    server = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+        "    open('server.pid', 'w').write(str(server.pid))\n"
+        "    try:\n        assert through() == 'through'\n    finally:\n        server.kill()\n"
+    )
+    closed = next(m for m in mutants_of(Path("g.py"), GATE) if m.what == "call removed")
+    assert b"OPEN.set()" not in closed.apply(GATE)
+    server = Server(tmp_path)
+    try:
+        started = time.monotonic()
+        outcome = server.judge(closed, ["test_g.py::test_it"], 300, {"test_g.py::test_it": 1.0})
+        assert outcome == "timeout"
+        assert time.monotonic() - started < 300  # its bound, not the selection's timeout
+        left = Path(f"/proc/{int((tmp_path / 'server.pid').read_text())}/stat")
+        for _ in range(100):  # killed with its process group, then reaped by whoever adopted it
+            if not left.exists() or left.read_text().split(") ")[1].startswith("Z"):
+                break
+            time.sleep(0.05)
+        assert not left.exists() or left.read_text().split(") ")[1].startswith("Z")
+    finally:
+        server.close()
+
+
+def test_each_test_is_bounded_by_five_times_its_recorded_time_and_a_minute() -> None:
+    assert bound(0.5) == 62.5
+    assert bound(30.0) == 210.0
+
+
 def test_the_report_scores_each_module_and_fails_under_either_bar(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -226,6 +278,7 @@ def main() -> int:
 """
 FAKE_TEST = """import subprocess
 import sys
+import time
 from pathlib import Path
 
 

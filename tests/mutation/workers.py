@@ -234,6 +234,15 @@ def _copy(root: Path, to: Path, python: Path, tests: list[str] | None = None) ->
     return made
 
 
+def bound(recorded: float) -> float:
+    """How long one test may take under a mutant (setup, call and teardown): five times
+    what it took in the record, plus a minute for a loaded machine. A mutant that makes a
+    test wait for ever (a gate never reopened, a socket never read) is then judged a
+    timeout in a minute or two; the whole selection's timeout alone came after 120 s
+    plus five times all its tests' time, for a line run by 400 tests most of an hour."""
+    return 60 + 5 * recorded
+
+
 class Server:
     """A fork server (tests/mutation/forkserver.py) in one tree: it runs pytest for one
     mutant after another."""
@@ -251,7 +260,15 @@ class Server:
             text=True,
         )
 
-    def judge(self, mutant: Mutant, tests: list[str], timeout: float) -> str:
+    def judge(
+        self,
+        mutant: Mutant,
+        tests: list[str],
+        timeout: float,
+        bounds: dict[str, float] | None = None,
+    ) -> str:
+        """The mutant's outcome under `tests`: ended at `timeout`, or when one test runs
+        past its own of `bounds` (seconds by node id), it is a timeout."""
         if not tests:
             return "no tests"
         args = ["-x", "-q", "--no-header", "-p", "no:cacheprovider", "-p", "no:randomly"]
@@ -261,6 +278,7 @@ class Server:
             "source": base64.b64encode(source).decode(),
             "args": [*args, "-o", "addopts=--strict-markers", *tests],
             "timeout": timeout,
+            "bounds": bounds or {},
         }
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(json.dumps(request) + "\n")
@@ -309,10 +327,11 @@ def run_all(
     def one(mutant: Mutant) -> None:
         tests = chosen_tests[mutant.name]
         timeout = 120 + 5 * sum(selection.durations.get(t, 1.0) for t in tests)
+        bounds = {t: bound(selection.durations.get(t, 1.0)) for t in tests}
         server = servers.get()
         started = time.monotonic()
         try:
-            outcome = server.judge(mutant, tests, timeout)
+            outcome = server.judge(mutant, tests, timeout, bounds)
         finally:
             servers.put(server)
         took = time.monotonic() - started
