@@ -19,4 +19,4 @@ def project_schema() -> dict[str, Any]:
 
 
 def project_schema_text() -> str:
-    return json.dumps(project_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(project_schema(), indent=2, sort_keys=True) + "\n"

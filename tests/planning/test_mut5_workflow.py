@@ -1,0 +1,103 @@
+"""The clients `plan` opens (planning/workflow.py open_clients): `--timeout` reaches every
+request of both services, and a read-only pair (what `plan` and `export` open) refuses
+any write to either service before it is sent, while `apply`'s pair sends it."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import httpx
+import pytest
+
+from reconciler.clients.connection import Timeouts
+from reconciler.errors import ReadOnlyViolation
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Company, Employee, Manifest, Workspace
+from reconciler.planning.workflow import Clients, open_clients, read_and_plan
+from tests.applying.inprocess import asgi, connection, seeded
+
+
+class Recording(httpx.AsyncBaseTransport):
+    """The in-process sandbox, noting each request's method, path and timeout."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.seen: list[tuple[str, str, dict[str, float | None]]] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.seen.append((request.method, request.url.path, request.extensions["timeout"]))
+        return await self.inner.handle_async_request(request)
+
+
+def test_the_commands_timeout_reaches_every_read_of_plan_on_both_services() -> None:
+    state, credentials = seeded("acme")
+    recording = Recording(asgi(state))
+    manifest = Manifest(
+        companies=[Company(name="Acme Corp")],
+        workspace=Workspace(employees=[Employee(email="new@acme.example")]),
+    )
+    desired = DesiredState.from_manifest(manifest)
+    outcome = asyncio.run(
+        read_and_plan(
+            desired,
+            replace(connection(credentials), timeouts=Timeouts(7)),
+            transport=recording,
+        )
+    )
+    assert outcome.calls == len(recording.seen)
+    services = {path.split("/")[1] for _, path, _ in recording.seen}
+    assert services == {"helpdesk", "workspace"}
+    seven = {"connect": 7.0, "read": 7.0, "write": 7.0, "pool": 7.0}
+    assert [t for _, _, t in recording.seen] == [seven] * len(recording.seen)
+
+
+async def _write_each(clients: Clients) -> list[str]:
+    outcomes = []
+    assert clients.helpdesk is not None and clients.workspace is not None
+    writes = (
+        clients.helpdesk.request("POST", "Company", {"name": "Newco"}, write=True),
+        clients.workspace.request(
+            "POST",
+            "employees",
+            {"email": "n@acme.example", "firstName": "N", "lastName": "Ew"},
+            write=True,
+        ),
+    )
+    for write in writes:
+        try:
+            await write
+            outcomes.append("sent")
+        except ReadOnlyViolation as refused:
+            outcomes.append(str(refused))
+    return outcomes
+
+
+@pytest.mark.parametrize(
+    ("read_only", "outcomes"),
+    [
+        (
+            True,
+            [
+                "POST /api/Company is a write, attempted through a read-only client",
+                "POST /api/employees is a write, attempted through a read-only client",
+            ],
+        ),
+        (False, ["sent", "sent"]),
+    ],
+)
+def test_a_read_only_pair_refuses_a_write_to_either_service_before_sending(
+    read_only: bool, outcomes: list[str]
+) -> None:
+    state, credentials = seeded("acme")
+    recording = Recording(asgi(state))
+
+    async def main() -> list[str]:
+        async with open_clients(
+            connection(credentials), read_only=read_only, transport=recording
+        ) as clients:
+            return await _write_each(clients)
+
+    assert asyncio.run(main()) == outcomes
+    writes = [p for m, p, _ in recording.seen if m == "POST" and not p.endswith("Authorization")]
+    assert len(writes) == (0 if read_only else 2)
