@@ -60,3 +60,20 @@ def test_workspace_kinds_only_never_sign_in_to_the_helpdesk() -> None:
     assert list(result.entries) == ["workspace.employees"]
     assert result.entries["workspace.employees"]
     assert {r["path"].split("/")[1] for r in state.requests} == {"workspace"}
+
+
+def test_the_progress_names_each_kind_exported_never_a_lookup() -> None:
+    """Assets are converted with the companies and users they name, read too; the
+    progress display shows only the kinds asked for, each once."""
+    state, credentials = seeded()
+    seen: list[str] = []
+    result = asyncio.run(
+        export_live(
+            connection(credentials),
+            Selection.build(kinds=["assets", "workspace.employees"]),
+            on_read=seen.append,
+            transport=transport(state),
+        )
+    )
+    assert sorted(seen) == ["assets", "workspace.employees"]
+    assert list(result.entries) == ["assets", "workspace.employees"]
