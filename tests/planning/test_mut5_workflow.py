@@ -1,5 +1,6 @@
 """The clients `plan` opens (planning/workflow.py open_clients): `--timeout` reaches every
-request of both services, and a read-only pair (what `plan` and `export` open) refuses
+request of both services, `--rate-limit` holds the helpdesk's reads (a wait shown before
+the call over the limit), and a read-only pair (what `plan` and `export` open) refuses
 any write to either service before it is sent, while `apply`'s pair sends it."""
 
 from __future__ import annotations
@@ -10,12 +11,21 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from reconciler.clients.connection import Timeouts
+from reconciler.clients import activity
+from reconciler.clients.connection import RateSettings, Timeouts
 from reconciler.errors import ReadOnlyViolation
 from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Company, Employee, Manifest, Workspace
+from reconciler.manifest.models import Company, Department, Employee, Manifest, Workspace
 from reconciler.planning.workflow import Clients, open_clients, read_and_plan
 from tests.applying.inprocess import asgi, connection, seeded
+
+_DESIRED = DesiredState.from_manifest(
+    Manifest(
+        companies=[Company(name="Acme Corp")],
+        departments=[Department(name="IT")],
+        workspace=Workspace(employees=[Employee(email="new@acme.example")]),
+    )
+)
 
 
 class Recording(httpx.AsyncBaseTransport):
@@ -33,14 +43,9 @@ class Recording(httpx.AsyncBaseTransport):
 def test_the_commands_timeout_reaches_every_read_of_plan_on_both_services() -> None:
     state, credentials = seeded("acme")
     recording = Recording(asgi(state))
-    manifest = Manifest(
-        companies=[Company(name="Acme Corp")],
-        workspace=Workspace(employees=[Employee(email="new@acme.example")]),
-    )
-    desired = DesiredState.from_manifest(manifest)
     outcome = asyncio.run(
         read_and_plan(
-            desired,
+            _DESIRED,
             replace(connection(credentials), timeouts=Timeouts(7)),
             transport=recording,
         )
@@ -50,6 +55,41 @@ def test_the_commands_timeout_reaches_every_read_of_plan_on_both_services() -> N
     assert services == {"helpdesk", "workspace"}
     seven = {"connect": 7.0, "read": 7.0, "write": 7.0, "pool": 7.0}
     assert [t for _, _, t in recording.seen] == [seven] * len(recording.seen)
+
+
+class RateWait(Exception):
+    """Raised by the observer at the first wait for the client's own rate limit."""
+
+
+class StopAtTheRateLimit:
+    def call_sent(self) -> None:
+        pass
+
+    def waiting(self, seconds: float, reason: str) -> None:
+        if reason == activity.RATE_LIMIT:
+            raise RateWait(seconds)
+
+
+@pytest.mark.parametrize("general", [1, 2])
+def test_the_helpdesk_reads_of_plan_keep_to_the_rate_limit(general: int) -> None:
+    """`--rate-limit N`: plan's helpdesk client starts at most N calls a minute; the
+    progress display is told of the wait (here, stopped there) before call N + 1."""
+    state, credentials = seeded("acme")
+    limited = replace(connection(credentials), rates=RateSettings(general, 0))
+    with activity.observing(StopAtTheRateLimit()), pytest.raises(RateWait) as waited:
+        asyncio.run(read_and_plan(_DESIRED, limited, transport=asgi(state)))
+    assert 50 < waited.value.args[0] <= 60 * 1.02
+    helpdesk = [r for r in state.requests if r["path"].startswith("/helpdesk/")]
+    assert len(helpdesk) == general
+
+
+def test_without_a_rate_limit_plan_never_waits() -> None:
+    state, credentials = seeded("acme")
+    with activity.observing(StopAtTheRateLimit()):
+        outcome = asyncio.run(
+            read_and_plan(_DESIRED, connection(credentials), transport=asgi(state))
+        )
+    assert outcome.calls > 2
 
 
 async def _write_each(clients: Clients) -> list[str]:
