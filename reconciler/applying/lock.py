@@ -92,7 +92,7 @@ class ApplyLock:
 
     def _take(self, directory: Path, url: str) -> None:
         path = directory / f"apply-{lock_key(url)}.lock"
-        lock = filelock.FileLock(path, timeout=self.timeout, thread_local=False)
+        lock = filelock.FileLock(path, thread_local=False)  # acquire() is given the timeout
         try:
             lock.acquire(timeout=self.timeout, poll_interval=0.2)
         except filelock.Timeout:
