@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from reconciler.clients import activity
-from reconciler.clients.connection import RateSettings, Timeouts
+from reconciler.clients.auth import Secret
+from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings, Timeouts
 from reconciler.errors import ReadOnlyViolation
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Company, Department, Employee, Manifest, Workspace
@@ -141,3 +142,32 @@ def test_a_read_only_pair_refuses_a_write_to_either_service_before_sending(
     assert asyncio.run(main()) == outcomes
     writes = [p for m, p, _ in recording.seen if m == "POST" and not p.endswith("Authorization")]
     assert len(writes) == (0 if read_only else 2)
+
+
+@pytest.mark.parametrize(("search", "waits"), [(1, True), (0, False)])
+def test_the_search_rate_limit_reaches_the_helpdesk_client(search: int, waits: bool) -> None:
+    """`--search-rate-limit N` holds `Search` and `UserByEmail` calls (an embedder's, through
+    the clients `open_clients` gives) to N a minute, apart from the general budget."""
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"UserID": 1, "IsAdmin": True})
+
+    helpdesk = HelpdeskConnection("http://127.0.0.1:9/helpdesk", token=Secret("t"))
+    limited = Connection(helpdesk, None, RateSettings(0, search))
+
+    async def main() -> None:
+        async with open_clients(
+            limited, read_only=True, transport=httpx.MockTransport(answer)
+        ) as clients:
+            assert clients.helpdesk is not None
+            for _ in range(2):
+                await clients.helpdesk.request(
+                    "GET", "UserByEmail", {"email": "a@b.c"}, write=False
+                )
+
+    with activity.observing(StopAtTheRateLimit()):
+        if waits:
+            with pytest.raises(RateWait):
+                asyncio.run(main())
+        else:
+            asyncio.run(main())
