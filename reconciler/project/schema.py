@@ -13,7 +13,7 @@ SCHEMA_ID = "urn:reconciler:schema:project:1"
 
 
 def project_schema() -> dict[str, Any]:
-    schema = ProjectFile.model_json_schema(mode="validation")
+    schema = ProjectFile.model_json_schema()
     schema["title"] = "reconciler project file (reconciler.yaml)"
     return {"$schema": SCHEMA_DRAFT, "$id": SCHEMA_ID, **schema}
 
