@@ -92,7 +92,7 @@ class ApplyLock:
 
     def _take(self, directory: Path, url: str) -> None:
         path = directory / f"apply-{lock_key(url)}.lock"
-        lock = filelock.FileLock(path, timeout=self.timeout, thread_local=False)
+        lock = filelock.FileLock(path, thread_local=False)  # acquire() is given the timeout
         try:
             lock.acquire(timeout=self.timeout, poll_interval=0.2)
         except filelock.Timeout:
@@ -114,14 +114,14 @@ def _write_holder(path: Path, url: str) -> None:
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     record = {"host": socket.gethostname(), "pid": os.getpid(), "started": started, "url": url}
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(record), encoding="utf-8")
+    partial.write_bytes(json.dumps(record).encode())
     partial.replace(path)
 
 
 def _held_message(holder: Path, timeout: float) -> str:
     waited = f" after waiting {timeout:g} s" if timeout > 0 else ""
     try:
-        record = json.loads(holder.read_text(encoding="utf-8"))
+        record = json.loads(holder.read_bytes())
         who = (
             f"process {int(record['pid'])} on {str(record['host'])[:100]}, "
             f"started {str(record['started'])[:40]}"

@@ -114,7 +114,7 @@ class ExportResult:
 
 def _open_rules(text: str) -> str:
     """The rules' `[]` as a bare key, so that uncommented rules are its items."""
-    return text.replace(f"\n{RULES}: []\n", f"\n{RULES}:\n", 1)
+    return text.replace(f"\n{RULES}: []\n", f"\n{RULES}:\n")
 
 
 def _document(kind: str, entries: Sequence[Entry]) -> dict[str, Any]:

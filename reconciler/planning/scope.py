@@ -85,7 +85,7 @@ def changed_since(
     manifests as the command does (variables included). Raises UsageError when `since` or
     the manifests' repository cannot be used."""
     now = _entries(current)
-    with tempfile.TemporaryDirectory(prefix="reconciler-since-") as scratch:
+    with tempfile.TemporaryDirectory() as scratch:
         old_paths = _files_at(since, paths, Path(scratch))
         try:
             before = load(old_paths) if old_paths else None

@@ -88,7 +88,7 @@ def load_project(path: Path) -> Project:
     try:
         model = ProjectFile.model_validate(root.plain())
     except ValidationError as exc:
-        for line, column, message in _explain(root, exc.errors(include_url=False)):
+        for line, column, message in _explain(root, exc.errors()):
             problems.add(source, line, column, message)
         raise problems.error() from None
     environments = root.child("environments")

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from reconciler.applying.executor import ApplyReport
+from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport
 from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.project.fleet import EnvironmentRun, in_order
@@ -56,7 +56,7 @@ class ApplyRequest:
     options: ApplyOptions = field(default_factory=ApplyOptions)
     log_path: Path | None = None  # each environment's log: STEM-NAME.SUFFIX beside it
     lock_timeout: float = 0
-    parallelism: int = 10
+    parallelism: int = PARALLEL_CHANGES  # as `apply --parallelism` and ApplySession
 
 
 @dataclass

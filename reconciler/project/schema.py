@@ -13,10 +13,10 @@ SCHEMA_ID = "urn:reconciler:schema:project:1"
 
 
 def project_schema() -> dict[str, Any]:
-    schema = ProjectFile.model_json_schema(mode="validation")
+    schema = ProjectFile.model_json_schema()
     schema["title"] = "reconciler project file (reconciler.yaml)"
     return {"$schema": SCHEMA_DRAFT, "$id": SCHEMA_ID, **schema}
 
 
 def project_schema_text() -> str:
-    return json.dumps(project_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(project_schema(), indent=2, sort_keys=True) + "\n"

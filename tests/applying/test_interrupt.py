@@ -28,14 +28,19 @@ class HaltableFake(FakeClient):
         return await super().request(*args, **kwargs)
 
 
-def test_an_interrupt_lets_what_was_sent_finish_and_starts_nothing_new() -> None:
+@pytest.mark.parametrize("client", [HaltableFake, FakeClient])
+def test_an_interrupt_lets_what_was_sent_finish_and_starts_nothing_new(
+    client: type[FakeClient],
+) -> None:
+    """Whether or not the clients can be halted (a client of one's own may not): the
+    executor itself starts nothing new."""
     held = asyncio.Event()
 
     async def wait() -> str:
         await held.wait()
         return "OK"
 
-    hd = HaltableFake({"slow1": [wait], "late": [wait]})
+    hd = client({"slow1": [wait], "late": [wait]})
     plan = plan_of(
         change("companies", "Quick", op("quick")),
         change("companies", "Late", op("late")),

@@ -1,0 +1,79 @@
+"""`reconciler export` with both services configured and a technician's helpdesk token
+(export/run.py): any selection with a helpdesk kind is refused on the `Authorization`
+answer, naming the account, before any other request; a selection of workspace kinds
+only never signs in to the helpdesk and is exported."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import pytest
+
+from reconciler.clients.auth import Secret
+from reconciler.clients.connection import HelpdeskConnection
+from reconciler.errors import AuthenticationError
+from reconciler.export import Selection, export_live
+from tests.export.sandbox import HELPDESK_URL, connection, seeded, transport
+
+
+@pytest.mark.parametrize(
+    "kinds",
+    [["companies"], ["users", "assets"], ["departments", "workspace.employees"]],
+)
+def test_a_technician_exporting_helpdesk_kinds_is_refused_on_its_one_request(
+    kinds: list[str],
+) -> None:
+    state, credentials = seeded()
+    technician = next(
+        u
+        for u in state.store.rows("users")
+        if u["is_tech"] and not u["is_admin"] and not u["disabled"]
+    )
+    as_technician = replace(
+        connection(credentials),
+        helpdesk=HelpdeskConnection(HELPDESK_URL, token=Secret(technician["token"])),
+    )
+    with pytest.raises(AuthenticationError) as refused:
+        asyncio.run(
+            export_live(as_technician, Selection.build(kinds=kinds), transport=transport(state))
+        )
+    assert str(refused.value) == (
+        f"POST /api/Authorization failed: 403 the helpdesk account "
+        f"'{technician['username']}' is not an administrator: reconciler needs an "
+        "administrator's token (or username and password)"
+    )
+    assert [r["path"] for r in state.requests] == ["/helpdesk/api/Authorization"]
+
+
+def test_workspace_kinds_only_never_sign_in_to_the_helpdesk() -> None:
+    state, credentials = seeded()
+    as_nobody = replace(
+        connection(credentials),
+        helpdesk=HelpdeskConnection(HELPDESK_URL, token=Secret("0" * 32)),
+    )
+    result = asyncio.run(
+        export_live(
+            as_nobody, Selection.build(kinds=["workspace.employees"]), transport=transport(state)
+        )
+    )
+    assert list(result.entries) == ["workspace.employees"]
+    assert result.entries["workspace.employees"]
+    assert {r["path"].split("/")[1] for r in state.requests} == {"workspace"}
+
+
+def test_the_progress_names_each_kind_exported_never_a_lookup() -> None:
+    """Assets are converted with the companies and users they name, read too; the
+    progress display shows only the kinds asked for, each once."""
+    state, credentials = seeded()
+    seen: list[str] = []
+    result = asyncio.run(
+        export_live(
+            connection(credentials),
+            Selection.build(kinds=["assets", "workspace.employees"]),
+            on_read=seen.append,
+            transport=transport(state),
+        )
+    )
+    assert sorted(seen) == ["assets", "workspace.employees"]
+    assert list(result.entries) == ["assets", "workspace.employees"]
