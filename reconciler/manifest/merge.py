@@ -36,15 +36,16 @@ class Merged:
 
 
 def merge(documents: Sequence[Document], problems: Problems) -> Merged | None:
-    """The merged manifest, or None when any document has a problem (reported here or
-    before: the documents without a `manifest`)."""
+    """The merged manifest, or None when a document is not a valid manifest (its problems
+    reported before). The problems found here (an entry twice, `settings` twice) are only
+    reported: the caller raises on every problem before it uses what is returned."""
     settings = _find_settings(documents, problems)
     employee_key = _employee_key(settings[1] if settings else None)
     entries: dict[EntryKey, tuple[Source, Node]] = {}
     for document in documents:
         for kind, entry in _entry_nodes(document.root):
             _add_entry(entries, kind, entry, document.source, employee_key, problems)
-    if problems or any(document.manifest is None for document in documents):
+    if any(document.manifest is None for document in documents):
         return None
     return Merged(_merged_manifest(documents), entries, settings)
 
