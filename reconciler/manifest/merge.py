@@ -51,23 +51,21 @@ def merge(documents: Sequence[Document], problems: Problems) -> Merged | None:
 
 
 def _find_settings(documents: Sequence[Document], problems: Problems) -> tuple[Source, Node] | None:
-    found: tuple[Source, Node] | None = None
-    first_key = ""
+    given: list[tuple[Source, Node, Node]] = []  # (file, the key `settings`, its value)
     for document in documents:
         node = _mapping_value(document.root, "settings")
         if node is None or node.value is None:
             continue
         key = document.root.keys["settings"] if document.root.keys else node
-        if found is None:
-            found, first_key = (document.source, node), document.source.where(key)
-            continue
+        given.append((document.source, key, node))
+    for source, key, _ in given[1:]:
         problems.at(
-            document.source,
+            source,
             key,
-            f"settings given twice (first at {first_key}); there may be one `settings` "
-            "across all manifest files",
+            f"settings given twice (first at {given[0][0].where(given[0][1])}); there may be "
+            "one `settings` across all manifest files",
         )
-    return found
+    return (given[0][0], given[0][2]) if given else None
 
 
 def _employee_key(settings: Node | None) -> str:
