@@ -134,3 +134,18 @@ def test_aliases_may_expand_to_the_limit_and_not_one_node_more(libyaml: bool) ->
             )
         ],
     )
+
+
+def test_libyaml_false_or_libyaml_missing_parses_with_ruamel_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`libyaml=False` (and a machine without libyaml) never reaches the C composer."""
+    import reconciler.manifest.yamltree as yamltree
+
+    def refused(text: str, max_depth: int) -> Any:
+        raise AssertionError("the libyaml path was taken")
+
+    monkeypatch.setattr(yamltree, "compose_documents", refused)
+    assert load("a: [1, {b: c}]\n", libyaml=False) == ([{"a": [1, {"b": "c"}]}], [])
+    monkeypatch.setattr(yamltree, "libyaml_available", lambda: False)
+    assert load("a: 1\n", libyaml=True) == ([{"a": 1}], [])
