@@ -49,4 +49,3 @@ def test_a_star_import_gives_each_listed_name(name: str) -> None:
     exec(f"from {name} import *", names)
     for listed in module.__all__:
         assert names[listed] is getattr(module, listed), listed
-
