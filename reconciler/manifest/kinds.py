@@ -113,7 +113,7 @@ class KindSpec:
     def targets(self, *fields: str) -> tuple[str, ...]:
         return tuple(self.target(field) for field in fields)
 
-    def key_field_for(self, employee_key: str = "email") -> str:
+    def key_field_for(self, employee_key: str) -> str:
         return self.key_field or employee_key
 
     def normalise(self, value: Any, employee_key: str = "email") -> str | None:

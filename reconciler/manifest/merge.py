@@ -36,37 +36,36 @@ class Merged:
 
 
 def merge(documents: Sequence[Document], problems: Problems) -> Merged | None:
-    """The merged manifest, or None when any document has a problem (reported here or
-    before: the documents without a `manifest`)."""
+    """The merged manifest, or None when a document is not a valid manifest (its problems
+    reported before). The problems found here (an entry twice, `settings` twice) are only
+    reported: the caller raises on every problem before it uses what is returned."""
     settings = _find_settings(documents, problems)
     employee_key = _employee_key(settings[1] if settings else None)
     entries: dict[EntryKey, tuple[Source, Node]] = {}
     for document in documents:
         for kind, entry in _entry_nodes(document.root):
             _add_entry(entries, kind, entry, document.source, employee_key, problems)
-    if problems or any(document.manifest is None for document in documents):
+    if any(document.manifest is None for document in documents):
         return None
     return Merged(_merged_manifest(documents), entries, settings)
 
 
 def _find_settings(documents: Sequence[Document], problems: Problems) -> tuple[Source, Node] | None:
-    found: tuple[Source, Node] | None = None
-    first_key = ""
+    given: list[tuple[Source, Node, Node]] = []  # (file, the key `settings`, its value)
     for document in documents:
         node = _mapping_value(document.root, "settings")
         if node is None or node.value is None:
             continue
         key = document.root.keys["settings"] if document.root.keys else node
-        if found is None:
-            found, first_key = (document.source, node), document.source.where(key)
-            continue
+        given.append((document.source, key, node))
+    for source, key, _ in given[1:]:
         problems.at(
-            document.source,
+            source,
             key,
-            f"settings given twice (first at {first_key}); there may be one `settings` "
-            "across all manifest files",
+            f"settings given twice (first at {given[0][0].where(given[0][1])}); there may be "
+            "one `settings` across all manifest files",
         )
-    return found
+    return (given[0][0], given[0][2]) if given else None
 
 
 def _employee_key(settings: Node | None) -> str:

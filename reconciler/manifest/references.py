@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from pydantic import BaseModel
+
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import KINDS, key_field
 from reconciler.manifest.models import Employee, Kind
@@ -14,16 +16,21 @@ from reconciler.manifest.models import Employee, Kind
 Path = tuple[str | int, ...]  # pragma: no mutate
 
 
-def entry_keys(desired: DesiredState, kind: Kind) -> list[str]:
-    """The keys of a kind's entries as written, in the order they were written."""
+def keyed_entries(desired: DesiredState, kind: Kind) -> list[tuple[str, BaseModel]]:
+    """A kind's entries, each with its key as written, in the order they were written."""
     name = key_field(kind, desired.settings.employee_key)
-    keys = []
+    found: list[tuple[str, BaseModel]] = []
     for entry in desired.entries(kind):
         if isinstance(entry, Employee):
-            keys.append(str(entry.fields.get(name, "")))
+            found.append((str(entry.fields.get(name, "")), entry))
         else:
-            keys.append(str(getattr(entry, name)))
-    return keys
+            found.append((str(getattr(entry, name)), entry))
+    return found
+
+
+def entry_keys(desired: DesiredState, kind: Kind) -> list[str]:
+    """The keys of a kind's entries as written, in the order they were written."""
+    return [key for key, _ in keyed_entries(desired, kind)]
 
 
 def named_references(desired: DesiredState) -> Iterable[tuple[Kind, str, Path, Kind, str]]:

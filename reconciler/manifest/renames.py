@@ -17,7 +17,7 @@ from typing import TypeVar
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import KINDS, KindSpec
 from reconciler.manifest.models import PREVIOUSLY, Kind
-from reconciler.manifest.references import entry_keys
+from reconciler.manifest.references import entry_keys, keyed_entries
 
 T = TypeVar("T")  # pragma: no mutate
 
@@ -41,7 +41,7 @@ def formers_of(desired: DesiredState, row: KindSpec) -> list[Formers]:
         return []
     employee_key = desired.settings.employee_key
     found = []
-    for key, entry in zip(entry_keys(desired, row.kind), desired.entries(row.kind), strict=True):
+    for key, entry in keyed_entries(desired, row.kind):
         written = tuple(getattr(entry, PREVIOUSLY, None) or ())
         normal = row.normalise(key, employee_key)
         if written and normal is not None:

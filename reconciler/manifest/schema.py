@@ -45,7 +45,7 @@ def json_schema() -> dict[str, Any]:
 
 def schema_text() -> str:
     """The schema as committed: indented, keys sorted, one trailing newline."""
-    return json.dumps(json_schema(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
 
 
 def write_schema(path: Path) -> Path:

@@ -30,7 +30,6 @@ Part = str | int
 _ALTERNATIVES = {
     "str": "text",
     "float": "a number",
-    "int": "a whole number",
     "date": "a date",
     "bool": "true/false",
     "OptionId": "{option_id: N}",

@@ -42,11 +42,11 @@ from reconciler.errors import ManifestError
 from reconciler.manifest.characters import character_problems
 from reconciler.manifest.confusables import confusable_pairs, fold
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import ENTRY_MODELS, KINDS, KindSpec, key_field, spec
+from reconciler.manifest.kinds import ENTRY_MODELS, KINDS, KindSpec, key_field, norm_key, spec
 from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import PREVIOUSLY, Kind
 from reconciler.manifest.problems import printable
-from reconciler.manifest.references import entry_keys, named_references
+from reconciler.manifest.references import entry_keys, keyed_entries, named_references
 from reconciler.manifest.renames import rename_conflicts
 
 # Why each kind that cannot be pruned cannot be (from the table of kinds).
@@ -206,8 +206,7 @@ def _declared(
     for row in KINDS:
         names = fields_of(row)
         if names:
-            keys = entry_keys(desired, row.kind)
-            entries = list(zip(keys, desired.entries(row.kind), strict=True))
+            entries = keyed_entries(desired, row.kind)
             for name in names:
                 yield row, name, _LABELS.get(name, name), entries
 
@@ -249,7 +248,7 @@ def _check_section_ids(desired: DesiredState, found: _Findings) -> None:
     by_name: dict[str, str] = {}
     for name, section_id in desired.settings.section_ids.items():
         where = ("section_ids", name)
-        folded = " ".join(name.split()).casefold()
+        folded = norm_key(name)
         same_name = by_name.setdefault(folded, name)
         if same_name != name:
             found.setting(
@@ -300,8 +299,8 @@ def _warn_disabled_references(desired: DesiredState, found: _Findings) -> None:
 
 def _by_key(desired: DesiredState, kind: Kind) -> Iterable[tuple[str, BaseModel]]:
     """The entries of `kind` by their key as written, case folded."""
-    keys = entry_keys(desired, kind)
-    yield from zip((key.casefold() for key in keys), desired.entries(kind), strict=True)
+    for key, entry in keyed_entries(desired, kind):
+        yield key.casefold(), entry
 
 
 def _keys(desired: DesiredState, kind: Kind) -> set[str]:

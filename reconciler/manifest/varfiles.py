@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date
 from pathlib import Path
 
 from reconciler.manifest.files import FileRefused, read_regular_file
@@ -51,8 +50,6 @@ def load_var_files(paths: Sequence[Path]) -> dict[str, str]:
                 problems.at(source, node, f"{name}: a variable's value is text, a number or a bool")
             elif isinstance(node.value, bool):
                 variables[name] = "true" if node.value else "false"
-            elif isinstance(node.value, date):
-                variables[name] = node.raw or node.value.isoformat()
             else:
                 variables[name] = node.raw if node.raw is not None else str(node.value)
     problems.raise_if_any()

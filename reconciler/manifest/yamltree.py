@@ -191,7 +191,7 @@ def _syntax_problem(exc: MarkedYAMLError, text: str) -> tuple[int, int, str]:
     if "maximum depth" in problem:
         return line, column, f"invalid YAML: nested deeper than {MAX_DEPTH} levels"
     lines = text.splitlines()
-    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    source = lines[line - 1] if line <= len(lines) else ""  # (a mark may be past the end)
     if "'\\t'" in problem or "\t" in source[: len(source) - len(source.lstrip())]:
         return line, column, "invalid YAML: a tab in the indentation; YAML indents with spaces"
     message = f"invalid YAML: {problem}"

@@ -77,6 +77,7 @@ TEXTS: list[tuple[str, str, list[Any], list[tuple[int, int, str]]]] = [
     ("an unclosed quote", "a: 'abc\n", [], [(2, 1, "invalid YAML: found unexpected end of stream (while scanning a quoted scalar at line 1, column 4)")]),
     ("a NUL", "a: b\nc: d\x00e\n", [], [(2, 5, "a character YAML does not allow: #x0000")]),
     ("a bell", "a: b\x07\n", [], [(1, 5, "a character YAML does not allow: #x0007")]),
+    ("a control character after an empty first line", "\na: b\x01\n", [], [(2, 5, "a character YAML does not allow: #x0001")]),
     ("a tag that builds an object", "a: !!python/name:os.system x\n", [{"a": None}], [(1, 4, f"{NO_CONSTRUCTOR} 'tag:yaml.org,2002:python/name:os.system'")]),
     ("a tag on a list", "a: !!set [1]\n", [{"a": [1]}], [(1, 4, "unsupported YAML tag '!!set'")]),
     ("no whole number", "a: !!int x\n", [{"a": None}], [(1, 4, "cannot read this value as !!int")]),
@@ -133,3 +134,18 @@ def test_aliases_may_expand_to_the_limit_and_not_one_node_more(libyaml: bool) ->
             )
         ],
     )
+
+
+def test_libyaml_false_or_libyaml_missing_parses_with_ruamel_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`libyaml=False` (and a machine without libyaml) never reaches the C composer."""
+    import reconciler.manifest.yamltree as yamltree
+
+    def refused(text: str, max_depth: int) -> Any:
+        raise AssertionError("the libyaml path was taken")
+
+    monkeypatch.setattr(yamltree, "compose_documents", refused)
+    assert load("a: [1, {b: c}]\n", libyaml=False) == ([{"a": [1, {"b": "c"}]}], [])
+    monkeypatch.setattr(yamltree, "libyaml_available", lambda: False)
+    assert load("a: 1\n", libyaml=True) == ([{"a": 1}], [])

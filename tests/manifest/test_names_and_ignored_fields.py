@@ -28,6 +28,11 @@ ROWS: list[tuple[str, str, list[str]]] = [
         ["3:13: users have no field 'emial'; did you mean 'email'?"],
     ),
     (
+        "a custom field ignored, then a misspelt field: each name is judged",
+        "settings:\n  ignore_fields:\n    users: [custom_fields.Cost, emial]\n",
+        ["3:33: users have no field 'emial'; did you mean 'email'?"],
+    ),
+    (
         "an unknown field ignored",
         "settings:\n  ignore_fields:\n    users: [zzz]\n",
         [f"3:13: users have no field 'zzz'; the fields: {USER_FIELDS}"],

@@ -310,6 +310,13 @@ READ: list[tuple[str, str, dict[str, str], Any, Any]] = [
         "a@corp.local",
     ),
     (
+        "an intranet host's address (its last label no public top-level domain)",
+        USER.format(email="ops@mail.site-2"),
+        {},
+        lambda m: m.users[0].email,
+        "ops@mail.site-2",
+    ),
+    (
         "an internationalised address",
         USER.format(email="jürgen@bücher.de"),
         {},

@@ -27,6 +27,7 @@ def write(path: Path, text: str) -> Path:
 
 def test_values_keep_their_spelling(tmp_path: Path) -> None:
     text = 'A: "quoted"\nB: 0012\nC: 2027-01-31\nD: true\nE: 1.50\nF: False\n'
+    text += "G: 2026-01-05 10:00:00\nH: 2026-01-05t10:00:00.50+01:00\nI: 0x1F\n"
     file = write(tmp_path / "v.yaml", text)
     assert load_var_files([file]) == {
         "A": "quoted",
@@ -35,6 +36,9 @@ def test_values_keep_their_spelling(tmp_path: Path) -> None:
         "D": "true",
         "E": "1.50",
         "F": "false",  # a boolean as the manifests' YAML 1.2 writes it
+        "G": "2026-01-05 10:00:00",  # a date and time as written, not in ISO form
+        "H": "2026-01-05t10:00:00.50+01:00",
+        "I": "0x1F",
     }
 
 
