@@ -18,7 +18,7 @@ from reconciler import masking
 
 REDACTED: Final = "***"
 # Visible ASCII only: anything else cannot travel in a header without being mangled.
-_HEADER_SAFE = re.compile(r"^[\x21-\x7e]+$")
+_HEADER_SAFE = re.compile(r"[\x21-\x7e]+")  # the whole value (`$` allows a final newline)
 
 
 class Secret:
@@ -79,7 +79,7 @@ class BearerAuth:
 
     def __init__(self, token: str | Secret) -> None:
         value = _reveal(token)
-        if not _HEADER_SAFE.match(value):
+        if not _HEADER_SAFE.fullmatch(value):
             raise ValueError("the helpdesk token is empty or holds spaces or control characters")
         self._token = Secret(value)
         masking.register(value)
@@ -103,7 +103,7 @@ class ApiKey:
 
     def __init__(self, key: str | Secret) -> None:
         value = _reveal(key)
-        if not _HEADER_SAFE.match(value):
+        if not _HEADER_SAFE.fullmatch(value):
             raise ValueError("the workspace API key is empty or holds spaces or control characters")
         self._key = Secret(value)
         masking.register(value)

@@ -79,11 +79,11 @@ def connection_from(
 ) -> Connection:
     """Flags win over the environment. A URL without credentials is a usage error; no
     URL means the service is not configured (its kinds are skipped with a warning)."""
-    hd_url = helpdesk_url or env.get("HELPDESK_URL") or None
+    hd_url = helpdesk_url or env.get("HELPDESK_URL")
     helpdesk = None
     if hd_url:
-        token = env.get("HELPDESK_TOKEN") or None
-        username = env.get("HELPDESK_USERNAME") or None
+        token = env.get("HELPDESK_TOKEN")
+        username = env.get("HELPDESK_USERNAME")
         password = env.get("HELPDESK_PASSWORD") or None
         if token:
             helpdesk = HelpdeskConnection(hd_url, token=Secret(token))
@@ -94,10 +94,10 @@ def connection_from(
                 "the helpdesk needs credentials: set HELPDESK_TOKEN, or "
                 "HELPDESK_USERNAME and HELPDESK_PASSWORD"
             )
-    ws_url = workspace_url or env.get("WORKSPACE_URL") or None
+    ws_url = workspace_url or env.get("WORKSPACE_URL")
     workspace = None
     if ws_url:
-        key = env.get("WORKSPACE_API_KEY") or None
+        key = env.get("WORKSPACE_API_KEY")
         if not key:
             raise UsageError("the workspace service needs WORKSPACE_API_KEY")
         workspace = WorkspaceConnection(ws_url, Secret(key))

@@ -70,13 +70,12 @@ class RetryPolicy:
         *,
         window_age: float,
         probe: int = 1,
-        now: datetime | None = None,
     ) -> float:
         """Seconds to wait after a `429`: its `Retry-After`; else until the rate window
         can have freed, `window_age` being how long ago this client's first call in the
         last window started, but at least the `probe`-th step of the bounded probing
         (the `probe`-th `429` in a row of one request)."""
-        told = retry_after(response, now=now)
+        told = retry_after(response)
         if told is not None:
             return max(MIN_THROTTLE_WAIT, told)
         until_freed = self.rate_window * (1.0 + self.rate_margin) - window_age

@@ -339,7 +339,7 @@ class Sender:
         await self._unless_halted(self.retry.sleep(wait))
 
 
-@dataclass(slots=True)
+@dataclass
 class _Call:
     """One logical request and what its attempts so far have cost."""
 

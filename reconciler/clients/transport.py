@@ -177,7 +177,6 @@ class Transport(httpx.AsyncBaseTransport):
         """Close every connection (a request still in flight fails with `ReadError`)."""
         self._closed = True
         conns, self._open = self._open, set()
-        self._idle.clear()
         for conn in conns:
             conn.close()
         if conns:

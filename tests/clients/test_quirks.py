@@ -3,6 +3,7 @@ tolerated by the clients: one test per quirk, against a sandbox with that quirk 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -38,6 +39,8 @@ def with_quirk(name: str, clock: Callable[[], float] | None = None, **config: An
     settings: dict[str, Any] = {"rate_limit": 0, "search_rate_limit": 0, **config}
     return make_state(SandboxConfig(quirks={name}, **settings), clock or FakeClock())
 
+
+BOUND = 20.0  # seconds a step that should take milliseconds may take before it fails
 
 ASSET = {"modelName": "X1", "manufacturer": "Lenovo", "type": "Laptop", "supplier": "CDW"}
 
@@ -218,7 +221,9 @@ async def test_no_retry_after() -> None:
     state = with_quirk("no-retry-after", clock, rate_limit=2)
     sleeper = Sleeper(clock)
     retry = RetryPolicy(sleep=sleeper, clock=clock)
-    async with helpdesk_client(state, retry=retry) as client:  # client limiter off
+    # Bounded: a throttle gate that never opens again after the 429 must fail the test,
+    # not hang it (clients/ratelimit.py's count of closers starting at 1).
+    async with asyncio.timeout(BOUND), helpdesk_client(state, retry=retry) as client:
         for _ in range(2):
             assert await client.companies() == []
     assert [r["status"] for r in api_requests(state)] == [200, 200, 429, 200]

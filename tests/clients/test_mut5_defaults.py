@@ -1,0 +1,57 @@
+"""What a client made without a `timeout` (the library's own use, as its docstring shows)
+gives each request: 30 s to connect, write and wait for a connection, 120 s for the
+answer; the same for both services. A timeout given is what every request carries."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, WorkspaceClient
+from tests.clients.test_requests import Recorder
+
+pytestmark = pytest.mark.anyio
+
+DEFAULT = {"connect": 30.0, "read": 120.0, "write": 30.0, "pool": 30.0}
+
+
+def helpdesk(recorder: Recorder, **kwargs: object) -> HelpdeskClient:
+    return HelpdeskClient(
+        "http://h",
+        BasicAuth("admin", "pw"),
+        transport=httpx.MockTransport(recorder),
+        limits=RateLimits(general=0, search=0),
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def workspace(recorder: Recorder, **kwargs: object) -> WorkspaceClient:
+    return WorkspaceClient(
+        "http://w",
+        "k3y-of-the-workspace",
+        transport=httpx.MockTransport(recorder),
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize(
+    ("timeout", "carried"),
+    [
+        (None, DEFAULT),
+        (7.0, {"connect": 7.0, "read": 7.0, "write": 7.0, "pool": 7.0}),
+        (httpx.Timeout(60.0, connect=10.0), {**dict.fromkeys(DEFAULT, 60.0), "connect": 10.0}),
+    ],
+)  # fmt: skip
+async def test_each_request_carries_the_clients_timeout(
+    timeout: float | httpx.Timeout | None, carried: dict[str, float]
+) -> None:
+    kwargs = {} if timeout is None else {"timeout": timeout}
+    to_helpdesk, to_workspace = Recorder(answer={"id": 3}), Recorder(answer={"id": 4})
+    async with helpdesk(to_helpdesk, **kwargs) as hd:
+        await hd.request("GET", "Tickets", {}, write=False)
+    async with workspace(to_workspace, **kwargs) as ws:
+        await ws.request("GET", "employees", write=False)
+    requests = [*to_helpdesk.requests, *to_workspace.requests]
+    assert len(requests) == 3  # the helpdesk's authorization, its call, the workspace's
+    for request in requests:
+        assert request.extensions["timeout"] == carried
