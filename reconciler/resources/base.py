@@ -133,7 +133,6 @@ class PlanContext:
     live: Mapping[str, Any]
     prune: frozenset[str]
     creating: dict[tuple[str, str], str] = field(default_factory=dict)
-    _ignored: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     @property
     def employee_key(self) -> str:
@@ -147,11 +146,10 @@ class PlanContext:
         return kind in self.prune
 
     def ignored(self, kind: str) -> frozenset[str]:
-        found = self._ignored.get(kind)
-        if found is None:
-            names = self.desired.settings.ignore_fields.get(kind, [])  # type: ignore[call-overload]
-            found = self._ignored[kind] = frozenset(names)
-        return found
+        """The fields `settings.ignore_fields` names for `kind` (each kind's `diff` asks
+        once, so nothing is cached)."""
+        names = self.desired.settings.ignore_fields.get(kind, [])  # type: ignore[call-overload]
+        return frozenset(names)
 
     def will_create(self, kind: str, key: str) -> None:
         self.creating[(kind, norm_key(key))] = address(kind, key)

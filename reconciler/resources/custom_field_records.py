@@ -93,7 +93,9 @@ def parse_options(raw: Any) -> dict[int, str]:
     return options
 
 
-def parse_definition(raw: Mapping[str, Any], extra_options: Mapping[str, int]) -> FieldDefinition:
+def parse_definition(
+    raw: Mapping[str, Any], extra_options: Mapping[str, int] | None
+) -> FieldDefinition:
     option_names = parse_options(raw.get("SelectionComboOptions"))
     if not option_names and extra_options:
         option_names = {ident: name for name, ident in extra_options.items()}
@@ -156,11 +158,14 @@ async def full_values_for(
     return [o for o in objects if id(o) not in done and reader.wants(kind, name_of(o))]
 
 
-def _configured_options(configured: Mapping[str, Mapping[str, int]], name: str) -> dict[str, int]:
+def _configured_options(
+    configured: Mapping[str, Mapping[str, int]], name: str
+) -> dict[str, int] | None:
+    """The options `settings.custom_field_options` gives the field `name`, or None."""
     for field_name, options in configured.items():
         if norm_key(field_name) == norm_key(name):
             return dict(options)
-    return {}
+    return None
 
 
 def parse_date(text: str) -> str | None:

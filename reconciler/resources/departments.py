@@ -15,9 +15,10 @@ def _carriers(ctx: PlanContext) -> dict[str, tuple[str, str]]:
     """Normalised department name -> (kind, key) of the first managed entry that names it
     (a user, through the table's references), whose create or update creates it."""
     carriers: dict[str, tuple[str, str]] = {}
-    for row, field in references_to(KIND):
-        if field in ctx.ignored(row.name):
-            continue
+    named_by = [
+        (row, field) for row, field in references_to(KIND) if field not in ctx.ignored(row.name)
+    ]
+    for row, field in named_by:
         key = row.key_field_for(ctx.desired.settings.employee_key)
         for entry in ctx.desired.entries(row.name):
             if name := getattr(entry, field):

@@ -121,16 +121,16 @@ class _Planner:
             self.entry(entry, ref, ())
 
     def warn_role_loss(self) -> None:
-        """Warn about users taken out of categories and listed under none, unless they are
-        administrators or the plan disables them anyway."""
+        """Warn about users taken out of categories and listed under none, unless the plan
+        disables them anyway. (An administrator is never taken out: the administrator role
+        gives access to every category, see `drops`.)"""
         entries = {norm_key(u.username): u for u in self.ctx.desired.entries_as(USERS, User)}
         prunes_users = self.ctx.prunes(USERS) and bool(entries)
         for username in sorted(self.removed.values(), key=str.casefold):
             key = norm_key(username)
-            user = self.users.get(username)
             entry = entries.get(key)
             disabled = (entry is None and prunes_users) or (entry is not None and entry.disabled)
-            if key in self.kept or disabled or (user is not None and user.is_admin):
+            if key in self.kept or disabled:
                 continue
             self.result.diagnostics.append(
                 warning(

@@ -1,0 +1,78 @@
+"""The whole outcome of each planner case (`tests/planning/cases`), pinned: the plan as its
+saved form and the renderers get it (`Plan.to_dict()`: every change with its fields,
+operations and their parameters, descriptions, dependencies, reasons and sources, every
+diagnostic with its message, remedy and location, the live digest), what was read from
+each service, and per kind of live state the count the safety brake judges and the keys
+read. The cases themselves assert the parts each is about; this catches a change
+anywhere else in what a user is shown or what apply sends.
+
+A golden file per case under `whole_plans/`; a case without one (added since) is not
+judged here. After a deliberate change of the output, write them again with
+`RECONCILER_WRITE_WHOLE_PLANS=1 python -m pytest tests/resources/test_mut5_whole_plans.py`
+and review the diff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from reconciler.live import read_live
+from reconciler.manifest import load_manifests
+from reconciler.planning.plan import Selector, plan, prune_kinds
+from reconciler.resources import RESOURCES
+from tests.planning.fakes import SnapshotClient
+
+CASES = Path(__file__).parents[1] / "planning" / "cases"
+GOLDEN = Path(__file__).parent / "whole_plans"
+WRITE = os.environ.get("RECONCILER_WRITE_WHOLE_PLANS") == "1"
+NAMES = sorted(p.stem for p in (CASES.glob("*.yaml") if WRITE else GOLDEN.glob("*.json")))
+
+
+def outcome(case: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    manifest = tmp_path / "manifest.yaml"
+    with manifest.open("w") as fh:
+        YAML().dump(case.get("desired") or {}, fh)
+    desired = load_manifests([manifest], env={})
+    live_case = case.get("live") or {}
+    helpdesk = SnapshotClient(live_case.get("helpdesk") or {})
+    workspace = SnapshotClient(live_case.get("workspace") or {})
+    options = case.get("options") or {}
+    pruned = prune_kinds(desired, bool(options.get("prune")))
+    live = asyncio.run(
+        read_live(desired, RESOURCES, helpdesk=helpdesk, workspace=workspace, prune=pruned)
+    )
+    result = plan(
+        desired,
+        live,
+        resources=RESOURCES,
+        prune=bool(options.get("prune")),
+        targets=[Selector.parse(t) for t in options.get("targets", [])],
+        excludes=[Selector.parse(t) for t in options.get("excludes", [])],
+    )
+    got = {
+        "plan": result.to_dict(),
+        "reads": {"helpdesk": sorted(helpdesk.reads), "workspace": sorted(workspace.reads)},
+        "live": {
+            kind: {"count": len(state), "keys": sorted(state.keys())}
+            for kind, state in sorted(live.kinds.items())
+        },
+    }
+    return json.loads(json.dumps(got).replace(str(tmp_path), "{dir}"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_whole_outcome(name: str, tmp_path: Path) -> None:
+    case = YAML(typ="safe").load((CASES / f"{name}.yaml").read_text())
+    got = outcome(case, tmp_path)
+    golden = GOLDEN / f"{name}.json"
+    if WRITE:
+        GOLDEN.mkdir(exist_ok=True)
+        golden.write_text(json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    assert got == json.loads(golden.read_text())
