@@ -6,9 +6,9 @@ each service, and per kind of live state the count the safety brake judges and t
 read. The cases themselves assert the parts each is about; this catches a change
 anywhere else in what a user is shown or what apply sends.
 
-A golden file per case under `whole_plans/`; a case without one (added since) is not
-judged here. After a deliberate change of the output, write them again with
-`RECONCILER_WRITE_WHOLE_PLANS=1 python -m pytest tests/resources/test_mut5_whole_plans.py`
+A golden file per case under `whole_plans/`: a case without one fails, naming the command
+that writes it. After a deliberate change of the output (or a new case), write them with
+`RECONCILER_WRITE_WHOLE_PLANS=1 python -m pytest tests/resources/test_whole_plans.py`
 and review the diff.
 """
 
@@ -32,7 +32,7 @@ from tests.planning.fakes import SnapshotClient
 CASES = Path(__file__).parents[1] / "planning" / "cases"
 GOLDEN = Path(__file__).parent / "whole_plans"
 WRITE = os.environ.get("RECONCILER_WRITE_WHOLE_PLANS") == "1"
-NAMES = sorted(p.stem for p in (CASES.glob("*.yaml") if WRITE else GOLDEN.glob("*.json")))
+NAMES = sorted(p.stem for p in CASES.glob("*.yaml"))
 
 
 def outcome(case: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
@@ -75,4 +75,12 @@ def test_whole_outcome(name: str, tmp_path: Path) -> None:
     if WRITE:
         GOLDEN.mkdir(exist_ok=True)
         golden.write_text(json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    assert golden.exists(), (
+        f"no whole outcome for the case {name}: write it with RECONCILER_WRITE_WHOLE_PLANS=1 "
+        "python -m pytest tests/resources/test_whole_plans.py, and review it"
+    )
     assert got == json.loads(golden.read_text())
+
+
+def test_every_whole_outcome_has_its_case() -> None:
+    assert sorted(p.stem for p in GOLDEN.glob("*.json")) == NAMES
