@@ -314,8 +314,8 @@ def _paths_differing(then: Any, now: Any, path: str) -> list[str]:
         return found
     if isinstance(then, list) and isinstance(now, list) and len(then) == len(now):
         found = []
-        for index, (a, b) in enumerate(zip(then, now, strict=True)):
-            found += _paths_differing(a, b, f"{path}[{index}]")
+        for index, item in enumerate(then):  # as long as `now`, checked above
+            found += _paths_differing(item, now[index], f"{path}[{index}]")
         return found
     if then == now and type(then) is type(now):
         return []
