@@ -54,6 +54,5 @@ def test_the_listing_keeps_text_as_written_and_names_a_workspace_only_url(projec
     assert '"description": "Produktion München",' in listed.stdout
     text = CliRunner().invoke(main, ["environments"])
     assert text.stdout == (
-        "prod     http://127.0.0.1:9/helpdesk  base\n"
-        "ws-only  http://127.0.0.1:9/workspace  base\n"
+        "prod     http://127.0.0.1:9/helpdesk  base\nws-only  http://127.0.0.1:9/workspace  base\n"
     )
