@@ -120,7 +120,7 @@ async def _run(session: Any, conn: Any, yes: bool, saved: Any) -> Any:
                     confirm=_confirmation(yes, conn), progress=reporter, saved=saved
                 )
             finally:
-                interrupts.disarm()
+                interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run disarms too)
 
 
 @click.command()

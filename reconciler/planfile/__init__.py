@@ -78,7 +78,7 @@ def var_file_mismatch(recorded: tuple[VarFile, ...], given: tuple[Path, ...]) ->
             f"the saved plan was made with {names}; {len(given)} --var-file given: give the "
             "same var files (a saved plan names them, never reads them), or plan again"
         )
-    for path, then in zip(given, recorded, strict=True):
+    for path, then in zip(given, recorded, strict=True):  # pragma: no mutate (lengths equal)
         now = VarFile.of(path)
         if now is not None and now.digest != then.digest:
             return (
@@ -314,8 +314,8 @@ def _paths_differing(then: Any, now: Any, path: str) -> list[str]:
         return found
     if isinstance(then, list) and isinstance(now, list) and len(then) == len(now):
         found = []
-        for index, (a, b) in enumerate(zip(then, now, strict=True)):
-            found += _paths_differing(a, b, f"{path}[{index}]")
+        for index, item in enumerate(then):  # as long as `now`, checked above
+            found += _paths_differing(item, now[index], f"{path}[{index}]")
         return found
     if then == now and type(then) is type(now):
         return []

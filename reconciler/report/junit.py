@@ -60,6 +60,6 @@ def junit_xml(plans: Sequence[Planned]) -> str:
     for planned in plans:
         root.append(_suite(planned, several))
     for name in ("tests", "failures", "errors"):
-        root.set(name, str(sum(int(s.get(name, "0")) for s in root)))
+        root.set(name, str(sum(int(s.attrib[name]) for s in root)))
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
