@@ -177,14 +177,17 @@ class MaskingStream:
 
     Text is held back to the end of a line (or the next flush) so that a value written in
     two pieces is still masked. It has no `buffer`: writers that would go around the text
-    layer (click's binary path) find none and write text here."""
+    layer find none and write here, bytes too (click's `echo` of bytes, as its shell
+    completion writes its answer), which are decoded and masked like text."""
 
     def __init__(self, stream: IO[str], masker: Masker) -> None:
         self._stream = stream
         self._masker = masker
         self._pending = ""
 
-    def write(self, text: str) -> int:
+    def write(self, text: str | bytes) -> int:
+        if isinstance(text, bytes | bytearray):
+            text = bytes(text).decode(getattr(self._stream, "encoding", None) or "utf-8", "replace")
         if not isinstance(text, str):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self._pending += text

@@ -3,6 +3,7 @@ what a caller sees must not change: the status, everything printed, the exit han
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,12 @@ def test_the_installed_script_keeps_the_status_and_everything_printed() -> None:
     assert "no-such-option" in done.stderr
     done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, f"reconciler, version {reconciler.__version__}\n")
+
+
+def test_the_installed_script_completes_a_command_for_the_shell() -> None:
+    """click's shell completion writes its answer as bytes, through the masking of output."""
+    script = Path(sys.executable).with_name("reconciler")
+    env = {**os.environ, "_RECONCILER_COMPLETE": "bash_complete"}
+    env |= {"COMP_WORDS": "reconciler pl", "COMP_CWORD": "1"}
+    done = subprocess.run([str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "plain,plan\n", "")

@@ -214,8 +214,22 @@ def test_the_masking_stream_passes_on_what_it_does_not_handle() -> None:
     assert stream.isatty() is True
     stream.flush()
     assert terminal.flushed == 1
-    with pytest.raises(TypeError, match="write\\(\\) argument must be str, not bytes"):
-        stream.write(b"x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="write\\(\\) argument must be str, not int"):
+        stream.write(1)  # type: ignore[arg-type]
+
+
+def test_bytes_written_to_the_masking_stream_are_masked_as_text() -> None:
+    """click's `echo` writes bytes to a stream without `buffer` (its shell completion does)."""
+    real = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    stream = MaskingStream(real, Masker(["secret-value"]))
+    assert stream.write(b"plan secret-value \xc3\xa9\n") == len("plan secret-value é\n")
+    stream.write(bytearray(b"secret-"))
+    stream.write(b"value")
+    stream.flush()
+    real.seek(0)
+    written = real.buffer.read().decode()  # type: ignore[attr-defined]
+    assert "secret-value" not in written and written.count(REDACTED) == 2
+    assert written.startswith(f"plan {REDACTED} é\n")
 
 
 def test_writers_find_no_binary_buffer_around_the_masking() -> None:

@@ -4,7 +4,6 @@ where click does not turn it into its Abort, it still ends as every other interr
 from __future__ import annotations
 
 import click
-import pytest
 from click.shell_completion import CompletionItem
 from click.testing import CliRunner
 
@@ -45,11 +44,5 @@ def test_ctrl_c_during_shell_completion_says_interrupted_and_exits_130() -> None
     assert complete("cli plan --env st") == (130, "", "\nInterrupted.\n")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=TypeError,
-    reason="a bug outside this part: click writes the completion as bytes, which "
-    "masking.MaskingStream (no `buffer`) refuses with a TypeError",
-)
 def test_shell_completion_without_an_interrupt_offers_its_words() -> None:
     assert complete("cli plan --target st") == (0, "plain,staging\n", "")
