@@ -56,8 +56,8 @@ def test_a_value_written_in_pieces_is_masked_in_the_stream() -> None:
     stream.write(SECRET[5:] + "\nnext ")
     stream.flush()
     assert out.getvalue() == f"token: {REDACTED}\nnext "
-    with pytest.raises(TypeError):
-        stream.write(b"bytes")  # type: ignore[arg-type]
+    stream.write(SECRET.encode() + b"\n")  # bytes (click's echo of them) are masked as text
+    assert out.getvalue() == f"token: {REDACTED}\nnext {REDACTED}\n"
     with pytest.raises(AttributeError):
         stream.buffer  # noqa: B018  (click must not find a way around the masking)
 
