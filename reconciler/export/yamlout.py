@@ -22,6 +22,7 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.nodes import ScalarNode
+from ruamel.yaml.representer import RoundTripRepresenter
 from ruamel.yaml.resolver import VersionedResolver
 from ruamel.yaml.scalarstring import (
     DoubleQuotedScalarString,
@@ -40,13 +41,23 @@ _INDICATORS = "?:-,[]{}#&*!|>'\"%@`"
 _FLOW_INDICATORS = ",[]{}"
 
 
+class _Representer(RoundTripRepresenter):
+    """Writes None as `null` (the round-trip representer writes nothing). A class of its
+    own: `add_representer` changes the class it is called on, and called through a YAML
+    instance's representer it changed ruamel's for the whole process, so that every YAML
+    written after an export (a test's, a library user's) had `null` where it had nothing."""
+
+
+_Representer.add_representer(
+    type(None), lambda rep, _: rep.represent_scalar("tag:yaml.org,2002:null", "null")
+)
+
+
 def _yaml() -> YAML:
     yaml = YAML()
+    yaml.Representer = _Representer
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.width = 1_000_000  # never fold a line: a folded text is harder to edit
-    yaml.representer.add_representer(
-        type(None), lambda rep, _: rep.represent_scalar("tag:yaml.org,2002:null", "null")
-    )
     return yaml
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 from datetime import date
 from typing import Any
 
@@ -112,3 +113,12 @@ def test_scalar_styles() -> None:
     assert "serial_number: '0012'" in text
     assert "assigned_users: [bob, alice]" in text
     assert "Warranty: 2027-01-31" in text and "Tier: {option_id: 7}" in text
+
+
+def test_an_export_writes_null_and_leaves_every_other_yaml_writer_as_it_was() -> None:
+    """ruamel's `add_representer` changes the class it is called on: the export's `null`
+    must not become the whole process's (a library user's YAML, a later test's)."""
+    assert dump({"a": None}, []) == "a: null\n"
+    out = io.StringIO()
+    YAML().dump({"a": None}, out)
+    assert out.getvalue() == "a:\n"
