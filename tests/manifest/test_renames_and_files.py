@@ -116,3 +116,14 @@ def test_a_directory_or_a_missing_file_is_refused(tmp_path: Path) -> None:
         read_regular_file(tmp_path)
     with pytest.raises(FileRefused, match=r"^No such file or directory$"):
         read_regular_file(tmp_path / "gone.yaml")
+
+
+def test_the_size_cap_of_every_manifest_and_variables_file_is_32_mib(tmp_path: Path) -> None:
+    """The cap docs/commands.md states, in-process (the bad-input table's row
+    runs the CLI in a child): one byte over it is refused, and the message says 32 MiB."""
+    path = tmp_path / "m.yaml"
+    with path.open("wb") as fh:
+        fh.truncate(32 * 1024 * 1024 + 1)  # sparse: no 32 MiB written
+    with pytest.raises(FileRefused) as refused:
+        read_regular_file(path)
+    assert str(refused.value).startswith("it is larger than 32 MiB (33,554,433 bytes or more)")

@@ -4,6 +4,8 @@ wait for the rate limit as it happens, and a plain line every interval off a ter
 from __future__ import annotations
 
 import asyncio
+import io
+import sys
 import time
 
 import pytest
@@ -112,3 +114,24 @@ def test_a_ticker_stops() -> None:
     count = len(said)
     time.sleep(0.05)
     assert count > 0 and len(said) == count
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_display_is_drawn_on_standard_error_while_standard_output_is_a_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`reconciler plan --format json > plan.json` at a terminal: the spinner goes to the
+    terminal (standard error), the file gets nothing but what the command writes."""
+    terminal, file = _Terminal(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr(sys, "stdout", file)
+    monkeypatch.delenv("TERM", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    with ReadingProgress(interval=3600) as reading:
+        reading.read("companies")
+    assert file.getvalue() == ""
+    assert "Reading the live state" in terminal.getvalue()
