@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import sys
 import time
 
@@ -135,3 +136,20 @@ def test_the_display_is_drawn_on_standard_error_while_standard_output_is_a_file(
         reading.read("companies")
     assert file.getvalue() == ""
     assert "Reading the live state" in terminal.getvalue()
+
+
+def test_at_a_terminal_the_apply_bar_names_what_it_does_and_counts_the_operations(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.delenv("TERM", raising=False)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    with OperationsProgress(3, interval=3600) as progress:
+        progress.advance()
+    frames = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", terminal.getvalue()).split("\r")
+    drawn = [f.strip() for f in frames if f.strip()]
+    assert drawn and drawn[-1].startswith("Applying ")
+    assert all(
+        re.fullmatch(r"Applying [━╺╸]+ [01]/3 0:00:\d\d under a minute left", f) for f in drawn
+    ), drawn
