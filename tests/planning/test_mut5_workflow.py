@@ -171,3 +171,13 @@ def test_the_search_rate_limit_reaches_the_helpdesk_client(search: int, waits: b
                 asyncio.run(main())
         else:
             asyncio.run(main())
+
+
+def test_plan_tells_its_progress_each_kind_it_has_read() -> None:
+    """What `plan`'s progress shows as 'read companies, departments, ...'."""
+    state, credentials = seeded("acme")
+    read: list[str] = []
+    asyncio.run(
+        read_and_plan(_DESIRED, connection(credentials), on_read=read.append, transport=asgi(state))
+    )
+    assert sorted(read) == ["companies", "departments", "workspace.employees"]
