@@ -5,6 +5,7 @@ both its services' URLs, and one without waves is listed at the first indent."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -46,3 +47,23 @@ def test_an_environment_that_only_asserts_values_is_named_so(
         "  globex: 1 to update, 1 to delete  http://127.0.0.1:8765/globex/helpdesk\n"
         "  Only 'yes' will be accepted to approve.\n"
     )
+
+
+def test_the_options_of_apply_over_several_environments_reach_each_environments_apply(
+    tmp_path: Path,
+) -> None:
+    """`apply --env '*' --parallelism 3 --lock-timeout 5 ...`: what every environment's
+    apply is given, from the options as click parses them."""
+    from reconciler.cli.apply import apply
+    from reconciler.cli.fleet_apply import _request
+
+    log = tmp_path / "apply.log"
+    args = ["--env", "*", "--parallelism", "3", "--lock-timeout", "5", "--prune", "--force"]
+    args += ["--target", "users", "--exclude", "users/bob", "--log", str(log)]
+    request = _request(apply.make_context("apply", args).params)
+    assert (request.parallelism, request.lock_timeout, request.log_path) == (3, 5, log)
+    assert (request.options.prune, request.options.force) == (True, True)
+    assert [t.text for t in request.options.targets] == ["users"]
+    assert [e.text for e in request.options.excludes] == ["users/bob"]
+    defaults = _request(apply.make_context("apply", ["--env", "*"]).params)
+    assert (defaults.parallelism, defaults.lock_timeout) == (10, 0)
