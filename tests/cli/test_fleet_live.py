@@ -125,7 +125,7 @@ def test_a_fleet_export_keeps_to_the_objects_chosen_and_force_overwrites(project
     result = run("export", "--env", "*", "--out", "out", "--force", "--schema", schema, *args)
     assert result.exit_code == 0, result.output
     for name in ("acme", "globex"):
-        text = (project / "out" / name / "companies.yaml").read_text(encoding="utf-8")
+        text = (project / "out" / name / "users.yaml").read_text(encoding="utf-8")
         assert text.startswith(f"# yaml-language-server: $schema={schema}\n")
         names = [line for line in text.splitlines() if line.startswith("  - name: ")]
         assert names == ["  - name: Acme Corp", "  - name: Acme Field Services"]
@@ -150,3 +150,17 @@ def test_an_unreachable_environment_is_reported_on_stderr_and_the_others_exporte
     assert "\nError: down: cannot connect to the helpdesk at 127.0.0.1:9: " in result.stderr
     assert result.stderr.endswith("Error: 1 of 2 environment(s) not exported: down.\n")
     assert not (project / "out" / "down").exists()
+
+
+def test_a_fleet_export_with_include_empty_writes_the_empty_fields_of_each_environment(
+    project: Path,
+) -> None:
+    args = ["--kinds", "users"]
+    result = run("export", "--env", "*", "--out", "out", "--include-empty", *args)
+    assert result.exit_code == 0, result.output
+    plain = run("export", "--env", "*", "--out", "plain", *args)
+    assert plain.exit_code == 0, plain.output
+    for name in ("acme", "globex"):
+        full = (project / "out" / name / "users.yaml").read_text(encoding="utf-8")
+        lean = (project / "plain" / name / "users.yaml").read_text(encoding="utf-8")
+        assert "    phone: ''" in full and "phone:" not in lean
