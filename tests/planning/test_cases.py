@@ -5,13 +5,14 @@ warnings. Adding a case is adding a file."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from ruamel.yaml import YAML
 
-from reconciler.live import read_live
+from reconciler.live import LiveState, read_live
 from reconciler.manifest import load_manifests
 from reconciler.planning.plan import Plan, Selector, plan, prune_kinds
 from reconciler.resources import RESOURCES
@@ -20,7 +21,18 @@ from tests.planning.fakes import SnapshotClient
 CASES = sorted((Path(__file__).parent / "cases").glob("*.yaml"))
 
 
-def run_case(case: dict[str, Any], tmp_path: Path) -> tuple[Plan, SnapshotClient, SnapshotClient]:
+@dataclass
+class CaseRun:
+    """A case read from its live snapshot and planned: the plan, each service's fake
+    client (what was read), and the live state read."""
+
+    plan: Plan
+    helpdesk: SnapshotClient
+    workspace: SnapshotClient
+    live: LiveState
+
+
+def plan_case(case: dict[str, Any], tmp_path: Path) -> CaseRun:
     manifest = tmp_path / "manifest.yaml"
     yaml = YAML()
     with manifest.open("w") as fh:
@@ -42,7 +54,12 @@ def run_case(case: dict[str, Any], tmp_path: Path) -> tuple[Plan, SnapshotClient
         targets=[Selector.parse(t) for t in options.get("targets", [])],
         excludes=[Selector.parse(t) for t in options.get("excludes", [])],
     )
-    return result, helpdesk, workspace
+    return CaseRun(result, helpdesk, workspace, live)
+
+
+def run_case(case: dict[str, Any], tmp_path: Path) -> tuple[Plan, SnapshotClient, SnapshotClient]:
+    done = plan_case(case, tmp_path)
+    return done.plan, done.helpdesk, done.workspace
 
 
 def _plain(value: Any) -> Any:

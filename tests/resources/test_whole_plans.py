@@ -14,7 +14,6 @@ and review the diff.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -23,11 +22,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from reconciler.live import read_live
-from reconciler.manifest import load_manifests
-from reconciler.planning.plan import Selector, plan, prune_kinds
-from reconciler.resources import RESOURCES
-from tests.planning.fakes import SnapshotClient
+from tests.planning.test_cases import plan_case
 
 CASES = Path(__file__).parents[1] / "planning" / "cases"
 GOLDEN = Path(__file__).parent / "whole_plans"
@@ -36,32 +31,14 @@ NAMES = sorted(p.stem for p in CASES.glob("*.yaml"))
 
 
 def outcome(case: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
-    manifest = tmp_path / "manifest.yaml"
-    with manifest.open("w") as fh:
-        YAML().dump(case.get("desired") or {}, fh)
-    desired = load_manifests([manifest], env={})
-    live_case = case.get("live") or {}
-    helpdesk = SnapshotClient(live_case.get("helpdesk") or {})
-    workspace = SnapshotClient(live_case.get("workspace") or {})
-    options = case.get("options") or {}
-    pruned = prune_kinds(desired, bool(options.get("prune")))
-    live = asyncio.run(
-        read_live(desired, RESOURCES, helpdesk=helpdesk, workspace=workspace, prune=pruned)
-    )
-    result = plan(
-        desired,
-        live,
-        resources=RESOURCES,
-        prune=bool(options.get("prune")),
-        targets=[Selector.parse(t) for t in options.get("targets", [])],
-        excludes=[Selector.parse(t) for t in options.get("excludes", [])],
-    )
+    done = plan_case(case, tmp_path)
+    reads = {"helpdesk": done.helpdesk.reads, "workspace": done.workspace.reads}
     got = {
-        "plan": result.to_dict(),
-        "reads": {"helpdesk": sorted(helpdesk.reads), "workspace": sorted(workspace.reads)},
+        "plan": done.plan.to_dict(),
+        "reads": {service: sorted(read) for service, read in reads.items()},
         "live": {
             kind: {"count": len(state), "keys": sorted(state.keys())}
-            for kind, state in sorted(live.kinds.items())
+            for kind, state in sorted(done.live.kinds.items())
         },
     }
     return json.loads(json.dumps(got).replace(str(tmp_path), "{dir}"))
