@@ -125,7 +125,7 @@ def test_a_fleet_export_keeps_to_the_objects_chosen_and_force_overwrites(project
     result = run("export", "--env", "*", "--out", "out", "--force", "--schema", schema, *args)
     assert result.exit_code == 0, result.output
     for name in ("acme", "globex"):
-        text = (project / "out" / name / "users.yaml").read_text(encoding="utf-8")
+        text = (project / "out" / name / "companies.yaml").read_text(encoding="utf-8")
         assert text.startswith(f"# yaml-language-server: $schema={schema}\n")
         names = [line for line in text.splitlines() if line.startswith("  - name: ")]
         assert names == ["  - name: Acme Corp", "  - name: Acme Field Services"]
