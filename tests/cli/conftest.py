@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,3 +33,29 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess
         yield process
     finally:
         process.stop()
+
+
+def fleet_project(
+    workdir: Path,
+    sandbox: SandboxProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    manifest: str,
+    up: tuple[str, ...],
+    down: tuple[str, ...] = (),
+) -> Path:
+    """A project in `workdir` whose environments `up` all point at `sandbox` and `down`
+    at a port nothing listens on, each planning `good/c.yaml` (`manifest`), with the
+    sandbox's token in the environment."""
+    with socket.socket() as probe:  # a port nothing listens on once the probe closes
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    urls = {name: sandbox.helpdesk_url for name in up}
+    urls |= {name: f"http://127.0.0.1:{closed}/helpdesk" for name in down}
+    (workdir / "good").mkdir()
+    (workdir / "good" / "c.yaml").write_text(manifest, encoding="utf-8")
+    environments = "".join(
+        f"  {name}:\n    paths: [good]\n    helpdesk_url: {url}\n" for name, url in urls.items()
+    )
+    (workdir / "reconciler.yaml").write_text(f"environments:\n{environments}", encoding="utf-8")
+    monkeypatch.setenv("HELPDESK_TOKEN", sandbox.env["HELPDESK_TOKEN"])
+    return workdir

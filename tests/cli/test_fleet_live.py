@@ -14,6 +14,7 @@ from click.testing import CliRunner, Result
 
 from reconciler.cli import main
 from reconciler.sandbox.process import SandboxProcess
+from tests.cli.conftest import fleet_project
 
 MANIFEST = "companies:\n  - name: Zeta Ltd\n  - name: Acme Corp\n"
 SKIPPED = "workspace.employees skipped: the workspace service is not configured"
@@ -21,16 +22,9 @@ SKIPPED = "workspace.employees skipped: the workspace service is not configured"
 
 @pytest.fixture
 def project(clean_workdir: Path, sandbox: SandboxProcess, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (clean_workdir / "good").mkdir()
-    (clean_workdir / "good" / "c.yaml").write_text(MANIFEST, encoding="utf-8")
-    (clean_workdir / "reconciler.yaml").write_text(
-        "environments:\n"
-        f"  acme:\n    paths: [good]\n    helpdesk_url: {sandbox.helpdesk_url}\n"
-        f"  globex:\n    paths: [good]\n    helpdesk_url: {sandbox.helpdesk_url}\n",
-        encoding="utf-8",
+    return fleet_project(
+        clean_workdir, sandbox, monkeypatch, MANIFEST, up=("acme", "globex"), down=()
     )
-    monkeypatch.setenv("HELPDESK_TOKEN", sandbox.env["HELPDESK_TOKEN"])
-    return clean_workdir
 
 
 def run(*args: str) -> Result:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 from pathlib import Path
 
 import pytest
@@ -17,26 +16,16 @@ from click.testing import CliRunner, Result
 
 from reconciler.cli import main
 from reconciler.sandbox.process import SandboxProcess
+from tests.cli.conftest import fleet_project
 
 MANIFEST = "companies:\n  - name: Zeta Ltd\n  - name: Acme Corp\n"
 
 
 @pytest.fixture
 def project(clean_workdir: Path, sandbox: SandboxProcess, monkeypatch: pytest.MonkeyPatch) -> Path:
-    with socket.socket() as probe:  # a port nothing listens on
-        probe.bind(("127.0.0.1", 0))
-        closed = probe.getsockname()[1]
-    (clean_workdir / "good").mkdir()
-    (clean_workdir / "good" / "c.yaml").write_text(MANIFEST, encoding="utf-8")
-    (clean_workdir / "reconciler.yaml").write_text(
-        "environments:\n"
-        f"  prod:\n    paths: [good]\n    helpdesk_url: {sandbox.helpdesk_url}\n"
-        f"  stage:\n    paths: [good]\n    helpdesk_url: {sandbox.helpdesk_url}\n"
-        f"  down:\n    paths: [good]\n    helpdesk_url: http://127.0.0.1:{closed}/helpdesk\n",
-        encoding="utf-8",
+    return fleet_project(
+        clean_workdir, sandbox, monkeypatch, MANIFEST, up=("prod", "stage"), down=("down",)
     )
-    monkeypatch.setenv("HELPDESK_TOKEN", sandbox.env["HELPDESK_TOKEN"])
-    return clean_workdir
 
 
 def run(*args: str) -> Result:
