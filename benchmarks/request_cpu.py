@@ -66,7 +66,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--requests", type=int, default=20000)
     options = parser.parse_args()
-    http = new_http_client("http://127.0.0.1:8765/helpdesk/api/", httpx.MockTransport(answer), 30.0)
+    http = new_http_client(
+        "http://127.0.0.1:8765/helpdesk/api/", httpx.MockTransport(answer), 30.0, max_connections=10
+    )
     count, repeat = options.requests, options.repeat
     print(f"CPU per request, best of {repeat} x {count}, in µs: httpx's / the clients' own")
     totals = [0.0, 0.0]

@@ -21,10 +21,12 @@ def new_http_client(
     base_url: str | httpx.URL,
     transport: httpx.AsyncBaseTransport | None,
     timeout: float | httpx.Timeout,
-    max_connections: int = 10,
+    *,
+    max_connections: int,
 ) -> httpx.AsyncClient:
-    """The httpx client of an API client. Redirects are never followed: the credentials
-    would travel with them (the sender reports a 3xx instead).
+    """The httpx client of an API client. Redirects are never followed (httpx's default,
+    pinned by tests/clients/test_requests.py): the credentials would travel with them (the
+    sender reports a 3xx instead).
 
     The connection pool holds as many connections as the client sends requests at once
     (`max_connections`, its `Sender`'s concurrency), all kept alive: httpcore walks every
@@ -46,7 +48,6 @@ def new_http_client(
         verify=_tls_context() if transport is None else True,
         timeout=timeout,
         limits=limits,
-        follow_redirects=False,
         headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
     )
 

@@ -43,7 +43,7 @@ _OWN_FIELDS = frozenset({"host", "content-length", "transfer-encoding"})
 _httpx_log = logging.getLogger("httpx")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # pragma: no mutate
 class _Template:
     headers: httpx.Headers  # in httpx's order, Content-Length (if any) the probe's
     length_field: str | None  # the Content-Length field to set per request

@@ -86,7 +86,7 @@ def chunk(data: bytes) -> bytes:
 LAST_CHUNK = b"0\r\n\r\n"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True)  # pragma: no mutate
 class Head:
     """An answer's status line and fields, and how its body is framed."""
 

@@ -16,7 +16,7 @@ addresses without regard to case).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, auto
 from typing import Any
 
 from pydantic import BaseModel
@@ -37,10 +37,12 @@ HELPDESK = "helpdesk"
 WORKSPACE = "workspace"
 
 
-class KeyForm(StrEnum):
-    NAME = "name"  # case- and spacing-insensitive (`norm_key`)
-    ID = "id"  # an integer id
-    FIELD = "field"  # `settings.employee_key`: e-mail keys without regard to case
+class KeyForm(Enum):
+    # Compared as members only; no value is ever read or shown (a string value was an
+    # equivalent mutant on every seed that drew it).
+    NAME = auto()  # case- and spacing-insensitive (`norm_key`)
+    ID = auto()  # an integer id
+    FIELD = auto()  # `settings.employee_key`: e-mail keys without regard to case
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ _NAME_READ_ALIKE = re.compile(r"[&*][0-9A-Za-z_-]++(?![?:%@`])")
 _STANDARD_TAG = re.compile(r"tag:yaml\.org,2002:[a-z]+\Z")
 
 
-@dataclass(slots=True)
+@dataclass(slots=True)  # pragma: no mutate
 class AliasUse:
     """What composing returns for `*name`: the anchored node and where it is used."""
 

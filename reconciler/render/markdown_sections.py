@@ -62,7 +62,7 @@ def source_link(base: str, source: str) -> str | None:
     relative = PurePosixPath(file.replace("\\", "/"))
     if relative.is_absolute() or ".." in relative.parts or PureWindowsPath(file).drive:
         return None
-    path = quote(file.removeprefix("./"), safe="/")
+    path = quote(file.removeprefix("./"))  # keeps "/" (quote's default)
     return f"{base.rstrip('/').replace(')', '%29')}/{path}#L{line}"
 
 

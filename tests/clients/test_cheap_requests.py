@@ -71,7 +71,7 @@ ROWS: list[tuple[str, str, bytes | None, Any, Any, bool]] = [
 
 def client(base: str, **options: Any) -> httpx.AsyncClient:
     transport = httpx.MockTransport(lambda request: httpx.Response(200))
-    http = new_http_client(base, transport, httpx.Timeout(30.0, read=120.0))
+    http = new_http_client(base, transport, httpx.Timeout(30.0, read=120.0), max_connections=10)
     for name, value in options.items():
         setattr(http, name, value)
     return http
@@ -306,7 +306,7 @@ ANSWERS: list[tuple[str, Any]] = [
 def answered(
     handler: Any, use_httpx: bool, request_args: tuple[Any, ...] = ()
 ) -> tuple[httpx.Response, httpx.AsyncClient]:
-    http = new_http_client(BASES[0], httpx.MockTransport(handler), 30.0)
+    http = new_http_client(BASES[0], httpx.MockTransport(handler), 30.0, max_connections=10)
 
     async def run() -> httpx.Response:
         url = httpx_builds(http, "GET", "Users").url
@@ -358,7 +358,7 @@ def test_an_answer_is_what_httpx_s_send_gives(
 def test_a_cookie_set_by_an_answer_is_sent_back_as_httpx_sends_it() -> None:
     http = new_http_client(
         BASES[0], httpx.MockTransport(lambda r: httpx.Response(200, headers={"Set-Cookie": "s=1"})),
-        30.0,
+        30.0, max_connections=10,
     )  # fmt: skip
     url = httpx_builds(http, "GET", "Users").url
 
@@ -396,7 +396,7 @@ def test_a_failure_names_its_request_and_a_closed_client_sends_nothing(use_httpx
     with pytest.raises(httpx.RemoteProtocolError, match="Invalid URL in location header"):
         answered(bad_location, use_httpx)
 
-    http = new_http_client(BASES[0], httpx.MockTransport(ANSWERS[0][1]), 30.0)
+    http = new_http_client(BASES[0], httpx.MockTransport(ANSWERS[0][1]), 30.0, max_connections=10)
     request = http.build_request("GET", httpx_builds(http, "GET", "Users").url, headers=AUTH)
     asyncio.run(http.aclose())
     send = httpx.AsyncClient.send if use_httpx else type(http).send
@@ -415,7 +415,7 @@ def test_hooks_auth_and_redirects_of_a_client_go_through_httpx() -> None:
             return httpx.Response(200, json={"followed": request.headers.get("authorization")})
         return httpx.Response(302, headers={"Location": "/helpdesk/api/next"})
 
-    http = new_http_client(BASES[0], httpx.MockTransport(handler), 30.0)
+    http = new_http_client(BASES[0], httpx.MockTransport(handler), 30.0, max_connections=10)
     http.event_hooks = {"request": [hook], "response": []}
     http.auth = ("user", "pw")
     http.follow_redirects = True

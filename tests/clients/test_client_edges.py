@@ -86,7 +86,7 @@ def test_a_sync_body_is_refused_by_the_async_client_in_httpx_words() -> None:
     async def main() -> None:
         limits = httpx.Limits(max_connections=1)
         transport = Transport(lambda: pytest.fail("no TLS here"), limits)
-        http = new_http_client("http://127.0.0.1:9/api/", transport, 5.0)
+        http = new_http_client("http://127.0.0.1:9/api/", transport, 5.0, max_connections=10)
         try:
             request = http.build_request("POST", "Company", content=iter([b"name=Acme"]))
             with pytest.raises(RuntimeError) as refused:

@@ -85,7 +85,7 @@ async def test_a_request_waiting_for_a_free_slot_when_halted_is_never_sent() -> 
 
 async def test_a_url_of_a_scheme_the_transport_does_not_speak_fails_at_once() -> None:
     sleeper = Sleeper()
-    http = new_http_client("ftp://h.example/api/", None, 5.0)
+    http = new_http_client("ftp://h.example/api/", None, 5.0, max_connections=10)
     sender = Sender(http, auth_headers=dict, retry=RetryPolicy(sleep=sleeper))
     try:
         with pytest.raises(TransportFailure) as failed:
