@@ -75,7 +75,6 @@ async def export_live(
     include_empty: bool = False,
     on_read: Callable[[str], None] | None = None,
     transport: httpx.AsyncBaseTransport | None = None,
-    now: datetime | None = None,
 ) -> ExportResult:
     """Read the live state of the selected kinds (read-only clients: a write attempt is
     a bug and raises) and convert it. Kinds whose service is not configured are skipped
@@ -116,6 +115,5 @@ async def export_live(
         selection,
         include_empty=include_empty,
         sources=sources,
-        now=now,
         warnings=warnings,
     )

@@ -28,6 +28,7 @@ from reconciler.resources.custom_field_records import (
     CHECKBOX,
     DATE,
     DROPDOWN,
+    TEXT,
     CustomFieldCatalogue,
     FieldDefinition,
     live_value,
@@ -93,7 +94,8 @@ class ValueExporter:
             name = str(item.get("FieldName") or "")
             if self.catalogue.field(self.usage, name) is None:
                 continue  # not a field of this kind's definitions: nothing a manifest can set
-            if live_value(_plain(item), item) is not None:
+            # Read as a text field: does the item hold a value at all?
+            if live_value(FieldDefinition(field_id, name, TEXT), item) is not None:
                 self.notes.append(
                     f"{owner}: custom field {name!r} (id {field_id}) is left out: another "
                     "field has the same name, and manifests name fields"
@@ -143,8 +145,3 @@ class ValueExporter:
         self.notes.append(
             f"{owner}: custom field {definition.name!r} is left out: {stored!r} is {why}"
         )
-
-
-def _plain(item: Mapping[str, Any]) -> FieldDefinition:
-    """A text definition, to tell whether an item holds a value at all."""
-    return FieldDefinition(id=0, name=str(item.get("FieldName")), type=1)

@@ -137,7 +137,7 @@ class KindSpec:
             return text
         return text.casefold()  # e-mail addresses are compared without regard to case
 
-    def case_sensitive(self, employee_key: str = "email") -> bool:
+    def case_sensitive(self, employee_key: str) -> bool:
         """Whether two of its keys differing only in case are two keys: so is an employee
         key other than an e-mail address (`settings.employee_key`), compared as written."""
         return self.key_form is KeyForm.FIELD and "email" not in employee_key.casefold()

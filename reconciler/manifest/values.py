@@ -224,12 +224,12 @@ def finite(value: Any) -> Any:
     """A custom field's value: an unquoted `.inf`, `.nan` (or a number too large, which YAML
     reads as infinite) would be written as the text "inf"/"nan"; quoted, it is text."""
     if isinstance(value, float) and not math.isfinite(value):
-        written = "nan" if math.isnan(value) else ("-" if value < 0 else "") + "inf"
+        written = str(value)  # "inf", "-inf" or "nan" (a NaN's sign is never shown)
         raise PydanticCustomError(
             "finite",  # pragma: no mutate
             "{written} is not a value a field can hold: YAML reads an unquoted .inf or .nan "
             "as a special number; quote it (for example '.{bare}') to write it as text",
-            {"written": written, "bare": written.lstrip("-")},
+            {"written": written, "bare": written.removeprefix("-")},
         )
     return value
 
