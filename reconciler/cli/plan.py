@@ -96,7 +96,7 @@ def plan(
     codequality: Path | None,
     html_file: Path | None,
     junit_file: Path | None,
-    job_summary_file: Path | None,
+    job_summary_file: str | None,
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
