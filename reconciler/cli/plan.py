@@ -96,7 +96,7 @@ def plan(
     codequality: Path | None,
     html_file: Path | None,
     junit_file: Path | None,
-    job_summary_file: Path | None,
+    job_summary_file: str | None,
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
@@ -173,10 +173,11 @@ def _save(
 
 def _write_comments(comment_dir: Path, result: Any, scope: Any, source_url: str | None) -> None:
     from reconciler.render import markdown_parts
+    from reconciler.render.markdown import DEFAULT_LIMIT
 
     # A partial plan says so at the top of part 1, where a reviewer starts.
     note = f"> {scope.describe()}\n\n" if scope is not None else ""
-    parts = markdown_parts(result, source_url=source_url, limit=60_000 - len(note))
+    parts = markdown_parts(result, source_url=source_url, limit=DEFAULT_LIMIT - len(note))
     parts[0] = note + parts[0]
     written = write_comment_parts(comment_dir, parts)
     click.echo(f"Wrote the plan in {written} comment part(s) to {comment_dir}.", err=True)

@@ -137,7 +137,7 @@ def plan_report_options(func: Callable[..., Any]) -> Callable[..., Any]:
             "--job-summary",
             "job_summary_file",
             envvar="GITHUB_STEP_SUMMARY",
-            type=click.Path(dir_okay=False, path_type=Path),
+            type=click.Path(dir_okay=False),  # a str: only ever opened to append
             help="Append the plan's summary (Markdown) to FILE, within GitHub's 1 MiB "
             "(default: $GITHUB_STEP_SUMMARY, GitHub's job summary).",
         ),
@@ -151,7 +151,7 @@ def write_plan_reports(
     plan: dict[str, Any],
     html_file: Path | None,
     junit_file: Path | None,
-    job_summary_file: Path | None,
+    job_summary_file: str | None,
     source_url: str | None,
     saved: Path | None,
 ) -> None:
@@ -166,7 +166,7 @@ def write_reports(
     plans: list[Any],
     html_file: Path | None,
     junit_file: Path | None,
-    job_summary_file: Path | None,
+    job_summary_file: str | None,
     source_url: str | None,
     saved: Path | None,
 ) -> None:
@@ -187,4 +187,4 @@ def write_reports(
         from reconciler.report.summary import append_summary, job_summary, where_from
 
         where = where_from(os.environ, saved, html_file)
-        append_summary(str(job_summary_file), job_summary(plans, where))
+        append_summary(job_summary_file, job_summary(plans, where))

@@ -319,4 +319,6 @@ def _paths_differing(then: Any, now: Any, path: str) -> list[str]:
         return found
     if then == now and type(then) is type(now):
         return []
-    return [_printable(path or "(the whole change)")]
+    # Never at the top: both are changes (dicts) with the same address, and a fresh
+    # change has no key "" that could lead back to an empty path.
+    return [_printable(path)]

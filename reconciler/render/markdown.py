@@ -186,7 +186,7 @@ def _summary(plan: Plan) -> Section:
     # summary_text ends with the brake's verdict whenever the plan removes something.
     text += "".join(f"**{inline(line)}**\n\n" for line in summary_text(plan).split("\n"))
     table = coverage_table(plan)
-    if table:
+    if table is not None:
         text += f"{COVERAGE_LEAD}\n\n{table}\n"
     return Section(text)
 

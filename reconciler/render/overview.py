@@ -68,12 +68,13 @@ def coverage_lines(plan: Plan) -> list[str]:
     return lines
 
 
-def coverage_table(plan: Plan) -> str:
+def coverage_table(plan: Plan) -> str | None:
     """The Markdown table of part 1: per kind the live and managed objects, the share
-    and the count of unmanaged ones; the kinds not read in full say why."""
+    and the count of unmanaged ones; the kinds not read in full say why. None when the
+    plan has no coverage to show."""
     found = plan.coverage
     if found is None or not (found.kinds or found.not_read_in_full):
-        return ""
+        return None
     head = "| kind | live | managed | coverage | unmanaged |\n|:--|--:|--:|--:|--:|\n"
     rows = "".join(
         f"| {inline(kind)} | {c.live:,} | {c.managed:,} | {_percent(c.percent)} "

@@ -220,20 +220,20 @@ def quote_pair(before: str, after: str) -> tuple[str, str]:
     shown = quote(before), quote(after)
     if shown[0] != shown[1] or before == after:
         return shown
-    common = next(
-        (i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b),
-        min(len(before), len(after)),
-    )
-    start = max(common - MAX_STRING // 5, 0)
+    # Both shortened forms are alike, so the lengths are the same and so are the heads:
+    # the first difference lies past the head (66 characters), and the window starts 20
+    # characters before it, never at 0.
+    common = next(i for i in range(len(before)) if before[i] != after[i])
+    start = common - MAX_STRING // 5
     return _window(before, start), _window(after, start)
 
 
 def _window(text: str, start: int) -> str:
+    """`text` from `start` (past its beginning) for `MAX_STRING` characters."""
     part = text[start : start + MAX_STRING]
     escaped = _escape_string(part)
-    opening = '..."' if start else '"'
     closing = '"...' if start + MAX_STRING < len(text) else '"'
-    return f"{opening}{escaped}{closing} ({len(text):,} characters)"
+    return f'..."{escaped}{closing} ({len(text):,} characters)'
 
 
 def collection_delta(before: Any, after: Any) -> FieldView | None:

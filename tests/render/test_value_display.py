@@ -311,6 +311,20 @@ def test_how_a_field_change_is_shown(
 @pytest.mark.parametrize(
     ("length", "at", "before", "after"),
     [
+        # at the very start, or the last character of the head: the shortened values
+        # already differ, and are shown as they are
+        (
+            150,
+            0,
+            '"' + "x" * 66 + "..." + "x" * 31 + '" (150 characters)',
+            '"Y' + "x" * 65 + "..." + "x" * 31 + '" (150 characters)',
+        ),
+        (
+            150,
+            65,
+            '"' + "x" * 66 + "..." + "x" * 31 + '" (150 characters)',
+            '"' + "x" * 65 + "Y..." + "x" * 31 + '" (150 characters)',
+        ),
         # just after the head shown: from 20 characters before it
         (
             150,
