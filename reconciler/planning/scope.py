@@ -178,7 +178,7 @@ def _cut(desired: DesiredState, wanted: set[EntryKey]) -> DesiredState:
 
 def _git(root: Path, *args: str) -> bytes:
     try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True)
     except OSError as exc:
         raise UsageError(f"--changed-since needs git: {exc.strerror or exc}") from None
     if done.returncode != 0:

@@ -56,6 +56,15 @@ FIELDS = "input should be 'HELPDESK_TOKEN', 'HELPDESK_USERNAME', 'HELPDESK_PASSW
                 "5:79: environments.a.safety.limit: unknown field",
             ],
         ),
+        (
+            "environments:\n  a:\n    paths: [x]\n    rate_limit: 10001\n"
+            "    safety: {max_change_percent: -1}\n",
+            [
+                "4:17: environments.a.rate_limit: input should be less than or equal to 10000",
+                "5:34: environments.a.safety.max_change_percent: input should be greater "
+                "than or equal to 0",
+            ],
+        ),
     ],
 )
 def test_a_value_out_of_its_bounds_is_located(
