@@ -23,13 +23,17 @@ class Helpdesk:
     def __init__(self, companies: list[dict[str, Any]], user: Any) -> None:
         self._companies = companies
         self._user = user
-        self.asked: list[tuple[str, str, dict[str, Any]]] = []
+        self.asked: list[tuple[str, str, dict[str, Any], bool]] = []
 
     async def companies(self) -> list[dict[str, Any]]:
         return self._companies
 
-    async def request(self, method: str, path: str, params: dict[str, Any], **_: Any) -> Any:
-        self.asked.append((method, path, params))
+    async def request(
+        self, method: str, path: str, params: dict[str, Any], *, write: bool, **_: Any
+    ) -> Any:
+        # `write` is required, as by the real client: a read-only client refuses a write,
+        # and a write is not retried as a read is.
+        self.asked.append((method, path, params, write))
         if isinstance(self._user, Exception):
             raise self._user
         return self._user
@@ -49,7 +53,8 @@ def test_a_company_whose_create_was_lost_is_found_by_its_name() -> None:
 def test_a_user_whose_create_was_lost_is_found_by_username() -> None:
     helpdesk = Helpdesk([], {"UserID": 41, "Username": "jdoe"})
     assert locate(UsersResource(), "users", "jdoe", helpdesk) == 41
-    assert helpdesk.asked == [("GET", "/UserByUsername", {"username": "jdoe"})]
+    # A lookup, asked as a read.
+    assert helpdesk.asked == [("GET", "/UserByUsername", {"username": "jdoe"}, False)]
     missing = Helpdesk([], ApiError(404, "GET", "/UserByUsername", "not found"))
     assert locate(UsersResource(), "users", "jdoe", missing) is None
 
