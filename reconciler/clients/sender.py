@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 import httpx
 
 from reconciler.clients import activity
+from reconciler.clients.fastpath import join_path
 from reconciler.clients.parsing import error_message
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
 from reconciler.clients.retry import RetryPolicy
@@ -163,16 +164,16 @@ class Sender:
                 return response
 
     def _absolute(self, url: str | httpx.URL) -> httpx.URL:
-        """`url` joined to the client's base address, once per path: httpx parses and
-        joins a relative URL on every request otherwise (issue 25). Bounded, since some
-        paths name an object (`Rule/5`)."""
+        """`url` joined to the client's base address (fastpath.join_path: as httpx
+        joins it), once per path: httpx parses and joins a relative URL on every request
+        otherwise (issue 25). Bounded, since some paths name an object (`Rule/5`)."""
         if isinstance(url, httpx.URL):
             return url
         joined = self._urls.get(url)
         if joined is None:
             if len(self._urls) >= _URLS_KEPT:
                 self._urls.clear()
-            joined = self._urls[url] = self.http.build_request("GET", url).url
+            joined = self._urls[url] = join_path(self.http, url)
         return joined
 
     async def _after_transport_error(

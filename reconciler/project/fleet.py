@@ -73,9 +73,13 @@ def prepare_all(
     connect: bool = True,
 ) -> list[Prepared]:
     """`prepare` for each target; environments with the same paths and var files (the
-    same manifests, other URLs and credentials) share one loading of them."""
+    same manifests, other URLs and credentials) share one loading of them. The
+    environment is read once for all of them: `os.environ` decodes every variable each
+    time it is copied, and a fleet's environment holds a few variables per tenant, so a
+    copy per environment grew with the square of the fleet (issue 23)."""
     loaded: dict[tuple[tuple[Path, ...], tuple[Path, ...]], Validated] = {}
-    return [prepare(t, environ, request, connect=connect, loaded=loaded) for t in targets]
+    variables = dict(environ)
+    return [prepare(t, variables, request, connect=connect, loaded=loaded) for t in targets]
 
 
 def prepare(

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections.abc import Iterator, KeysView
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -60,3 +63,55 @@ def test_fewer_collections_for_the_duration_then_as_before() -> None:
             assert gc.get_threshold()[0] == 90_000
     finally:
         gc.set_threshold(*before)
+
+
+class CountingEnviron(dict[str, str]):
+    """An environment that counts how often it is read whole (copied or iterated)."""
+
+    def __init__(self, values: dict[str, str], **more: str) -> None:
+        super().__init__(values, **more)
+        self.whole = 0
+
+    def __iter__(self) -> Iterator[str]:
+        self.whole += 1
+        return super().__iter__()
+
+    def keys(self) -> KeysView[str]:
+        self.whole += 1
+        return super().keys()
+
+
+FLEET = """\
+environments:
+  t1: {paths: [m.yaml], helpdesk_url: "http://h1.invalid/hd",
+       credentials: {HELPDESK_TOKEN: T1_TOKEN}}
+  t2: {paths: [m.yaml], helpdesk_url: "http://h2.invalid/hd",
+       credentials: {HELPDESK_TOKEN: T2_TOKEN}}
+  t3: {paths: [m.yaml], helpdesk_url: "http://h3.invalid/hd",
+       credentials: {HELPDESK_TOKEN: T3_TOKEN}}
+"""
+
+
+def test_the_environment_is_read_once_for_every_environment_of_a_fleet(tmp_path: Path) -> None:
+    from reconciler.project import load_project, resolve
+    from reconciler.project.fleet import PlanRequest, prepare, prepare_all
+
+    (tmp_path / "reconciler.yaml").write_text(FLEET, encoding="utf-8")
+    (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")
+    project = load_project(tmp_path / "reconciler.yaml")
+    targets = [resolve(project, name) for name in ("t1", "t2", "t3")]
+    values = {f"T{n}_TOKEN": f"token-of-tenant-{n}" for n in (1, 2, 3)}
+    environ = CountingEnviron(values, HELPDESK_TOKEN="the shell's", OTHER="x")
+    prepared = prepare_all(targets, environ, PlanRequest())
+    assert environ.whole == 1
+    # Each environment's connection as `prepare` alone makes it, from the same variables.
+    for target, item in zip(targets, prepared, strict=True):
+        alone = prepare(target, dict(environ), PlanRequest())
+        assert item.error is None and alone.connection is not None
+        assert item.connection is not None and item.connection.helpdesk is not None
+        assert replace(item.connection, helpdesk=None) == replace(alone.connection, helpdesk=None)
+        assert item.connection.environment == target.name
+        helpdesk = item.connection.helpdesk
+        assert helpdesk.url == target.helpdesk_url
+        assert helpdesk.token is not None
+        assert helpdesk.token.reveal() == values[f"{target.name.upper()}_TOKEN"]
