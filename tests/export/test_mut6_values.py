@@ -13,6 +13,7 @@ import pytest
 from reconciler.export import Selection
 from reconciler.export.run import convert
 from reconciler.export.snapshot import LiveSnapshot
+from reconciler.export.values import LearnedOptions
 from reconciler.resources.company_records import LiveCompanies, LiveCompany
 from reconciler.resources.custom_field_records import (
     CHECKBOX,
@@ -173,3 +174,11 @@ def test_custom_field_values_of_companies_as_written(include_empty: bool) -> Non
     assert list(files) == ["settings.yaml", "companies.yaml"]
     assert files["companies.yaml"] == (COMPANIES_EMPTY if include_empty else COMPANIES)
     assert files["settings.yaml"] == SETTINGS
+
+
+def test_learned_options_are_listed_by_field_name_without_regard_to_case() -> None:
+    learned = LearnedOptions()
+    for name in ("zeta", "Beta", "alpha"):
+        assert learned.learn(FieldDefinition(1, name, DROPDOWN), "X", 1)
+    # As written in settings.yaml: `alpha`, `Beta`, `zeta` (not `Beta`, `alpha`, `zeta`).
+    assert list(learned.settings()) == ["alpha", "Beta", "zeta"]
