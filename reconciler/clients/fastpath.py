@@ -158,15 +158,19 @@ def _replaces_queries_as_httpx() -> bool:
         for text, params in samples:
             url = httpx.URL(text)
             ours, theirs = _replace_query(url, query_string(params)), httpx.URL(url, params=params)
-            if (str(ours), ours.raw_path, ours.netloc) != (
-                str(theirs),
-                theirs.raw_path,
-                theirs.netloc,
-            ) or ours != theirs:
+            if not _same_url(ours, theirs):
                 return False
     except Exception:  # anything: httpx builds the URLs then
         return False
     return True
+
+
+def _same_url(ours: httpx.URL, theirs: httpx.URL) -> bool:
+    return (str(ours), ours.raw_path, ours.netloc) == (
+        str(theirs),
+        theirs.raw_path,
+        theirs.netloc,
+    ) and ours == theirs
 
 
 _REPLACE_QUERY = _replaces_queries_as_httpx()
@@ -228,13 +232,7 @@ def _joins_as_httpx() -> bool:
             client = httpx.AsyncClient(
                 base_url=base, transport=httpx.AsyncBaseTransport(), trust_env=False
             )
-            ours = _joined(client.base_url, path)
-            theirs = client.build_request("GET", path).url
-            if (str(ours), ours.raw_path, ours.netloc) != (
-                str(theirs),
-                theirs.raw_path,
-                theirs.netloc,
-            ) or ours != theirs:
+            if not _same_url(_joined(client.base_url, path), client.build_request("GET", path).url):
                 return False
     except Exception:  # anything: httpx joins the paths then
         return False
