@@ -104,9 +104,12 @@ class _Planner:
         self.ignored = ctx.ignored(KIND)
         self.result = KindPlan()
         self.companies = ctx.live_of(COMPANIES, LiveCompanies) or LiveCompanies({})
-        self.company_names = {c.id: c.name for c in self.companies.by_key.values()}
+        # Keyed so that a missing id (None) finds nothing, as no object has it.
+        self.company_names: dict[int | None, str] = {
+            c.id: c.name for c in self.companies.by_key.values()
+        }
         self.user_ids: dict[str, int] = {}
-        self.usernames: dict[int, str] = {}
+        self.usernames: dict[int | None, str] = {}
         # AssignedUsers items that carry both are live users too.
         known = [(u.id, u.username) for a in live.all() for u in a.assigned]
         users = ctx.live_of(USERS, LiveUsers)
@@ -277,7 +280,7 @@ class _Planner:
     def update_company(
         self, entry: Asset, current: LiveAsset, record: dict[str, Any], fields: list[FieldChange]
     ) -> None:
-        before = current.company_name or self.company_names.get(current.company_id or 0)
+        before = current.company_name or self.company_names.get(current.company_id)
         if current.company_id is not None and before is None:
             before = f"company #{current.company_id}"
         if entry.company is None:
@@ -297,7 +300,7 @@ class _Planner:
         return self.user_ids.get(norm_key(user.username or ""), norm_key(user.username or ""))
 
     def shown(self, user: AssignedUser) -> str:
-        return user.username or self.usernames.get(user.id or 0) or f"user #{user.id}"
+        return user.username or self.usernames.get(user.id) or f"user #{user.id}"
 
     def assignments(
         self, entry: Asset, usernames: list[str], current: LiveAsset
