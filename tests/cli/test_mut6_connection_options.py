@@ -1,0 +1,42 @@
+"""The connection options every command shares (cli/options.py), each given a value other
+than its default, seen where they take effect: the connection the command reads and
+writes through (its rates and timeout), for a configured service and for `--sandbox`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reconciler.cli.options import open_connection
+from reconciler.clients.connection import RateSettings, Timeouts
+
+SERVICE = {"HELPDESK_URL": "https://helpdesk.example", "HELPDESK_TOKEN": "t0ken"}
+
+
+def test_the_rates_and_the_timeout_reach_the_connection(
+    clean_workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in SERVICE.items():
+        monkeypatch.setenv(name, value)
+    with open_connection(None, None, 12, 7, 5.5, False, "acme") as connection:
+        assert connection.rates == RateSettings(general=12, search=7)
+        assert connection.timeouts == Timeouts(5.5)
+        assert connection.helpdesk is not None and connection.workspace is None
+        assert connection.environment is None
+
+
+def test_the_command_lines_url_wins_over_the_environments(
+    clean_workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in SERVICE.items():
+        monkeypatch.setenv(name, value)
+    with open_connection("https://other.example", None, 90, 60, 60, False, "acme") as conn:
+        assert conn.helpdesk is not None
+        assert conn.helpdesk.url.startswith("https://other.example")
+
+
+def test_the_sandbox_keeps_the_timeout_given(clean_workdir: Path) -> None:
+    with open_connection(None, None, 90, 60, 7.5, True, "acme") as connection:
+        assert connection.timeouts == Timeouts(7.5)
+        assert connection.helpdesk is not None and connection.workspace is not None
