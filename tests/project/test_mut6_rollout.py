@@ -2,8 +2,9 @@
 every request of each environment's session goes through the transport the caller gives
 (here no socket is listening: without it nothing is applied), `ApplyRequest`'s
 parallelism bounds the writes in flight, its options shape the fresh plan (a fresh plan
-made without them differs from the one shown and is refused), and each environment's
-log is written beside the one named."""
+made without them differs from the one shown and is refused; `--force` among them lets a
+plan the brake holds through, and only then), and each environment's log is written
+beside the one named."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.changes import Plan
 from reconciler.clients.connection import Connection
 from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.models import Manifest, User
 from reconciler.planning.plan import Selector
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.rollout import ApplyRequest, Result, apply_summary, apply_waves
@@ -115,3 +117,31 @@ def test_a_fleet_apply_plans_afresh_with_the_options_it_was_shown_with(
     left = {line.split(": ")[0] for line in mismatches(state, credentials, desired)}
     assert 'categories["Office Supplies"]' not in left
     assert 'users["hana"]' in left  # outside the target: not applied
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_fleet_apply_overrides_the_brake_only_with_force(force: bool, tmp_path: Path) -> None:
+    state, credentials = seeded("acme")
+    reach = connection(credentials)
+    only_admin = DesiredState.from_manifest(Manifest(users=[User(username="admin")]))
+    options = ApplyOptions(prune=True, force=force)
+    plan = shown(state, reach, only_admin, options)
+    assert plan.brake is not None and plan.brake.held == (
+        "users: 10 of 11 live objects would change or go (91%, above the 30% limit)",
+    )
+    run = EnvironmentRun("acme", plan=plan, desired=only_admin, connection=reach)
+    request = ApplyRequest(options=options, log_path=tmp_path / "apply.jsonl")
+    [item] = asyncio.run(
+        apply_waves([run], [Wave(1, ("acme",))], request, max_parallel=0, transport=asgi(state))
+    )
+    if force:
+        assert (item.result, item.error) == (Result.APPLIED, None)
+        assert item.report is not None and len(item.report.done) == 10
+    else:
+        assert (item.result, item.report) == (Result.FAILED, None)
+        assert item.error == (
+            "the safety brake holds (settings.safety):\n"
+            "  users: 10 of 11 live objects would change or go (91%, above the 30% limit)\n"
+            "Review the plan, then add --force to apply it anyway."
+        )
+        assert not item.log_path or not item.log_path.exists()  # nothing was written
