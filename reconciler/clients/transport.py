@@ -262,8 +262,9 @@ class _Connection(asyncio.Protocol):
     async def exchange(self, request: httpx.Request, timeouts: Timeouts) -> httpx.Response:
         """Send `request` and read its whole answer; on any failure the connection is
         closed."""
+        # `_keep` is read (`reusable`) only once this returns: a failure closes the
+        # connection, and a completed exchange sets it below.
         self._busy = True
-        self._keep = False
         try:
             method = request.method.encode("ascii")
             closing = await self._send(request, method, timeouts.get("write"))

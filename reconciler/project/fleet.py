@@ -179,7 +179,7 @@ async def in_order(
     """Each of `work` run, at most `max_parallel` at once (0: no limit); the results in
     the order given, each handed to `on_done` as soon as it and those before it are done.
     Interrupted (Ctrl-C), the work not finished is cancelled."""
-    gate = asyncio.Semaphore(max_parallel if max_parallel > 0 else max(len(work), 1))
+    gate = asyncio.Semaphore(max_parallel if max_parallel > 0 else len(work))
 
     async def one(start: Callable[[], Awaitable[T]]) -> T:
         async with gate:
