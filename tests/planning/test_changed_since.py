@@ -120,7 +120,16 @@ def test_changed_settings_mean_a_full_plan(repo: Path) -> None:
     desired, scope = changed_since("HEAD", paths, current, load)
     assert desired is current
     assert not scope.partial and scope.full_reason == "the settings changed since HEAD"
-    assert scope.to_dict()["entries"] == 8
+    # A full plan leaves nothing to another one: every entry is planned, none removed.
+    assert scope.to_dict() == {
+        "partial": False,
+        "changed_since": "HEAD",
+        "entries": 8,
+        "changed": 8,
+        "removed": 0,
+        "total_entries": 8,
+        "full_reason": "the settings changed since HEAD",
+    }
 
 
 def test_manifests_that_did_not_load_then_mean_a_full_plan(repo: Path) -> None:
