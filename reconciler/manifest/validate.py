@@ -109,12 +109,12 @@ def _findings(desired: DesiredState, checks: list[Check]) -> list[str]:
     return found.sorted()
 
 
-def _overlaid(desired: DesiredState, kind: Kind, key: str) -> str:
+def _overlaid(desired: DesiredState, kind: Kind, key: str) -> str | None:
     """Both lines of an entry an overlay refined (`written at A, refined at B`), for a
-    message about it: its values come from either; "" for an entry no overlay refined."""
+    message about it: its values come from either; None for an entry no overlay refined."""
     refined = desired.refined_at(kind, key)
     if not refined:
-        return ""
+        return None
     return f"written at {desired.location(kind, key)}, refined at {', '.join(refined)}"
 
 

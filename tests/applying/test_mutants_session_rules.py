@@ -191,6 +191,24 @@ def test_a_saved_plan_that_differs_from_a_fresh_one_is_refused_in_full(tmp_path:
     assert not (tmp_path / "apply.jsonl").exists()
 
 
+def test_every_difference_of_a_stale_saved_plan_is_listed_on_its_own_line(
+    tmp_path: Path,
+) -> None:
+    ghosts = [{"address": 'companies["Ghost"]'}, {"address": 'departments["Gone"]'}]
+    with pytest.raises(StalePlanError) as refused:
+        apply_saved(tmp_path, None, ghosts)
+    assert str(refused.value) == (
+        "the saved plan is not what a plan made now would do (the live state or the plan "
+        "file changed since it was made):\n"
+        '  companies["Acme Corp"]: in a plan made now, not in the saved plan\n'
+        '  companies["Ghost"]: in the saved plan, not in a plan made now\n'
+        '  departments["Gone"]: in the saved plan, not in a plan made now\n'
+        "Nothing was applied: run `reconciler plan` again (with --out), review it, and apply "
+        "the new plan."
+    )
+    assert not (tmp_path / "apply.jsonl").exists()
+
+
 def test_a_saved_plan_equal_to_a_fresh_one_is_applied(tmp_path: Path) -> None:
     outcome = apply_saved(tmp_path, None, None)
     assert outcome.report is not None and outcome.report.done == ['companies["Acme Corp"]']

@@ -100,6 +100,20 @@ def test_a_sync_body_is_refused_by_the_async_client_in_httpx_words() -> None:
     asyncio.run(main())
 
 
+def test_a_closed_client_refuses_to_send_in_httpx_words() -> None:
+    async def main() -> None:
+        limits = httpx.Limits(max_connections=1)
+        transport = Transport(lambda: pytest.fail("no TLS here"), limits)
+        http = new_http_client("http://127.0.0.1:9/api/", transport, 5.0, max_connections=10)
+        request = http.build_request("GET", "Company")
+        await http.aclose()
+        with pytest.raises(RuntimeError) as refused:
+            await http.send(request)
+        assert str(refused.value) == "Cannot send a request, as the client has been closed."
+
+    asyncio.run(main())
+
+
 def test_a_secret_is_true_only_when_not_empty() -> None:
     assert not Secret("")
     assert Secret("pw")

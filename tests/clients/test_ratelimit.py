@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 import httpx
@@ -221,8 +222,9 @@ async def test_the_limiter_returns_the_wait_of_the_bucket_widened_by_the_margin(
 
 
 async def test_the_client_adds_up_the_seconds_it_waited_for_the_rate_limit(
-    clock: FakeClock,
+    clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="reconciler.clients")
     state = make_state(SandboxConfig(rate_limit=0, search_rate_limit=0), clock)
     limiter_sleeps = Sleeper(clock)
     limits = RateLimits(
@@ -238,6 +240,12 @@ async def test_the_client_adds_up_the_seconds_it_waited_for_the_rate_limit(
         await client.companies()
         assert limiter_sleeps.waits == [45.0, 60.0]  # 1015 -> 1060, then 1060 -> 1120
         assert client.rate_limited_seconds == pytest.approx(105.0)
+    # --verbose shows each wait: which call waited, how long, for which bucket.
+    waits = [r.getMessage() for r in caplog.records if "for the rate limit" in r.getMessage()]
+    assert waits == [
+        "/api/Companies: waited 45.0 s for the rate limit (general)",
+        "/api/Companies: waited 60.0 s for the rate limit (general)",
+    ]
 
 
 async def test_a_zero_limit_returns_no_wait(clock: FakeClock) -> None:
