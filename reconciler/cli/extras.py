@@ -59,7 +59,10 @@ def check_writable(option: str, path: Path, *, directory: bool = False) -> None:
             raise UsageError(f"{option} {path}: {what}")
         place = path if directory else path.parent
     elif not existing.is_dir():
-        raise UsageError(f"{option} {path}: {existing} is a file, not a directory")
+        # A link to nothing (`lexists` but not `exists`) would be written through to
+        # wherever it points, or fail there: refused, saying what it is.
+        what = "a symbolic link to nothing" if existing.is_symlink() else "a file"
+        raise UsageError(f"{option} {path}: {existing} is {what}, not a directory")
     else:
         place = existing
     if not os.access(place, os.W_OK | os.X_OK):

@@ -18,6 +18,7 @@ from reconciler.errors import UsageError
 def place(tmp_path: Path) -> Path:
     (tmp_path / "afile").write_text("x", encoding="utf-8")
     (tmp_path / "adir").mkdir()
+    (tmp_path / "alink").symlink_to(tmp_path / "nowhere")
     return tmp_path
 
 
@@ -29,6 +30,9 @@ def place(tmp_path: Path) -> Path:
         ("afile/c", True, "{tmp}/afile is a file, not a directory"),
         ("adir", False, "is a directory"),
         ("afile", True, "is not a directory"),
+        ("alink", False, "{tmp}/alink is a symbolic link to nothing, not a directory"),
+        ("alink", True, "{tmp}/alink is a symbolic link to nothing, not a directory"),
+        ("alink/p.json", False, "{tmp}/alink is a symbolic link to nothing, not a directory"),
     ],
 )
 def test_a_path_that_cannot_be_written_is_refused(
