@@ -160,8 +160,8 @@ def write_text(path: Path, text: str) -> None:
         temporary.write_text(mask(text), encoding="utf-8")
         os.replace(temporary, path)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # not made, or not removable: either way, gone
+            temporary.unlink()
         raise UsageError(f"cannot write {path}: {unwritable_reason(exc, path)}") from None
 
 

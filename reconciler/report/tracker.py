@@ -58,7 +58,7 @@ class GitHubIssues:
         data = {"title": title, "body": body, "labels": labels}
         item = _check(self._client.post(self._base, json=data))
         names = tuple(label["name"] for label in item.get("labels") or ())
-        return Issue(item["number"], item["title"], item.get("body") or "", names)
+        return Issue(item["number"], item["title"], body, names)  # the body as sent
 
     def update(self, number: int, title: str, body: str) -> None:
         _check(self._client.patch(f"{self._base}/{number}", json={"title": title, "body": body}))
@@ -95,7 +95,7 @@ class GitLabIssues:
         data = {"title": title, "description": body, "labels": ",".join(labels)}
         item = _check(self._client.post(self._base, json=data))
         names = tuple(item.get("labels") or ())
-        return Issue(item["iid"], item["title"], item.get("description") or "", names)
+        return Issue(item["iid"], item["title"], body, names)  # the body as sent
 
     def update(self, number: int, title: str, body: str) -> None:
         data = {"title": title, "description": body}

@@ -43,3 +43,14 @@ def test_aliases_of_an_empty_value_nest_to_the_limit_and_no_further(leaf: str, e
     assert caught.value.problems == [
         f"chain.yaml:{4 + at_limit + 1}:18: aliases nest deeper than {MAX_DEPTH} levels"
     ]
+
+
+def test_a_syntax_error_ruamel_gives_no_place_for_is_reported_at_the_first_character() -> None:
+    # ruamel's MarkedYAMLError may carry neither a problem nor a context mark: the message
+    # still names a place a reader can go to, the file's first line and column.
+    from ruamel.yaml.error import MarkedYAMLError
+
+    from reconciler.manifest.yamltree import _syntax_problem
+
+    assert _syntax_problem(MarkedYAMLError(), "a: b\n") == (1, 1, "invalid YAML: syntax error")
+    assert _syntax_problem(MarkedYAMLError(problem="bad"), "") == (1, 1, "invalid YAML: bad")
