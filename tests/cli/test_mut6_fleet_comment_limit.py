@@ -8,25 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange, Plan
 from reconciler.cli.fleet_reports import write_fleet_comments
 from reconciler.project.fleet import EnvironmentRun
-
-
-def _plan(last: int) -> Plan:
-    changes = [
-        Change("users", f"u{i:04d}", Action.create, (FieldChange("name", None, "x" * 60),))
-        for i in range(640)
-    ]
-    changes.append(Change("users", "last", Action.create, (FieldChange("name", None, "y" * last),)))
-    return Plan(tuple(changes))
+from tests.render.test_mut6_markdown_limit import users_plan
 
 
 @pytest.mark.parametrize(("last", "lengths"), [(62, [59_974]), (63, [59_894, 217])])
 def test_an_environments_plan_takes_a_second_part_past_the_limit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], last: int, lengths: list[int]
 ) -> None:
-    write_fleet_comments(tmp_path, [EnvironmentRun("prod", plan=_plan(last))], None)
+    write_fleet_comments(tmp_path, [EnvironmentRun("prod", plan=users_plan(last))], None)
     parts = sorted((tmp_path / "prod").glob("*.md"))
     assert [len(p.read_text(encoding="utf-8")) for p in parts] == lengths
     first = parts[0].read_text(encoding="utf-8")

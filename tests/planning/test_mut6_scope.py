@@ -6,18 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from reconciler.planning.scope import changed_since
-from tests.planning.test_changed_since import git, load
-from tests.planning.test_mutants_scope_cut import BASE, SITE
+from tests.planning.test_changed_since import load
+from tests.planning.test_mutants_scope_cut import BASE, committed_tenant
 
 
 def test_a_partial_desired_state_keeps_its_files(tmp_path: Path) -> None:
-    folder = tmp_path / "manifests"
-    folder.mkdir()
-    (folder / "10-base.yaml").write_text(BASE, encoding="utf-8")
-    (folder / "20-site.yaml").write_text(SITE, encoding="utf-8")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "tenant")
+    folder = committed_tenant(tmp_path)
     (folder / "10-base.yaml").write_text(BASE.replace("bob@", "robert@"), encoding="utf-8")
     desired, scope = changed_since("HEAD", [folder], load([folder]), load)
     assert (scope.partial, scope.changed, scope.entries) == (True, 1, 1)

@@ -27,7 +27,8 @@ users:
 """
 
 
-def test_a_partial_plan_still_locates_settings_and_overlays(tmp_path: Path) -> None:
+def committed_tenant(tmp_path: Path) -> Path:
+    """`manifests/` with BASE and SITE, committed in a new repository at `tmp_path`."""
     folder = tmp_path / "manifests"
     folder.mkdir()
     (folder / "10-base.yaml").write_text(BASE, encoding="utf-8")
@@ -35,6 +36,11 @@ def test_a_partial_plan_still_locates_settings_and_overlays(tmp_path: Path) -> N
     git(tmp_path, "init", "-q")
     git(tmp_path, "add", "-A")
     git(tmp_path, "commit", "-qm", "tenant")
+    return folder
+
+
+def test_a_partial_plan_still_locates_settings_and_overlays(tmp_path: Path) -> None:
+    folder = committed_tenant(tmp_path)
     site = folder / "20-site.yaml"
     site.write_text(SITE.replace("Manchester", "Leeds"), encoding="utf-8")
     desired, scope = changed_since("HEAD", [folder], load([folder]), load)

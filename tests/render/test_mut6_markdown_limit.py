@@ -13,7 +13,7 @@ from reconciler.render import markdown_parts
 FULL = 80
 
 
-def _plan(last: int) -> Plan:
+def users_plan(last: int) -> Plan:
     changes = [
         Change("users", f"u{i:04d}", Action.create, (FieldChange("name", None, "x" * 60),))
         for i in range(640)
@@ -23,7 +23,7 @@ def _plan(last: int) -> Plan:
 
 
 def test_the_longest_plan_one_comment_holds_is_one_part() -> None:
-    [part] = markdown_parts(_plan(FULL))
+    [part] = markdown_parts(users_plan(FULL))
     assert len(part) == 59_974
     assert part.startswith("## reconciler plan\n\n| kind |")
     assert part.endswith('+     name: "' + "y" * FULL + '"\n```\n\n</details>\n')
@@ -31,7 +31,7 @@ def test_the_longest_plan_one_comment_holds_is_one_part() -> None:
 
 
 def test_one_character_more_takes_a_second_part() -> None:
-    parts = markdown_parts(_plan(FULL + 1))
+    parts = markdown_parts(users_plan(FULL + 1))
     assert [len(p) for p in parts] == [59_876, 217]
     assert parts[0].startswith("## reconciler plan (part 1 of 2)\n\n")
     assert parts[1] == (
