@@ -140,9 +140,15 @@ def _replace_query(url: httpx.URL, query: str) -> httpx.URL:
     # encoded query string is already in the form httpx's own parsing leaves it (only
     # unreserved characters, `%XX`, `+`, `=` and `&`), so the parts are put together
     # directly. `_replaces_queries_as_httpx` checks this against httpx at import.
-    joined = httpx.URL.__new__(httpx.URL)
-    joined._uri_reference = url._uri_reference._replace(query=query)
-    return joined
+    return _with_parts(url, query=query)
+
+
+def _with_parts(url: httpx.URL, **parts: Any) -> httpx.URL:
+    """`url` with some of its parsed components (`_uri_reference`, a NamedTuple, which
+    is how httpx keeps a URL) replaced as given, without parsing anything again."""
+    made = httpx.URL.__new__(httpx.URL)
+    made._uri_reference = url._uri_reference._replace(**parts)
+    return made
 
 
 def _replaces_queries_as_httpx() -> bool:
@@ -211,10 +217,7 @@ def join_path(client: httpx.AsyncClient, path: str) -> httpx.URL:
 def _joined(base: httpx.URL, path: str) -> httpx.URL:
     # As `_replace_query`: the parsed components put together (an empty base path is
     # httpx's `/`, as its `raw_path` gives it).
-    parts = base._uri_reference
-    joined = httpx.URL.__new__(httpx.URL)
-    joined._uri_reference = parts._replace(path=(parts.path or "/") + path)
-    return joined
+    return _with_parts(base, path=(base._uri_reference.path or "/") + path)
 
 
 def _joins_as_httpx() -> bool:
