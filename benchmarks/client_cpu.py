@@ -40,7 +40,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import httpx
 
@@ -104,6 +106,36 @@ def sandbox_args(faults: str = "") -> list[str]:
     return args + (["--faults", faults] if faults else [])
 
 
+class Run(NamedTuple):
+    """One `apply` child: its CPU and wall seconds, the operations it logged as done, the
+    sandbox server's CPU meanwhile, and the wall seconds of its writes as the sandbox saw
+    them (first write received to last answered)."""
+
+    cpu: float
+    wall: float
+    operations: int
+    server: float
+    writes: float
+
+
+def writes_window(requests: list[dict[str, Any]]) -> float:
+    """Seconds from the first write's arrival to the last write's answer, from the
+    sandbox's request log (each entry logged as its answer is ready, with its time in
+    milliseconds and its handler's duration). The reads, the authentication and the
+    sandbox's own routes are not writes."""
+    spans = []
+    for entry in requests:
+        if entry["method"] == "GET" or entry["path"].endswith("/Authorization"):
+            continue
+        if entry["path"].startswith("/_sandbox"):
+            continue
+        end = datetime.fromisoformat(entry["time"].replace("Z", "+00:00")).timestamp()
+        spans.append((end - float(entry["ms"]) / 1000, end))
+    if not spans:
+        return 0.0
+    return max(end for _, end in spans) - min(start for start, _ in spans)
+
+
 def apply_child(
     tenant: Path,
     db: Path,
@@ -112,9 +144,8 @@ def apply_child(
     parallelism: int = 10,
     faults: str = "",
     runner: list[str] | None = None,
-) -> tuple[float, float, int, float]:
-    """A fresh sandbox; `reconciler apply` of the tenant as a child: (CPU, wall,
-    operations, the sandbox server's CPU meanwhile)."""
+) -> Run:
+    """A fresh sandbox; `reconciler apply` of the tenant as a child."""
     db.unlink(missing_ok=True)
     log.unlink(missing_ok=True)
     with SandboxProcess(db, *sandbox_args(faults)) as sandbox:
@@ -124,9 +155,10 @@ def apply_child(
         before = process_cpu(pid)
         cpu, wall, _ = child(args, sandbox.env, runner=runner)
         server = process_cpu(pid) - before
+        requests = httpx.get(f"{sandbox.url}/_sandbox/requests").raise_for_status().json()
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     operations = sum(1 for entry in entries if entry.get("outcome") == "ok")
-    return cpu, wall, operations, server
+    return Run(cpu, wall, operations, server, writes_window(requests))
 
 
 def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
@@ -136,7 +168,7 @@ def cpu_per_operation(tenant: Path, root: Path, repeat: int) -> None:
     for _ in range(repeat):
         validate.append(child(["validate", str(tenant)], {})[0])
         starts.append(start_up(tenant, root))
-        cpu, _, operations, _ = apply_child(tenant, root / "cpu.db", root / "cpu.jsonl")
+        cpu, _, operations, _, _ = apply_child(tenant, root / "cpu.db", root / "cpu.jsonl")
         applied.append(cpu)
         bare.append(httpx_alone(root / "httpx.db", operations))
         ours.append(httpx_alone(root / "ours.db", operations, own_transport=True))
@@ -207,7 +239,7 @@ def httpx_alone(db: Path, requests: int, own_transport: bool = False) -> float:
 def speed_up(tenant: Path, root: Path, repeat: int, latency: float) -> None:
     faults = f"slow=1.0,slow_seconds={latency}"
     print(f"\n2. speed-up of --parallelism 10 over 1, every answer {latency * 1000:.0f} ms late")
-    best: dict[int, tuple[float, float, int, float]] = {}
+    best: dict[int, Run] = {}
     for _ in range(repeat):
         for parallelism in (10, 1):
             run = apply_child(
@@ -217,19 +249,26 @@ def speed_up(tenant: Path, root: Path, repeat: int, latency: float) -> None:
                 parallelism=parallelism,
                 faults=faults,
             )
-            if parallelism not in best or run[1] < best[parallelism][1]:
+            if parallelism not in best or run.wall < best[parallelism].wall:
                 best[parallelism] = run
-    for parallelism, (cpu, wall, operations, server) in sorted(best.items(), reverse=True):
+    for parallelism, run in sorted(best.items(), reverse=True):
         print(
-            f"  --parallelism {parallelism:2d}: {operations} operations in {wall:.1f} s "
-            f"(whole process, {cpu:.2f} s CPU; the sandbox server {server:.2f} s CPU)"
+            f"  --parallelism {parallelism:2d}: {run.operations} operations in {run.wall:.1f} s "
+            f"(whole process, {run.cpu:.2f} s CPU; the sandbox server {run.server:.2f} s CPU); "
+            f"its writes {run.writes:.2f} s, the rest {run.wall - run.writes:.2f} s"
         )
-    floor = best[1][2] * latency
+    floor = best[1].operations * latency
     print(f"  (the answers alone take {floor:.1f} s one at a time, {floor / 10:.1f} s ten at once)")
     # The sandbox is one process on one core of the same machine: ten at once cannot
     # finish before it has spent its CPU, whatever the client does.
-    print(f"  (ten at once cannot beat the server's own CPU: {best[10][3]:.1f} s)")
-    print(f"  speed-up: {best[1][1] / best[10][1]:.1f}x (target >= 8x; best of {repeat} each)")
+    print(f"  (ten at once cannot beat the server's own CPU: {best[10].server:.1f} s)")
+    # What --parallelism can change is the writes; the rest of each process (start-up,
+    # loading, authentication and reads, planning, printing the plan, the end) is the
+    # same work in both and bounds the whole ratio. Shown beside the goal, not instead.
+    writes = best[1].writes / best[10].writes if best[10].writes else 0.0
+    print(f"  the writes alone (the sandbox's request log, first write received to last "
+          f"answered): {writes:.1f}x")  # fmt: skip
+    print(f"  speed-up: {best[1].wall / best[10].wall:.1f}x (target >= 8x; best of {repeat} each)")
 
 
 def profile_cli(tenant: Path, root: Path, top: int, out: str, latency: float) -> None:
@@ -239,7 +278,7 @@ def profile_cli(tenant: Path, root: Path, top: int, out: str, latency: float) ->
     runner = [str(Path(__file__).with_name("profile_command.py")), "--top", str(top), "--out",
               out, "--report", f"{out}.txt", "--"]  # fmt: skip
     faults = f"slow=1.0,slow_seconds={latency}" if latency else ""
-    cpu, wall, operations, server = apply_child(
+    cpu, wall, operations, server, _ = apply_child(
         tenant, root / "cli.db", root / "cli.jsonl", faults=faults, runner=runner
     )
     print(f"profile: {operations} operations in {wall:.1f} s, {cpu:.2f} s CPU (profiled); "

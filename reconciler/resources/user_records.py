@@ -5,7 +5,7 @@ the reader (which must know whose full record to fetch) and `diff` (which plans 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -260,14 +260,32 @@ def _user_id(caller: Any) -> int | None:
     return int(ident) if ident else None
 
 
+async def _with_departments(
+    reader: Reader, listing: Coroutine[Any, Any, list[dict[str, Any]]]
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The departments' live state and the users' list, read at once. A listed user names
+    its department by id, and its name is needed only to parse the list, so the list does
+    not wait for the departments' read: one round trip less on every plan that reads
+    users. When the departments' read fails (or the run is stopped), the list is cancelled
+    and its end awaited, so that no request outlives the read."""
+    pages = asyncio.ensure_future(listing)
+    try:
+        departments = await reader.get(DEPARTMENTS)
+    except BaseException:
+        pages.cancel()
+        await asyncio.gather(pages, return_exceptions=True)
+        raise
+    return departments, await pages
+
+
 async def read_users(reader: Reader) -> LiveUsers:
     """Every user of the `Users` list; the full User object of the users that get an
     `UpdateUser` (see `record_changes`) or are pruned; custom field values of those whose
     entries set some, and in a full read of every one selected (when user fields exist)."""
     helpdesk = reader.helpdesk
     desired = reader.desired
-    departments = await reader.get(DEPARTMENTS)
-    items = [parse_user(raw, departments) for raw in await helpdesk.users()]
+    departments, listed = await _with_departments(reader, helpdesk.users())
+    items = [parse_user(raw, departments) for raw in listed]
     users = {norm_key(user.username): user for user in items}
     pruning = prunes_users(reader)
     # Free: the client made this call before any other and keeps the answer. Pruning
