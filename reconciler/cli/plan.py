@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -125,12 +126,13 @@ def plan(
         if scope is not None:  # a partial plan's desired state is not every entry: no coverage
             coverage = None if scope.partial else result.coverage
             result = replace(result, scope=scope.to_dict(), coverage=coverage)
-        findings.plan(result.to_dict())
+        as_json = functools.cache(result.to_dict)  # for the findings and the reports, once
+        findings.plan(as_json)
     if out is not None:
         _save(out, result, validated.desired, prune, targets, excludes, var_files)
     if comment_dir is not None:
         _write_comments(comment_dir, result, scope, source_url)
-    write_plan_reports(result.to_dict(), html_file, junit_file, job_summary_file, source_url, out)
+    write_plan_reports(as_json, html_file, junit_file, job_summary_file, source_url, out)
     _print_plan(fmt, result, scope, source_url)
     if result.errors or (fail_on_unmanaged and unmanaged_failure(result)):
         sys.exit(1)

@@ -36,22 +36,27 @@ def annotation_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class Findings:
-    """What a run found, added as it goes; written by `reported` when the run ends."""
+    """What a run found, added as it goes; written by `reported` when the run ends.
+    `written`: whether anything will be written (annotations on GitHub, --codequality),
+    so that a run with neither need not convert its plan for them."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, written: bool = True) -> None:
         from reconciler.report.findings import Finding
 
         self.items: list[Finding] = []
+        self.written = written
 
     def problems(self, errors: Sequence[str] = (), warnings: Sequence[str] = ()) -> None:
         from reconciler.report.findings import from_problems
 
         self.items.extend(from_problems(errors, warnings))
 
-    def plan(self, plan: dict[str, Any]) -> None:
+    def plan(self, plan: Callable[[], dict[str, Any]]) -> None:
+        """The plan's findings, from its JSON (`plan()`), asked for only when written."""
         from reconciler.report.findings import from_plan
 
-        self.items.extend(from_plan(plan))
+        if self.written:
+            self.items.extend(from_plan(plan()))
 
 
 @contextmanager
@@ -60,10 +65,11 @@ def reported(
 ) -> Iterator[Findings]:
     """Collects findings in the block; a manifest error or any other error of the run is
     one too. At the end (error or not), prints the annotations and writes --codequality."""
-    from reconciler.report.annotations import platform_from
+    from reconciler.report.annotations import GITHUB, platform_from
     from reconciler.report.findings import Finding
 
-    findings = Findings()
+    platform = platform_from(annotations)
+    findings = Findings(written=platform == GITHUB or codequality is not None)
     try:
         yield findings
     except ProblemsError as err:
@@ -73,7 +79,7 @@ def reported(
         findings.items.append(Finding("error", "reconciler failed", str(err)))
         raise
     finally:
-        _write(platform_from(annotations), codequality, paths, findings)
+        _write(platform, codequality, paths, findings)
 
 
 def write_findings(
@@ -148,17 +154,21 @@ def plan_report_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def write_plan_reports(
-    plan: dict[str, Any],
+    plan: Callable[[], dict[str, Any]],
     html_file: Path | None,
     junit_file: Path | None,
     job_summary_file: str | None,
     source_url: str | None,
     saved: Path | None,
 ) -> None:
-    """The reports of one plan (its JSON), each only when asked for."""
+    """The reports of one plan (its JSON, `plan()`), each only when asked for: with none
+    asked for, the plan is not converted (a large plan's JSON is tens of milliseconds)."""
     from reconciler.report.digest import Planned
 
-    planned = [Planned(plan, plan.get("environment"))]
+    if html_file is None and junit_file is None and job_summary_file is None:
+        return
+    as_json = plan()
+    planned = [Planned(as_json, as_json.get("environment"))]
     write_reports(planned, html_file, junit_file, job_summary_file, source_url, saved)
 
 

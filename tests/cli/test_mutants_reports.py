@@ -13,11 +13,11 @@ from reconciler.cli.reports import reported, write_findings, write_plan_reports
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.report.annotations import code_quality_json, github_commands
 from reconciler.report.digest import Planned
-from reconciler.report.findings import Finding
+from reconciler.report.findings import Finding, from_plan
 from reconciler.report.html import html_report
 from reconciler.report.junit import junit_xml
 from reconciler.report.summary import job_summary, where_from
-from tests.report.plans import drifted
+from tests.report.plans import drifted, every_diagnostic
 
 NO_CI = ("GITHUB_ACTIONS", "GITLAB_CI", "GITHUB_RUN_ID", "GITHUB_SERVER_URL", "CI_JOB_URL")
 
@@ -34,7 +34,7 @@ def test_each_report_of_a_plan_names_its_environment(
     plan = {**drifted(), "environment": "prod"}
     html, junit, summary = tmp_path / "p.html", tmp_path / "p.xml", tmp_path / "s.md"
     summary.write_text("before\n", encoding="utf-8")
-    write_plan_reports(plan, html, junit, summary, None, None)
+    write_plan_reports(lambda: plan, html, junit, summary, None, None)
     planned = [Planned(plan, "prod")]
     assert html.read_text(encoding="utf-8") == html_report(planned)
     assert 'data-env="prod"' in html.read_text(encoding="utf-8")
@@ -51,9 +51,37 @@ def test_no_report_is_written_unless_asked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    write_plan_reports(drifted(), None, None, None, None, None)
+    asked: list[str] = []
+
+    def as_json() -> dict[str, object]:
+        asked.append("converted")
+        return drifted()
+
+    write_plan_reports(as_json, None, None, None, None, None)
     assert list(tmp_path.iterdir()) == []
     assert capsys.readouterr().err == ""
+    assert asked == []  # nothing asked for: the plan is not even converted
+
+
+@pytest.mark.parametrize(
+    ("annotations", "codequality", "converted"),
+    [("none", False, False), ("gitlab", False, False), ("github", False, True),
+     ("none", True, True), ("gitlab", True, True)],
+)  # fmt: skip
+def test_a_plan_is_converted_for_its_findings_only_when_they_are_written(
+    tmp_path: Path, annotations: str, codequality: bool, converted: bool
+) -> None:
+    asked: list[str] = []
+
+    def as_json() -> dict[str, object]:
+        asked.append("converted")
+        return every_diagnostic()
+
+    quality = tmp_path / "cq.json" if codequality else None
+    with reported(annotations, quality, ()) as findings:
+        findings.plan(as_json)
+    assert asked == (["converted"] if converted else [])
+    assert findings.items == (from_plan(every_diagnostic()) if converted else [])
 
 
 def test_a_failed_run_still_writes_its_findings(
