@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -133,7 +134,7 @@ def plan(
     if comment_dir is not None:
         _write_comments(comment_dir, result, scope, source_url)
     write_plan_reports(as_json, html_file, junit_file, job_summary_file, source_url, out)
-    _print_plan(fmt, result, scope, source_url)
+    _print_plan(fmt, result, scope, source_url, as_json)
     if result.errors or (fail_on_unmanaged and unmanaged_failure(result)):
         sys.exit(1)
     if detailed_exitcode and result.has_changes:
@@ -185,14 +186,16 @@ def _write_comments(comment_dir: Path, result: Any, scope: Any, source_url: str 
     click.echo(f"Wrote the plan in {written} comment part(s) to {comment_dir}.", err=True)
 
 
-def _print_plan(fmt: str, result: Any, scope: Any, source_url: str | None) -> None:
+def _print_plan(
+    fmt: str, result: Any, scope: Any, source_url: str | None, as_json: Callable[[], Any]
+) -> None:
     """The plan on stdout, its diagnostics on stderr (but in JSON); a partial plan says so
-    where the reader starts."""
+    where the reader starts. `as_json`: the plan's JSON, made at most once per run."""
     from reconciler.render import format_diagnostics, format_json, format_markdown, format_text
 
     if fmt == "json":  # the diagnostics are in the JSON
         announce(scope)
-        click.echo(format_json(result), nl=False)
+        click.echo(format_json(result, data=as_json()), nl=False)
         return
     if fmt == "markdown":  # the comment keeps them too: a reviewer reads them there
         if scope is not None:  # at the top of the comment, where a reviewer starts

@@ -8,11 +8,14 @@ standard library and `reconciler.render.json` never stands for two different mod
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from reconciler.changes import Plan
 
 
-def format_json(plan: Plan) -> str:
+def format_json(plan: Plan, *, data: dict[str, Any] | None = None) -> str:
     """`Plan.to_dict()` with a 2-space indent, keys in their order, a trailing newline.
-    Non-ASCII text stays readable; NaN and infinities are refused (they are not JSON)."""
-    return json.dumps(plan.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    Non-ASCII text stays readable; NaN and infinities are refused (they are not JSON).
+    `data`: the plan's `to_dict()`, when the caller has made it already (for reports)."""
+    as_dict = plan.to_dict() if data is None else data
+    return json.dumps(as_dict, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

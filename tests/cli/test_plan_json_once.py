@@ -5,6 +5,7 @@ for. In process, against the embedded sandbox, the plan's conversion counted."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,10 @@ def conversions(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[int]:
     return made
 
 
-def plan(*args: str) -> None:
+def plan(*args: str) -> str:
     result = CliRunner().invoke(main, ["plan", "acme", "--sandbox", *args])
     assert result.exit_code == 0, result.output
+    return result.stdout
 
 
 def test_nothing_asks_for_the_json_so_it_is_not_made(conversions: list[int]) -> None:
@@ -66,3 +68,12 @@ def test_findings_and_every_report_share_one(
     assert len(conversions) == 1
     for name in ("q.json", "j.xml", "p.html", "s.md"):
         assert Path(name).stat().st_size > 0
+
+
+def test_the_printed_json_shares_it_with_the_reports(conversions: list[int]) -> None:
+    alone = plan("--format", "json")
+    assert len(conversions) == 1
+    with_report = plan("--format", "json", "--junit", "j.xml")
+    assert len(conversions) == 2  # one more run, one more conversion, not two
+    assert json.loads(with_report) == json.loads(alone)  # the same plan, printed whole
+    assert json.loads(alone)["changes"]
