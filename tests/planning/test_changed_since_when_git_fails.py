@@ -1,14 +1,17 @@
-"""`--changed-since` when git itself fails: git not installed, and a manifest folder
-outside any repository; each is a usage error that says so, naming git's own words."""
+"""`--changed-since` when git itself fails: git not installed, a manifest folder outside
+any repository, and git failing and saying why in its own way (planning/scope.py). Each is
+a usage error that says so, naming git's own words: its last line, whatever its encoding
+(a localised git may write Latin-1: undecodable bytes are shown as replacement
+characters, never a traceback), and `?` when git said nothing."""
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.manifest.models import Kind
 from reconciler.planning.scope import changed_since
 from tests.planning.test_changed_since import MANIFEST, git, load
 
@@ -37,42 +40,28 @@ def test_outside_a_repository_the_error_names_what_git_said(tmp_path: Path) -> N
     assert message.startswith("--changed-since: git rev-parse: fatal: not a git repository")
 
 
-def test_a_changed_employee_is_in_the_partial_desired_state(tmp_path: Path) -> None:
-    manifest = tmp_path / "tenant.yaml"
-    manifest.write_text(
-        "workspace:\n"
-        "  employees:\n"
-        "    - {email: ann@acme.com, firstName: Ann}\n"
-        "    - {email: bob@acme.com, firstName: Bob}\n",
-        encoding="utf-8",
-    )
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "tenant")
-    manifest.write_text(
-        manifest.read_text(encoding="utf-8").replace("firstName: Bob", "firstName: Robert"),
-        encoding="utf-8",
-    )
-    paths = [manifest]
-    desired, scope = changed_since("HEAD", paths, load(paths), load)
-    assert (scope.changed, scope.entries) == (1, 1)
-    assert [e.model_dump()["email"] for e in desired.entries(Kind.employees)] == ["bob@acme.com"]
-
-
-def test_a_manifest_folder_whose_name_starts_with_a_dash_is_read_at_the_revision(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("stderr", "shown"),
+    [
+        (b"fatal: d\xe9p\xf4t introuvable\n", "fatal: d\ufffdp\ufffdt introuvable"),
+        (b"warning: one\nfatal: two\n", "fatal: two"),
+        (b"  fatal: padded  \n\n", "fatal: padded"),
+        (b"", "?"),
+    ],
+)
+def test_a_failing_git_is_quoted_by_its_last_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stderr: bytes, shown: str
 ) -> None:
-    folder = tmp_path / "-tenant"
-    folder.mkdir()
-    (folder / "tenant.yaml").write_text(MANIFEST, encoding="utf-8")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "tenant")
-    edit = (folder / "tenant.yaml").read_text(encoding="utf-8")
-    (folder / "tenant.yaml").write_text(
-        edit.replace("notes: first", "notes: second"), encoding="utf-8"
-    )
-    paths = [folder]
-    desired, scope = changed_since("HEAD", paths, load(paths), load)
-    assert (scope.partial, scope.changed) == (True, 1)
-    assert [e.model_dump()["name"] for e in desired.entries(Kind.companies)] == ["Acme"]
+    (tmp_path / "tenant.yaml").write_text(MANIFEST, encoding="utf-8")
+    paths = [tmp_path / "tenant.yaml"]
+    desired = load(paths)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "said").write_bytes(stderr)
+    fake = bin_dir / "git"
+    fake.write_text(f"#!/bin/sh\ncat '{bin_dir / 'said'}' >&2\nexit 128\n", encoding="utf-8")
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")  # this git first
+    with pytest.raises(UsageError) as caught:
+        changed_since("HEAD", paths, desired, load)
+    assert str(caught.value) == f"--changed-since: git rev-parse: {shown}"
