@@ -8,15 +8,25 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
-from reconciler.project import load_project, resolve
+import pytest
+
+from reconciler.applying.executor import ApplyReport
+from reconciler.applying.session import ApplyOutcome
+from reconciler.changes import Action, Change, Plan
+from reconciler.planning.plan import Selector
+from reconciler.project import load_project, resolve, rollout
 from reconciler.project.fleet import (
     EnvironmentRun,
     PlanRequest,
+    in_order,
     plan_environments,
     prepare_all,
 )
+from reconciler.project.rollout import ApplyRequest, Result, apply_waves
 from reconciler.project.summary import exit_code
+from reconciler.project.waves import Wave
 from tests.applying.inprocess import asgi, seeded
 
 PROJECT = """\
@@ -101,3 +111,141 @@ def test_every_environment_planned_or_failed_on_its_own(tmp_path: Path) -> None:
     assert (fourth.error, fourth.seconds) == (unset.error, 0.0)
     assert exit_code(runs, detailed=True) == 1
     assert exit_code(runs[:1], detailed=True) == 2
+
+
+# Options of a run over several environments reaching the far end (project/fleet.py,
+# project/rollout.py): `max_parallel` bounds how many environments are planned or applied at once
+# (0: all of them), whatever it is, results in the project's order; the plan request's `--prune`,
+# `--target` and `--exclude` shape every environment's plan.
+
+
+class Gauge:
+    """How many of the work items are running at once, at most."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.most = 0
+
+    async def running(self) -> None:
+        self.now += 1
+        self.most = max(self.most, self.now)
+        try:
+            for _ in range(5):  # turns of the loop, for every free slot to fill
+                await asyncio.sleep(0)
+        finally:
+            self.now -= 1
+
+
+# (max_parallel, work items, most at once)
+CASES = [(0, 4, 4), (1, 4, 1), (2, 4, 2), (3, 4, 3), (4, 4, 4), (5, 4, 4), (0, 1, 1)]
+
+
+@pytest.mark.parametrize(("max_parallel", "count", "most"), CASES)
+def test_at_most_max_parallel_at_once_and_the_results_in_order(
+    max_parallel: int, count: int, most: int
+) -> None:
+    gauge = Gauge()
+    seen: list[int] = []
+
+    async def one(value: int) -> int:
+        await gauge.running()
+        return value
+
+    work = [lambda v=v: one(v) for v in range(count)]
+    results = asyncio.run(in_order(work, max_parallel=max_parallel, on_done=seen.append))
+    assert results == seen == list(range(count))
+    assert gauge.most == most
+
+
+def test_nothing_to_do_is_nothing_done() -> None:
+    assert asyncio.run(in_order([], max_parallel=0)) == []
+
+
+PLAN = Plan((Change("users", "u1", Action.create),))
+
+
+class Counted:
+    """An ApplySession that applies at once, counting the sessions applying together."""
+
+    gauge: Gauge
+
+    def __init__(self, desired: Any, connection: Any, **options: Any) -> None:
+        pass
+
+    async def __aenter__(self) -> Counted:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    async def apply(self, *, confirm: Any) -> ApplyOutcome:
+        await self.gauge.running()
+        assert confirm(PLAN)
+        return ApplyOutcome(PLAN, ApplyReport(done=['users["u1"]']), None)
+
+
+@pytest.mark.parametrize(("max_parallel", "most"), [(1, 1), (2, 2), (0, 3)])
+def test_a_fleet_apply_applies_at_most_max_parallel_environments_at_once(
+    monkeypatch: pytest.MonkeyPatch, max_parallel: int, most: int
+) -> None:
+    monkeypatch.setattr(rollout, "ApplySession", Counted)
+    monkeypatch.setattr(Counted, "gauge", Gauge(), raising=False)
+    names = ("acme", "globex", "initech")
+    runs = [
+        EnvironmentRun(name, plan=PLAN, desired=object(), connection=object())  # type: ignore[arg-type]
+        for name in names
+    ]
+    seen: list[str] = []
+    done = asyncio.run(
+        apply_waves(
+            runs,
+            [Wave(1, names)],
+            ApplyRequest(),
+            max_parallel=max_parallel,
+            on_done=lambda item: seen.append(item.name),
+        )
+    )
+    assert [(item.name, item.result) for item in done] == [(n, Result.APPLIED) for n in names]
+    assert seen == list(names)
+    assert Counted.gauge.most == most
+
+
+ONE_ENVIRONMENT_PROJECT = """\
+environments:
+  acme:
+    paths: [m.yaml]
+    helpdesk_url: http://127.0.0.1/helpdesk
+    credentials: {HELPDESK_USERNAME: ACME_USER, HELPDESK_PASSWORD: ACME_PASSWORD}
+"""
+MANIFEST = "users: [{username: admin}]\nassets: [{serial_number: PF4KX2A2}]\n"
+USERS = ["alice", "bob", "carla", "dmitri", "felix", "helen", "ivan", "omar", "priya", "tina"]
+
+# (the plan request, the changes of the environment's plan)
+REQUESTS = [
+    (PlanRequest(), []),
+    (
+        PlanRequest(prune=True, excludes=(Selector("assets"),)),
+        [f'users["{name}"] disable' for name in USERS],
+    ),
+    (PlanRequest(prune=True, targets=(Selector("users", "ivan"),)), ['users["ivan"] disable']),
+]
+
+
+@pytest.mark.parametrize(("request_", "changes"), REQUESTS)
+def test_the_plan_request_shapes_each_environments_plan(
+    tmp_path: Path, request_: PlanRequest, changes: list[str]
+) -> None:
+    (tmp_path / "reconciler.yaml").write_text(ONE_ENVIRONMENT_PROJECT, encoding="utf-8")
+    (tmp_path / "m.yaml").write_text(MANIFEST, encoding="utf-8")
+    state, credentials = seeded("acme")
+    environ = {
+        "ACME_USER": credentials.helpdesk_username,
+        "ACME_PASSWORD": credentials.helpdesk_password,
+    }
+    target = resolve(load_project(tmp_path / "reconciler.yaml"), "acme")
+    prepared = prepare_all([target], environ, request_)
+    runs = asyncio.run(plan_environments(prepared, request_, max_parallel=1, transport=asgi(state)))
+    [run] = runs
+    assert run.error is None and run.plan is not None
+    assert [f"{c.address} {c.action.value}" for c in run.plan.changes] == changes
+    assert run.plan.errors == ()
