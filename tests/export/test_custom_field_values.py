@@ -4,14 +4,21 @@ named, and a note for each value that cannot be written as itself."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
+import pytest
+
+from reconciler.export import Selection
+from reconciler.export.run import convert
+from reconciler.export.snapshot import LiveSnapshot
 from reconciler.export.values import LearnedOptions, ValueExporter
+from reconciler.resources.company_records import LiveCompanies, LiveCompany
 from reconciler.resources.custom_field_records import (
     CHECKBOX,
     DATE,
     DROPDOWN,
+    KIND,
     MULTILINE,
     TEXT,
     USAGE,
@@ -132,3 +139,166 @@ def test_the_learned_options_in_the_order_of_fields_and_ids() -> None:
     learned.by_field["empty"] = {}
     assert learned.settings() == {"Alpha": {"X": 1}, "zeta": {"B": 5, "A": 6}}
     assert list(learned.settings()) == ["Alpha", "zeta"]
+
+
+# Companies' custom field values as `reconciler export` writes them (export/values.py, entries.py,
+# clone.py, yamlout.py), converted from a live snapshot without a service: the whole
+# `companies.yaml` and `settings.yaml`, and every note. Among the values, one of a second field
+# named like a defined one (another id): manifests name fields, so it is left out, and said; an
+# empty one of such a field is passed over without a word.
+
+COMPANY_CATALOGUE = CustomFieldCatalogue(
+    {
+        USAGE["companies"]: {
+            "tier": FieldDefinition(1, "Tier", DROPDOWN, {"gold": 7}, {7: "Gold"}),
+            "region": FieldDefinition(2, "Region", DROPDOWN),
+            "since": FieldDefinition(3, "Since", DATE),
+            "vip": FieldDefinition(4, "VIP", CHECKBOX),
+            "notes": FieldDefinition(5, "Notes", MULTILINE),
+            "code": FieldDefinition(6, "Code", TEXT),
+        }
+    }
+)
+ACME = (
+    {"FieldID": 1, "Value": "Gold"},
+    {"FieldID": 2, "OptionID": 31, "ValueWithOption": " North "},
+    {"FieldID": 3, "Value": "2027-01-31"},
+    {"FieldID": 4, "Value": "FALSE"},
+    {"FieldID": 5, "Value": "line 1\nline 2  \n\n"},
+    {"FieldID": 6, "Value": " A-1  "},
+    # A second field named `code` (the catalogue keeps one per name): left out.
+    {"FieldID": 16, "FieldName": "CODE", "Value": "B-2"},
+)
+GLOBEX = (
+    {"FieldID": 2, "OptionID": 32, "ValueWithOption": "32"},
+    {"FieldID": 3, "Value": "31/01/2027"},
+    {"FieldID": 16, "FieldName": "Code", "Value": "  "},  # empty: nothing to say
+    {"FieldID": 17, "FieldName": "Unknown", "Value": "x"},  # no field of companies
+)
+SNAPSHOT = LiveSnapshot(
+    ("companies",),
+    {
+        "companies": LiveCompanies(
+            {},
+            items=(
+                LiveCompany(1, "Acme", (), None, ACME),
+                LiveCompany(2, "Globex", (), None, GLOBEX),
+                LiveCompany(3, "Initech", (), None, ()),
+                LiveCompany(4, "Umbrella", (), None),  # values not read
+            ),
+        ),
+        KIND: COMPANY_CATALOGUE,
+    },
+)
+NOTES = [
+    "companies/Acme: custom field 'CODE' (id 16) is left out: another field has the same "
+    "name, and manifests name fields",
+    "companies/Globex: custom field 'Since' is left out: '31/01/2027' is a date the planner "
+    "cannot read",
+]
+COMPANIES = """\
+# yaml-language-server: $schema=manifest.schema.json
+# Exported by `reconciler export` from https://h.example/helpdesk at 2026-01-02T03:04:05Z.
+companies:
+  - name: Acme
+    custom_fields:
+      Tier: Gold
+      Region: North
+      Since: 2027-01-31
+      VIP: false
+      Notes: |
+        line 1
+        line 2
+      Code: ' A-1'
+  - name: Globex
+    custom_fields:
+      Region: {option_id: 32}
+  - name: Initech
+  - name: Umbrella
+"""
+# With --include-empty: each field of a company whose values were read, null when empty;
+# a value left out with a note (Globex's date) stays out.
+COMPANIES_EMPTY = """\
+# yaml-language-server: $schema=manifest.schema.json
+# Exported by `reconciler export` from https://h.example/helpdesk at 2026-01-02T03:04:05Z.
+companies:
+  - name: Acme
+    email_domains: []
+    notes: ''
+    custom_fields:
+      Tier: Gold
+      Region: North
+      Since: 2027-01-31
+      VIP: false
+      Notes: |
+        line 1
+        line 2
+      Code: ' A-1'
+
+  - name: Globex
+    email_domains: []
+    notes: ''
+    custom_fields:
+      Tier: null
+      Region: {option_id: 32}
+      VIP: null
+      Notes: null
+      Code: null
+
+  - name: Initech
+    email_domains: []
+    notes: ''
+    custom_fields:
+      Tier: null
+      Region: null
+      Since: null
+      VIP: null
+      Notes: null
+      Code: null
+
+  - name: Umbrella
+    email_domains: []
+    notes: ''
+"""
+SETTINGS = """\
+# yaml-language-server: $schema=manifest.schema.json
+# Exported by `reconciler export` from https://h.example/helpdesk at 2026-01-02T03:04:05Z.
+# What the API cannot create but the manifests refer to, as this helpdesk has it: the
+# ids are this helpdesk's. To configure another helpdesk from these manifests, create
+# the custom fields, their options and the category sections in its admin panel first,
+# then put its own ids here.
+settings:
+  custom_field_options:
+    Region:
+      North: 31
+    Tier:
+      Gold: 7
+"""
+
+
+def export(include_empty: bool) -> tuple[dict[str, str], list[str]]:
+    result = convert(
+        SNAPSHOT,
+        Selection.build(kinds=["companies"]),
+        include_empty=include_empty,
+        sources={"helpdesk": "https://h.example/helpdesk"},
+        now=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+    )
+    return result.files(), list(result.warnings)
+
+
+@pytest.mark.parametrize("include_empty", [False, True])
+def test_custom_field_values_of_companies_as_written(include_empty: bool) -> None:
+    files, notes = export(include_empty)
+    assert notes == NOTES
+    assert list(files) == ["settings.yaml", "companies.yaml"]
+    assert files["companies.yaml"] == (COMPANIES_EMPTY if include_empty else COMPANIES)
+    assert files["settings.yaml"] == SETTINGS
+
+
+def test_learned_options_are_listed_by_field_name_without_regard_to_case() -> None:
+    learned = LearnedOptions()
+    for name in ("zeta", "Beta", "alpha"):
+        assert learned.learn(FieldDefinition(1, name, DROPDOWN), "X", 1)
+    # As written in settings.yaml: `alpha`, `Beta`, `zeta` (not `Beta`, `alpha`, `zeta`).
+    assert list(learned.settings()) == ["alpha", "Beta", "zeta"]

@@ -203,7 +203,7 @@ def test_selection_by_default_exports_rules_only_when_named(tmp_path: Path) -> N
 
 
 def test_the_applied_example_round_trips(tmp_path: Path) -> None:
-    """Issue 5: `apply examples/acme`, then export, then plan the export: empty."""
+    """`apply examples/acme`, then export, then plan the export: empty."""
     state, credentials = seeded()
     desired = load_manifests([ROOT / "examples" / "acme"], env={})
 

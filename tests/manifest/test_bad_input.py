@@ -1,4 +1,4 @@
-"""Every bad input of issue 10, run as a user runs it: `python -m reconciler` in a child
+"""Every bad input, run as a user runs it: `python -m reconciler` in a child
 process, through `validate` and `plan`. Each must exit 1 with a one-line message holding
 the expected fragment, print no traceback and never the credential, and end (the timeout
 is the guard against a hang, not a measure of speed).
@@ -53,7 +53,7 @@ class Row:
 
 
 ROWS = [
-    # strict values, as the schema says (issue 10 item 3)
+    # strict values, as the schema says
     Row("is_admin: \"yes\"", 'users: [{username: a, is_admin: "yes"}]', 1, "m.yaml:1:33: users[0].is_admin: expected true or false, found 'yes'", schema=REJECTS),
     Row("is_admin: on", "users: [{username: a, is_admin: on}]", 1, "m.yaml:1:33: users[0].is_admin: expected true or false, found 'on'", schema=REJECTS),
     Row("disabled: 1", "users: [{username: a, disabled: 1}]", 1, "m.yaml:1:33: users[0].disabled: expected true or false, found 1", schema=REJECTS),
@@ -84,7 +84,7 @@ ROWS = [
     Row("two e-mails in an employee's", "workspace: {employees: [{email: 'a@acme.com;b@acme.com'}]}", 1, "workspace.employees[0].email: 'a@acme.com;b@acme.com' is not an e-mail address", schema=REJECTS),
     Row("the token's value in a bad e-mail", f"users: [{{username: a, email: '{SECRET}@'}}]", 1, "users[0].email: '***@' is not an e-mail address", schema=REJECTS),
     Row("misspelt user field", "users: [{username: a, emial: a@acme.com}]", 1, "m.yaml:1:23: users[0]: unknown field 'emial'; did you mean 'email'?", schema=REJECTS),
-    # files and options (issue 10 item 4)
+    # files and options
     Row("manifest is a FIFO", OK, 1, "{fifo}:1:1: cannot read the file: it is a FIFO", paths=("{fifo}",)),
     Row("FIFO in the manifest directory", OK, 1, "cannot read the file: it is a FIFO", paths=(".",)),
     Row("var file is a FIFO", OK, 1, "cannot read the variables file: it is a FIFO", ("--var-file", "{fifo}")),
@@ -112,7 +112,7 @@ ROWS = [
     Row("${HELPDESK_TOKEN} in a key field", "companies: [{name: '${HELPDESK_TOKEN}'}]", 1, "m.yaml:1:20: '${HELPDESK_TOKEN}' refers to a credential", schema=CREDENTIAL),
     Row("${WORKSPACE_API_KEY} in an employee", "workspace: {employees: [{email: a@acme.com, note: '${WORKSPACE_API_KEY}'}]}", 1, "'${WORKSPACE_API_KEY}' refers to a credential", schema=CREDENTIAL),
     Row("a name in RECONCILER_SECRET_VARIABLES", "companies: [{name: '${SMTP_PASS}'}]", 1, "'${SMTP_PASS}' refers to a credential", env={"RECONCILER_SECRET_VARIABLES": "SMTP_PASS, OTHER", "SMTP_PASS": SECRET}, schema=CREDENTIAL),
-    # renames (issue 21, docs/renaming.md)
+    # renames (docs/renaming.md)
     Row("previously on a category", "categories: [{name: Hardware, previously: [HW]}]", 1, "m.yaml:1:31: categories[0]: 'previously' is not allowed on categories: the API cannot rename categories; rename it in the helpdesk's admin panel", schema=REJECTS),
     Row("previously on a rule", "automation_rules: [{id: 1, enabled: true, previously: [2]}]", 1, "automation_rules[0]: 'previously' is not allowed on automation_rules: the API cannot rename automation rules; rules are addressed by their id", schema=REJECTS),
     Row("one former key under two entries", "users: [{username: a, previously: [x]}, {username: b, previously: [X]}]", 1, "m.yaml:1:68: former key 'X' is also listed under user 'a'", schema=ACROSS_ENTRIES),

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reconciler.manifest import validate_manifests
-from reconciler.manifest.confusables import LookalikeIndex, confusable_pairs, fold
+from reconciler.manifest import load_manifest_text, reference_warnings, validate_manifests
+from reconciler.manifest.confusables import LookalikeIndex, _prototypes, confusable_pairs, fold
 from tests.planning.test_cases import run_case
 
 FULLWIDTH_A = "\uff21"
@@ -163,3 +164,123 @@ def test_where_keys_are_compared_as_written_names_differing_in_case_are_lookalik
         (fullwidth_e, "E-2"),
     ]
     assert lookalikes(["e-2", "E-2", fullwidth_e], ["E-2"]) == [(fullwidth_e, "E-2")]
+
+
+# Two ASCII names are told apart as written, even where Unicode's confusables table folds them
+# together (`1` and `l`, `0` and `O`): `Bi11` and `Bill` are two users a reader can tell apart,
+# and warning about every such pair would bury the real look-alikes. A non-ASCII name folded to an
+# ASCII one is still found.
+
+FULLWIDTH_E = "\uff25"
+
+
+def test_ascii_names_the_table_folds_together_are_no_lookalikes() -> None:
+    assert fold("E-1") == fold("E-l")  # what the table says
+    assert LookalikeIndex(["E-1", "Bill"]).match("E-l") is None
+    assert LookalikeIndex(["E-1", "Bill"]).match("Bi11") is None
+    assert confusable_pairs(["E-l", "E-1", "Bi11", "Bill"]) == []
+    assert confusable_pairs(["E-l", "Bi11"], ["E-1", "Bill"]) == []
+
+
+def test_a_non_ascii_name_among_them_is_found() -> None:
+    index = LookalikeIndex(["E-1", f"{FULLWIDTH_E}-1"])
+    assert index.match("E-l") == f"{FULLWIDTH_E}-1"
+    assert index.match(f"{FULLWIDTH_E}-l") == "E-1"
+    assert confusable_pairs(["E-l", f"{FULLWIDTH_E}-1"]) == [(f"{FULLWIDTH_E}-1", "E-l")]
+
+
+def test_where_names_are_compared_as_written_the_shortcut_is_off() -> None:
+    def as_written(name: str) -> str:
+        return name
+
+    assert LookalikeIndex(["E-1"], as_written).match("E-l") == "E-1"
+    assert LookalikeIndex(["E-1"], as_written).match("E-1") is None
+
+
+# What `confusables` reads as one name, pinned on a table: `fold` (NFKC, case folding, the TR39
+# skeleton to a fixed point, white space collapsed), the pairs `confusable_pairs` finds among
+# names and against others (none where an other is the name as compared), and `LookalikeIndex`
+# with and without the shortcut for ASCII names.
+
+
+@pytest.mark.parametrize(
+    ("name", "folded"),
+    [
+        ("Acme", "acrne"),  # the skeleton writes `m` as `rn`
+        ("\uff21cme", "acrne"),  # a fullwidth A
+        ("\u0410cme", "acrne"),  # a Cyrillic A
+        ("\ufb01nance", "finance"),  # a ligature
+        ("\u2168", "ix"),  # a Roman numeral
+        ("  Big   Co ", "big co"),
+        ("Stra\u00dfe", "strasse"),
+        ("%", "o/o"),  # a prototype that normalises further
+        ("O0", "oo"),
+        ("e-1", "e-l"),
+        ("x\u0301", "x\u0301"),
+    ],
+)
+def test_a_name_folds_to_its_case_folded_skeleton(name: str, folded: str) -> None:
+    assert fold(name) == folded
+
+
+def test_look_alike_pairs_are_found_among_names_and_against_others() -> None:
+    names = ["Acme", "\uff21cme", "acme", "ACME ", "\u0410cme"]
+    assert confusable_pairs(names) == [("\uff21cme", "Acme"), ("\u0410cme", "Acme")]
+    assert confusable_pairs(["IX"], ["\u2168", "ix"]) == []  # `ix` is the name as compared
+    assert confusable_pairs(["\u2168"], ["IX"]) == [("\u2168", "IX")]
+
+
+def test_the_lookalike_index_matches_a_name_to_the_key_it_looks_like() -> None:
+    index = LookalikeIndex(["\u2168", "Acme", "Stra\u00dfe"])
+    names = ["IX", "ix", "\uff21cme", "acme", "Strasse", "STRASSE", "Other"]
+    assert [index.match(name) for name in names] == [
+        "\u2168",
+        "\u2168",
+        "Acme",
+        None,
+        None,
+        None,
+        None,
+    ]
+    as_written = LookalikeIndex(["E-1", "\u2168"], compared=lambda name: name)
+    names = ["E-l", "e-1", "E-1", "IX", "\u2168"]
+    assert [as_written.match(name) for name in names] == ["E-1", "E-1", None, "\u2168", None]
+
+
+# The look-alike warnings of `validate` between a name and the keys it refers to, where the cheap
+# ways out (a name written as a key is, ASCII among ASCII keys, a name that folds like no key)
+# must not hide a pair: an ASCII name that is a look-alike of a key that is not ASCII, and a pair
+# after a name that folds like none.
+
+ROMAN_NINE = "\u2168"  # Ⅸ, one character: IX to a reader, not to the helpdesk
+SAME = (
+    "are one name only after Unicode normalisation (NFKC, TR39 confusables) and case "
+    "folding, but two to the helpdesk: write them alike"
+)
+
+
+def test_an_ascii_name_is_compared_with_keys_that_are_not_ascii() -> None:
+    text = (
+        "departments:\n"
+        f'  - name: "{ROMAN_NINE}"\n'
+        "users:\n"
+        "  - username: carol\n"
+        "    department: \u00d6tztal\n"  # not ASCII, folds like no department: no pair
+        "  - username: dave\n"
+        "    department: IX\n"  # ASCII, the look-alike of the only department
+    )
+    warnings = reference_warnings(load_manifest_text(text, "m.yaml"))
+    assert warnings == [f"m.yaml:7:17: 'IX' and departments '{ROMAN_NINE}' {SAME}"]
+
+
+def test_ascii_names_among_ascii_keys_load_no_confusables_table() -> None:
+    """An all-ASCII manifest is checked without Unicode's confusables table
+    (megabytes read and parsed): two ASCII names are told apart as written."""
+    text = (
+        "companies: [{name: Acme}]\n"
+        "users: [{username: alice, company: Initech}, {username: bob, company: ACME}]\n"
+    )
+    desired = load_manifest_text(text, "m.yaml")
+    _prototypes.cache_clear()
+    assert reference_warnings(desired) == []
+    assert _prototypes.cache_info().currsize == 0

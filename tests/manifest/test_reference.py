@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from reconciler.manifest import json_schema
 from reconciler.manifest.reference import (
     definition_uses,
@@ -12,6 +14,7 @@ from reconciler.manifest.reference import (
     type_text,
     write_reference,
 )
+from reconciler.manifest.values import HOSTNAME_PATTERN, VARIABLE_PATTERN
 
 COMMITTED = Path(__file__).parents[2] / "docs" / "manifest-reference.md"
 
@@ -103,3 +106,305 @@ def test_a_schema_of_its_own() -> None:
 def test_write_reference(tmp_path: Path) -> None:
     path = write_reference(tmp_path / "docs" / "ref.md")
     assert path.read_text(encoding="utf-8") == reference_markdown()
+
+
+# The field reference (`reconciler schema --markdown`, manifest/reference.py) for the shapes of
+# JSON Schema the manifest models do not use today: a change to the models that brings one in must
+# still be described in words a reader understands, not as `any value` or a half-written row. Each
+# expected text is what the reference prints.
+
+TYPES = [
+    ("a constant", {"const": "fixed"}, '`"fixed"`'),
+    ("a constant number", {"const": 3}, "`3`"),
+    ("a boolean", {"type": "boolean"}, "boolean"),
+    ("null", {"type": "null"}, "null"),
+    ("a list of anything", {"type": "array"}, "list"),
+    ("a list of strings", {"type": "array", "items": {"type": "string"}}, "list of string"),
+    ("a mapping of anything", {"type": "object"}, "mapping"),
+    (
+        "a mapping whose values are free",
+        {"type": "object", "additionalProperties": True},
+        "mapping",
+    ),
+    (
+        "a mapping keyed by a definition",
+        {
+            "type": "object",
+            "additionalProperties": {"type": "integer"},
+            "propertyNames": {"$ref": "#/$defs/Kind"},
+        },
+        "mapping of [Kind](#kind) to integer",
+    ),
+    (
+        "a mapping whose keys have a pattern",
+        {
+            "type": "object",
+            "additionalProperties": {"type": "integer"},
+            "propertyNames": {"pattern": "^a"},
+        },
+        "mapping of name to integer",
+    ),
+    ("an e-mail address", {"type": "string", "format": "email"}, "e-mail address"),
+    ("a date", {"type": "string", "format": "date"}, "date (YYYY-MM-DD)"),
+    ("a host name", {"type": "string", "pattern": HOSTNAME_PATTERN}, "domain name"),
+    ("a variable", {"type": "string", "pattern": VARIABLE_PATTERN}, "`${NAME}`"),
+    ("another pattern", {"type": "string", "pattern": "^x"}, "string"),
+    ("a non-empty string", {"type": "string", "minLength": 1}, "string (non-empty)"),
+    ("a longer string", {"type": "string", "minLength": 3}, "string (at least 3 characters)"),
+    ("an empty minimum", {"type": "string", "minLength": 0}, "string (at least 0 characters)"),
+    ("a number", {"type": "number"}, "number"),
+    ("an integer", {"type": "integer"}, "integer"),
+    (
+        "exclusive bounds",
+        {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1.5},
+        "number > 0, < 1.5",
+    ),
+    (
+        "every bound",
+        {
+            "type": "integer",
+            "exclusiveMinimum": 0,
+            "minimum": 1,
+            "exclusiveMaximum": 9,
+            "maximum": 8,
+        },
+        "integer > 0, ≥ 1, < 9, ≤ 8",
+    ),
+    ("one bound", {"type": "integer", "maximum": 8}, "integer ≤ 8"),
+    (
+        "two types",
+        {"type": ["array", "null"], "items": {"type": "integer"}},
+        "list of integer or null",
+    ),
+    ("a type of its own", {"type": "thing"}, "thing"),
+    ("an enum of numbers", {"enum": [1, 2]}, "one of `1`, `2`"),
+    ("an enum of text", {"enum": ["ä"]}, 'one of `"ä"`'),
+    ("a union once", {"anyOf": [{"type": "string"}, {"type": "string"}]}, "string"),
+    (
+        "a union of three",
+        {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]},
+        "string, integer or null",
+    ),
+    (
+        "a union of two and a repeat",
+        {"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "string"}]},
+        "string or null",
+    ),
+    (
+        "a list of a union",
+        {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
+        "list of (string or integer)",
+    ),
+    (
+        "a list of a union of one",
+        {"type": "array", "items": {"anyOf": [{"type": "string"}]}},
+        "list of string",
+    ),
+    (
+        "a list of a definition",
+        {"type": "array", "items": {"$ref": "#/$defs/Company"}},
+        "list of [Company](#company)",
+    ),
+    (
+        "a mapping of a union",
+        {
+            "type": "object",
+            "additionalProperties": {"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/V"}]},
+        },
+        "mapping of name to (integer or [V](#v))",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("prop", "words"), [(prop, words) for _, prop, words in TYPES], ids=[t[0] for t in TYPES]
+)
+def test_the_reference_names_each_type_in_words(prop: dict[str, object], words: str) -> None:
+    assert type_text(prop) == words
+
+
+SCHEMA = {
+    "title": "small manifest",
+    "description": "The top of it,\n   over two lines.",
+    "properties": {
+        "things": {"type": "array", "items": {"$ref": "#/$defs/Thing"}},
+        "extras": {"$ref": "#/$defs/Free"},
+        "tree": {"$ref": "#/$defs/Tree"},
+        "labels": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Label"}},
+        "keyed": {"type": "object", "propertyNames": {"$ref": "#/$defs/Key"}},
+        "choice": {"anyOf": [{"$ref": "#/$defs/Label"}, {"type": "null"}]},
+    },
+    "required": ["things"],
+    "$defs": {
+        "Thing": {
+            "description": "A thing.",
+            "properties": {
+                "size": {"type": "integer", "default": 3, "description": "How big | how wide."},
+                "colour": {"type": "string", "default": None, "examples": ["red", "blue"]},
+                "shape": {"type": "string", "description": "Its shape.", "examples": ["round"]},
+                "note": {"type": "string", "description": "", "examples": []},
+                "flag": {"type": "boolean", "default": False},
+                "tags": {"type": "array", "default": ["a|b"]},
+                "title": {"type": "string"},
+            },
+            "required": ["size"],
+            "else": {"required": ["title"]},
+            "additionalProperties": True,
+        },
+        "Free": {"description": "Anything goes.", "additionalProperties": True},
+        "Open": {"additionalProperties": True},
+        "Closed": {"description": "Nothing at all.", "additionalProperties": False},
+        "Tree": {
+            "description": "A tree of trees.",
+            "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}},
+        },
+        "Label": {"description": "A label.", "enum": ["x", "y"]},
+        "Key": {"enum": ["k"]},
+        "Elsewhere": {"$ref": "#/$defs/Label"},
+    },
+}
+
+EXPECTED = """\
+# Small manifest reference
+
+INTRO
+
+## Top-level keys
+
+The top of it, over two lines.
+
+| field | type | required | default | description |
+|---|---|---|---|---|
+| `things` | list of [Thing](#thing) | yes |  |  |
+| `extras` | [Free](#free) | no |  |  |
+| `tree` | [Tree](#tree) | no |  |  |
+| `labels` | mapping of name to [Label](#label) | no |  |  |
+| `keyed` | mapping | no |  |  |
+| `choice` | [Label](#label) or null | no |  |  |
+
+## Thing
+
+Used at: `things[]`.
+
+A thing.
+
+| field | type | required | default | description |
+|---|---|---|---|---|
+| `size` | integer | yes | `3` | How big \\| how wide. |
+| `colour` | string | no |  | Example: `"red"`, `"blue"`. |
+| `shape` | string | no |  | Its shape. Example: `"round"`. |
+| `note` | string | no |  |  |
+| `flag` | boolean | no | `false` |  |
+| `tags` | list | no | `["a\\|b"]` |  |
+| `title` | string | yes, but not in an overlay |  |  |
+
+Any other field is allowed and passed through as written.
+
+## Free
+
+Used at: `extras`.
+
+Anything goes.
+
+Any field is allowed and passed through as written.
+
+## Tree
+
+Used at: `tree`, `tree.children[]`.
+
+A tree of trees.
+
+| field | type | required | default | description |
+|---|---|---|---|---|
+| `children` | list of [Tree](#tree) | no |  |  |
+
+## Label
+
+Used at: `labels.<name>`, `choice`.
+
+A label.
+
+One of: `x`, `y`.
+
+## Key
+
+Used at: `keyed (keys)`.
+
+One of: `k`.
+
+## Closed
+
+Nothing at all.
+
+## Elsewhere
+
+
+## Open
+
+Any field is allowed and passed through as written.
+"""
+
+
+def test_a_reference_with_every_kind_of_section() -> None:
+    text = reference_markdown(SCHEMA)
+    intro_start = text.index("Every field a manifest file may hold")
+    intro_end = text.index("\n\n## Top-level keys")
+    assert text[:intro_start] + "INTRO" + text[intro_end:] == EXPECTED
+
+
+def test_the_places_of_each_definition() -> None:
+    assert definition_uses(SCHEMA) == {
+        "Thing": ["things[]"],
+        "Free": ["extras"],
+        "Tree": ["tree", "tree.children[]"],
+        "Label": ["labels.<name>", "choice"],
+        "Key": ["keyed (keys)"],
+        "Closed": [],
+        "Elsewhere": [],
+        "Open": [],
+    }
+
+
+def test_a_reference_to_nothing_defined_is_no_place() -> None:
+    schema = {"properties": {"a": {"$ref": "#/$defs/Missing"}}, "$defs": {"B": {"enum": [1]}}}
+    assert definition_uses(schema) == {"B": []}
+
+
+def test_a_schema_without_title_or_definitions() -> None:
+    text = reference_markdown({"properties": {"a": {"type": "string"}}})
+    assert text.startswith("# Manifest reference\n\nEvery field a manifest file may hold")
+    assert text.endswith("\n| `a` | string | no |  |  |\n")
+
+
+def test_the_intro_names_the_schema_and_the_rules_of_a_manifest() -> None:
+    text = reference_markdown({"properties": {}})
+    assert "[`schemas/manifest.schema.json`](../schemas/manifest.schema.json)" in text
+    assert "Unknown fields are errors everywhere except in workspace employees." in text
+
+
+def test_written_by_default_to_the_docs_folder_of_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = write_reference()
+    assert path == Path("docs") / "manifest-reference.md"
+    written = tmp_path / "docs" / "manifest-reference.md"
+    assert written.read_text(encoding="utf-8") == reference_markdown()
+    written.write_text("stale", encoding="utf-8")
+    assert write_reference() == path  # again, over the folder and the file there
+    assert written.read_text(encoding="utf-8") == reference_markdown()
+
+
+def test_written_where_asked_with_the_folders_it_needs(tmp_path: Path) -> None:
+    path = write_reference(tmp_path / "site" / "docs" / "ref.md")
+    assert path.read_text(encoding="utf-8") == reference_markdown()
+
+
+def test_a_field_name_over_two_lines_is_still_one_row() -> None:
+    text = reference_markdown({"properties": {"a\nb": {"type": "string"}}})
+    assert text.endswith("\n| `a b` | string | no |  |  |\n")
+
+
+def test_the_last_section_ends_as_written() -> None:
+    text = reference_markdown({"properties": {}, "$defs": {"Mark": {"description": "An X"}}})
+    assert text.endswith("\n## Mark\n\nAn X\n")

@@ -6,13 +6,17 @@ reads."""
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import validate_manifests
+from reconciler.manifest import files, load_manifest_text, validate_manifests
 from reconciler.manifest.files import FileRefused, read_regular_file
+from reconciler.manifest.kinds import spec
+from reconciler.manifest.renames import formers_of, live_value
 from tests.manifest.refusals import problems_of
 
 RENAMES = [
@@ -127,3 +131,102 @@ def test_the_size_cap_of_every_manifest_and_variables_file_is_32_mib(tmp_path: P
     with pytest.raises(FileRefused) as refused:
         read_regular_file(path)
     assert str(refused.value).startswith("it is larger than 32 MiB (33,554,433 bytes or more)")
+
+
+# A FIFO given as a manifest, with no process writing to it, is refused at once: opened without
+# blocking, then seen to be no regular file. Opened the blocking way, the run would wait for a
+# writer for ever; the test bounds that wait and then releases the reader.
+
+
+def test_a_fifo_without_a_writer_is_refused_without_waiting(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    refused: list[str] = []
+
+    def read() -> None:
+        try:
+            read_regular_file(fifo)
+        except FileRefused as exc:
+            refused.append(str(exc))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(30)  # a bound on a hang, not a measure: refusing takes microseconds
+    if reader.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))  # a writer releases it
+        reader.join()
+        pytest.fail("opening a FIFO without a writer waited for one")
+    assert refused == ["it is a FIFO (named pipe), not a regular file"]
+
+
+# Reading a manifest file (manifest/files.py) past what `fstat` said: a file that grew after it
+# was measured is still refused over the cap (never read past it), and an error while reading is a
+# refusal naming it, not an empty manifest.
+
+MIB = 1 << 20
+
+
+@pytest.mark.parametrize("grown_to", [2 * MIB + 1, 3 * MIB])
+def test_a_file_that_grew_after_it_was_measured_is_refused_over_the_cap(
+    grown_to: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_bytes(b"x" * grown_to)
+    measured = os.fstat
+
+    def fstat(fd: int) -> Any:  # as measured before a writer appended to it
+        info = measured(fd)
+        return os.stat_result((info.st_mode, *info[1:6], 10, *info[7:]))
+
+    monkeypatch.setattr(files.os, "fstat", fstat)
+    with pytest.raises(FileRefused) as refused:
+        read_regular_file(path, 2 * MIB)
+    assert str(refused.value) == (
+        f"it is larger than 2 MiB ({2 * MIB + 1:,} bytes or more); split it into several files"
+    )
+
+
+def test_an_error_while_reading_is_a_refusal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text("companies: []\n", encoding="utf-8")
+
+    def read(fd: int, size: int) -> bytes:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(files.os, "read", read)
+    with pytest.raises(FileRefused, match=r"^Input/output error$"):
+        read_regular_file(path)
+
+
+# `live_value` (manifest/renames.py), what a reader looks at for an entry: the live object of its
+# key, else the one live object its former keys name, found by itself when the reader does not
+# hand it the entries' former keys (the readers of companies and users do, once for every entry).
+
+MANIFEST = """\
+companies:
+  - name: Acme Group
+    previously: [Acme, ACME Ltd]
+  - name: Initech
+    previously: [Initrode]
+  - name: Globex
+"""
+
+
+def test_an_entry_stands_for_the_live_object_of_its_one_live_former_key() -> None:
+    desired = load_manifest_text(MANIFEST)
+    row = spec("companies")
+    live = {"acme": "live Acme", "initech": "live Initech", "initrode": "live Initrode"}
+    formers = formers_of(desired, row)
+    for given in (None, formers):
+        assert live_value(desired, row, "Acme Group", live, given) == "live Acme"
+        assert live_value(desired, row, " acme group ", live, given) == "live Acme"
+        # its own key is live: that one, not the former key's
+        assert live_value(desired, row, "Initech", live, given) == "live Initech"
+        # no former key, and its key not live
+        assert live_value(desired, row, "Globex", live, given) is None
+    # two of its former keys are live: which one it is cannot be told
+    both = {"acme": "live Acme", "acme ltd": "live ACME Ltd"}
+    assert live_value(desired, row, "Acme Group", both) is None
+    assert live_value(desired, row, "", live) is None

@@ -25,6 +25,9 @@ from reconciler.changes import (
     Operation,
     Plan,
     Ref,
+    error,
+    note,
+    warning,
 )
 from reconciler.errors import PlanFileError
 from reconciler.manifest import load_manifest_text
@@ -42,6 +45,7 @@ from reconciler.planfile import (
     var_file_mismatch,
     write_plan_file,
 )
+from reconciler.render import format_json
 
 ACME = 'companies["Acme.Corp"]'
 DIGEST = "sha256:" + "a" * 64
@@ -722,3 +726,57 @@ def test_every_var_file_a_plan_was_made_with_is_named(tmp_path: Path) -> None:
         f"--var-file {second.path} ({second.digest[:15]}...); 0 --var-file given: give the "
         "same var files (a saved plan names them, never reads them), or plan again"
     )
+
+
+# A plan read back from its JSON (planfile/shape.py) is the plan that was written, every optional
+# part of a change and of the plan included: overlays' lines, a rename, the dependencies, the
+# reason, a removal, asserted values, notes, the brake and the scope.
+
+CHANGE = Change(
+    "users",
+    "ann",
+    Action.update,
+    fields=(FieldChange("phone", "1", "2"), FieldChange("tags", ["a"], None)),
+    operations=(
+        Operation(
+            "helpdesk",
+            "POST",
+            "/api/UpdateUser",
+            {"id": Ref('companies["Acme"]'), "phone": "2"},
+            description="set phone",
+        ),
+    ),
+    depends_on=('companies["Acme"]',),
+    reason="the manifest says so",
+    source="users.yaml:3",
+    refined_at=("overlays/a.yaml:7", "overlays/b.yaml:9"),
+    renamed_from="annie",
+)
+EVERY_PART_PLAN = Plan(
+    (
+        CHANGE,
+        Change("companies", "Old", Action.delete, removal=True, source="c.yaml:1"),
+    ),
+    warnings=(warning("w", 'users["ann"]', "do this", "users.yaml:3:1"),),
+    errors=(error("e"),),
+    live_digest="sha256:" + "0" * 64,
+    brake=BrakeVerdict(("too many",)),
+    scope={"changed_since": "main", "kinds": ["users"]},
+    asserted=(Change("automation_rules", "7", Action.enable, asserted=True),),
+    notes=(note("n", remedy="nothing"),),
+)
+
+
+def test_every_part_of_a_plan_reads_back_as_written() -> None:
+    read = plan_from_json(format_json(EVERY_PART_PLAN))
+    assert read == EVERY_PART_PLAN
+    assert read.changes[0].refined_at == ("overlays/a.yaml:7", "overlays/b.yaml:9")
+    assert read.changes[0].renamed_from == "annie"
+    assert format_json(read) == format_json(EVERY_PART_PLAN)
+
+
+def test_a_change_with_one_overlay_line_keeps_it() -> None:
+    plan = Plan(
+        (Change("users", "bo", Action.create, source="u.yaml:1", refined_at=("o.yaml:2",)),)
+    )
+    assert plan_from_json(format_json(plan)).changes[0].refined_at == ("o.yaml:2",)

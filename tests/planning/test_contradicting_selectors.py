@@ -18,6 +18,9 @@ from reconciler.planning.plan import selections
         (["users/bob"], ["users"], "--target users/bob and --exclude users"),
         (['users["Bob"]'], ["users/BOB"], '--target users["Bob"] and --exclude users/BOB'),
         (["assets", "users/a"], ["companies", "users/A"], "--target users/a and --exclude users/A"),
+        (["users"], ["users"], "--target users and --exclude users"),
+        (["users/Bob"], ["users"], "--target users/Bob and --exclude users"),
+        (['users["bob"]'], ["users/ BOB"], '--target users["bob"] and --exclude users/ BOB'),
     ],
 )
 def test_a_target_an_exclude_covers_is_refused(
@@ -38,6 +41,8 @@ def test_a_target_an_exclude_covers_is_refused(
         (["companies"], ["users"]),
         ([], ["users"]),
         (["users"], []),
+        (["users/ann"], ["users/bob"]),
+        (["users"], ["companies"]),
     ],
 )
 def test_selections_that_select_something_are_accepted(

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from reconciler.changes import Action, Change
 from reconciler.errors import UsageError
+from reconciler.planning.addresses import split_address
 from reconciler.planning.plan import Selector
 
 KINDS = (
@@ -24,3 +26,42 @@ def test_an_unknown_kind_is_named_with_the_kinds(text: str, kind: str) -> None:
 def test_a_selector_keeps_the_text_as_given_for_messages() -> None:
     selector = Selector.parse("users/ Bob ")
     assert (selector.kind, selector.text) == ("users", "users/ Bob ")
+
+
+# Every form an address is written in (planning/addresses.py), and what a selector matches (a key
+# however spelt, the key a rename gives up).
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ('users["dmitri"]', ("users", "dmitri")),
+        ('  users["dmitri"] ', ("users", "dmitri")),
+        ('companies["Say \\"hi\\" \\\\ co"]', ("companies", 'Say "hi" \\ co')),
+        ('workspace.employees["a@x.com"]', ("workspace.employees", "a@x.com")),
+        ('companies["a/b"]', ("companies", "a/b")),
+        ('companies[""]', ("companies", "")),
+        ("users/dmitri", ("users", "dmitri")),
+        ("users/a/b", ("users", "a/b")),
+        ("users/", ("users", None)),
+        ("users", ("users", None)),
+        ('users["unclosed', ('users["unclosed', None)),
+    ],
+)
+def test_every_form_of_an_address_splits_into_its_kind_and_key(
+    text: str, parts: tuple[str, str | None]
+) -> None:
+    assert split_address(text) == parts
+
+
+def test_a_selector_matches_its_key_however_spelt_and_the_key_a_rename_gives_up() -> None:
+    renamed = Change("users", "tina.nguyen", Action.update, renamed_from="Tina")
+    plain = Change("users", "Bob", Action.update)
+    other = Change("companies", "Bob", Action.create)
+    assert Selector.parse("users").matches(plain) and not Selector.parse("users").matches(other)
+    assert Selector.parse("users/ bob ").matches(plain)
+    assert not Selector.parse("users/bobby").matches(plain)
+    assert Selector.parse('users["TINA"]').matches(renamed)
+    assert Selector.parse("users/tina.nguyen").matches(renamed)
+    assert not Selector.parse("users/tina").matches(plain)
+    assert Selector.parse('users["Bob"]') == Selector("users", "Bob")

@@ -1,5 +1,5 @@
-"""The users' list is read beside the departments, not after them (issue 25: one round
-trip less on every plan that reads users), and a failure of either leaves no request
+"""The users' list is read beside the departments, not after them (one round trip less
+on every plan that reads users), and a failure of either leaves no request
 running behind the read."""
 
 from __future__ import annotations

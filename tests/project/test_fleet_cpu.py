@@ -1,4 +1,4 @@
-"""What a fleet's plan spends per environment (issue 23's benchmark,
+"""What a fleet's plan spends per environment (the benchmark
 benchmarks/fleet_bench.py): work that is the same for every environment is done once,
 and nothing is done for nothing. Each case checks the result a user sees as well."""
 

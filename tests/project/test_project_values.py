@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.project import load_project
-from tests.project.test_mutants_project import problems, write
+from tests.project.test_project import problems, write
 
 LONG = "a" * 65
 FIELDS = "input should be 'HELPDESK_TOKEN', 'HELPDESK_USERNAME', 'HELPDESK_PASSWORD' or "

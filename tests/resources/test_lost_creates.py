@@ -6,14 +6,18 @@ twice; an error other than "not found" while looking is an error, never "not the
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any, cast
 
 import pytest
 
-from reconciler.changes import Action, Change
+from reconciler.changes import Action, Change, FieldChange
 from reconciler.errors import ApiError
-from reconciler.manifest import DesiredState
+from reconciler.manifest import DesiredState, load_manifests
+from reconciler.resources.assets import AssetsResource
+from reconciler.resources.categories import CategoriesResource
 from reconciler.resources.companies import CompaniesResource
+from reconciler.resources.employees import EmployeesResource
 from reconciler.resources.users import UsersResource
 
 NO_DESIRED = cast(DesiredState, None)  # locate looks only at the live service
@@ -64,3 +68,106 @@ def test_an_error_while_looking_for_a_user_is_not_taken_for_absence() -> None:
     with pytest.raises(ApiError) as raised:
         locate(UsersResource(), "users", "jdoe", failing)
     assert raised.value.status == 500
+
+
+# Assets and employees: apply asks `locate` whether the object exists now, and a wrong answer
+# either creates a duplicate (None where one exists) or takes another object for it (the wrong
+# id). Assets are matched by serial number over every asset, disabled ones included (the API has
+# no serial filter); employees by the manifests' `employee_key`, as the workspace compares it.
+
+ASSETS = [
+    {"ItemID": 2, "SerialNumber": None, "ModelName": "no serial"},
+    {"ItemID": 3, "SerialNumber": "SN-0001"},
+    {"ItemID": 4, "SerialNumber": " sn-0002 "},
+    {"ItemID": 5, "SerialNumber": "SN-0002"},  # a later one of the same serial: the first wins
+]
+
+EMPLOYEES = [
+    {"id": 11, "email": None, "employeeNumber": "E-1"},
+    {"id": 12, "email": "Ann@Acme.com", "employeeNumber": "e-2"},
+    {"id": 13, "email": "bob@acme.com", "employeeNumber": "E-2"},
+]
+
+
+class AssetsHelpdesk:
+    def __init__(self) -> None:
+        self.asked: list[bool] = []
+
+    async def assets(self, include_disabled: bool) -> list[dict[str, Any]]:
+        self.asked.append(include_disabled)
+        return ASSETS
+
+
+class Workspace:
+    async def employees(self) -> list[dict[str, Any]]:
+        return EMPLOYEES
+
+
+@pytest.mark.parametrize(
+    ("serial", "found"),
+    [("SN-0001", 3), ("sn-0001", 3), ("SN-0002", 4), ("SN-0003", None)],
+)
+def test_a_lost_asset_is_found_by_its_serial_among_every_asset(
+    serial: str, found: int | None
+) -> None:
+    helpdesk = AssetsHelpdesk()
+    change = Change("assets", serial, Action.create)
+    assert asyncio.run(AssetsResource().locate(change, helpdesk, None, None)) == found  # type: ignore[arg-type]
+    assert helpdesk.asked == [True]
+
+
+@pytest.mark.parametrize(
+    ("employee_key", "key", "found"),
+    [
+        ("email", "ann@acme.com", 12),
+        ("email", "BOB@ACME.COM", 13),
+        ("email", "carl@acme.com", None),
+        ("employeeNumber", "E-1", 11),
+        ("employeeNumber", "E-2", 13),
+        ("employeeNumber", "e-2", 12),
+        ("employeeNumber", "E-3", None),
+    ],
+)
+def test_a_lost_employee_is_found_by_the_manifests_key(
+    employee_key: str, key: str, found: int | None, tmp_path: Path
+) -> None:
+    manifest = tmp_path / "settings.yaml"
+    manifest.write_text(f"settings: {{employee_key: {employee_key}}}\n")
+    desired = load_manifests([manifest], env={})
+    change = Change("employees", key, Action.create)
+    located = asyncio.run(EmployeesResource().locate(change, None, Workspace(), desired))
+    assert located == found
+
+
+# A category create whose answer was lost: apply asks `locate` whether it exists now. A name may
+# live in several sections, so the category found is the one in the section the change creates it
+# in, never a namesake elsewhere (which would be taken for the new one and the create skipped).
+
+LISTED = [
+    {"CategoryID": 3, "Name": "Hardware", "SectionID": 1, "Section": "IT"},
+    {"CategoryID": 5, "Name": "hardware", "SectionID": 2, "Section": "Facilities"},
+]
+
+
+class CategoriesHelpdesk:
+    async def categories(self) -> list[dict[str, Any]]:
+        return LISTED
+
+
+def locate_category(key: str, section: str | None) -> Any:
+    fields = [FieldChange("name", None, key)]
+    if section is not None:
+        fields.append(FieldChange("section", None, section))
+    change = Change("categories", key, Action.create, tuple(fields))
+    return asyncio.run(CategoriesResource().locate(change, CategoriesHelpdesk(), None, NO_DESIRED))
+
+
+def test_a_lost_category_create_is_found_in_its_own_section() -> None:
+    assert locate_category("Hardware", "facilities") == 5
+    assert locate_category("Hardware", "IT") == 3
+    assert locate_category("Hardware", "Finance") is None
+    assert locate_category("Software", "IT") is None
+
+
+def test_without_a_section_the_first_of_that_name_is_found() -> None:
+    assert locate_category("HARDWARE", None) == 3

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import datetime
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from reconciler.live import read_live
+from reconciler.live import LiveState, read_live
 from reconciler.manifest import load_manifests
 from reconciler.planning.plan import Plan, plan, prune_kinds
 from reconciler.resources import RESOURCES
@@ -80,15 +82,15 @@ def changed(value: Any) -> Any:
     raise TypeError(value)
 
 
-def mutations(value: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str, Any]]:
+def alterations(value: Any, path: Path_ = ()) -> Iterator[tuple[Path_, str, Any]]:
     """(path, what, new value) for every leaf changed and every list item dropped."""
     if isinstance(value, dict):
         for key, item in value.items():
-            yield from mutations(item, (*path, key))
+            yield from alterations(item, (*path, key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
             yield path, f"drop item {index}", value[:index] + value[index + 1 :]
-            yield from mutations(item, (*path, index))
+            yield from alterations(item, (*path, index))
     else:
         yield path, "change", changed(value)
 
@@ -109,7 +111,7 @@ def test_whatever_changes_the_plan_changes_the_digest(kind: str, tmp_path: Path)
     manifest.write_text(setup["manifest"])
     base = planned(manifest, setup["live"])
     assert base.changes, "the setup must plan changes, or the test proves nothing"
-    variants = list(mutations(setup["live"]))
+    variants = list(alterations(setup["live"]))
     for edit in setup.get("replacements", []):
         where, old = tuple(edit["at"]), edit["old"]
         text = setup["live"][where[0]][where[1]]
@@ -141,3 +143,36 @@ def test_the_digest_is_the_same_for_the_same_live_state(tmp_path: Path) -> None:
     first = planned(manifest, setup["live"]).live_digest
     assert first.startswith("sha256:") and len(first) == len("sha256:") + 64
     assert planned(manifest, copy.deepcopy(setup["live"])).live_digest == first
+
+
+# The live state's digest (live/__init__.py `LiveState.digest`), which a saved plan records and
+# apply compares: its exact form, so that a plan saved by one release is not refused as stale by
+# the next while the live state is unchanged. The kinds and keys in sorted order, compact JSON,
+# ASCII escapes, dates as text, sha256 of that.
+
+
+class Read:
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+    def digest_data(self) -> Any:
+        return self.data
+
+
+def test_the_digest_of_a_live_state_in_full() -> None:
+    state = LiveState(
+        {  # type: ignore[dict-item]
+            "users": Read({"b": [1, "é"], "a": datetime.date(2026, 1, 5)}),
+            "companies": Read([{"Name": "Acme", "ID": 3}]),
+        },
+        skipped=("employees",),  # neither what was skipped
+        full=frozenset({"users"}),  # nor what was read in full is in it
+    )
+    blob = '{"companies":[{"ID":3,"Name":"Acme"}],"users":{"a":"2026-01-05","b":[1,"\\u00e9"]}}'
+    assert state.digest() == "sha256:" + hashlib.sha256(blob.encode()).hexdigest()
+    assert state.digest() == (
+        "sha256:cda1c4789c58a51f88059ee726133deea9a2a309780cef8cb286c966ca3f59b6"
+    )
+    assert LiveState({}).digest() == (
+        "sha256:44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a"  # of {}
+    )

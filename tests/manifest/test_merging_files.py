@@ -1,4 +1,4 @@
-"""Merging files (manifest/merge.py), pinned whole: `settings` once across the files (an
+"""Merging files (manifest/merge.py): `settings` once across the files (an
 empty one does not count), duplicate keys as each kind compares them and as they were
 written, naming the first place, employees keyed by the field `settings` names in any
 file (each needs a non-empty one), and the merged manifest in load order."""
@@ -15,7 +15,7 @@ from reconciler.errors import ManifestError
 from tests.manifest.numbered import load
 
 
-def test_settings_twice_and_duplicates_across_files(
+def test_settings_twice_and_keys_written_twice_across_files_are_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with pytest.raises(ManifestError) as refused:

@@ -246,7 +246,9 @@ CASES: list[tuple[str, str, Any, Any, list[Any]]] = [
     [case[1:] for case in CASES],
     ids=[case[0] for case in CASES],
 )
-def test_a_value_reaches_the_plan(name: str, value: Any, live: Any, expected: list[Any]) -> None:
+def test_a_value_of_each_field_type_reaches_the_plan_as_the_service_takes_it(
+    name: str, value: Any, live: Any, expected: list[Any]
+) -> None:
     assert run(name, value, live) == expected
 
 
@@ -314,6 +316,6 @@ def test_a_new_entity_sets_the_values_after_a_null_one() -> None:
         ("Rx", ""),
     ],
 )
-def test_suggestions_for_a_misspelt_name(typed: str, suggestion: str) -> None:
+def test_a_misspelt_name_is_offered_the_closest_one(typed: str, suggestion: str) -> None:
     names = ["Small", "Smaller", "Smallest", "Smalls", "Remarks", "Tier"]
     assert closest(typed, names) == suggestion

@@ -5,7 +5,7 @@ and for several environments (each one's status, brake verdict and counts, the p
 labelled by environment, the environment filter). The style and the script
 (html_assets.py) are checked by the browser tests; here the page around them.
 
-    python -m tests.report.test_mutants_html     # write the golden pages again"""
+    python -m tests.report.test_report_page     # write the golden pages again"""
 
 from __future__ import annotations
 
@@ -92,11 +92,11 @@ def body(page: str) -> str:
     return "\n".join([head, inner.replace("><", ">\n<"), tail])
 
 
-def test_the_page_for_one_plan() -> None:
+def test_the_page_of_one_plan_shows_every_part_of_it() -> None:
     assert body(one_page()) == (GOLDEN / "html_one.txt").read_text(encoding="utf-8")
 
 
-def test_the_page_for_several_environments() -> None:
+def test_the_page_of_several_environments_shows_each_of_them() -> None:
     assert body(several_pages()) == (GOLDEN / "html_several.txt").read_text(encoding="utf-8")
 
 

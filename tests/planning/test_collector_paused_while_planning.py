@@ -31,7 +31,7 @@ def test_a_caller_that_switched_it_off_keeps_it_off() -> None:
         gc.enable()
 
 
-def test_usable_as_a_decorator() -> None:
+def test_the_pause_is_usable_as_a_decorator() -> None:
     @collector_paused()
     def planned() -> bool:
         return gc.isenabled()

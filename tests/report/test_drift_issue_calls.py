@@ -96,7 +96,7 @@ def test_nothing_to_do_calls_nothing(platform: str) -> None:
     assert api.sent == []
 
 
-def test_the_labels_of_an_environment() -> None:
+def test_an_environments_issue_carries_its_labels() -> None:
     assert labels_for(None) == ["drift"]
     assert labels_for("") == ["drift"]
     assert labels_for("prod") == ["drift", "environment:prod"]

@@ -1,7 +1,7 @@
-"""`reconciler export` with both services configured and a technician's helpdesk token
-(export/run.py): any selection with a helpdesk kind is refused on the `Authorization`
-answer, naming the account, before any other request; a selection of workspace kinds
-only never signs in to the helpdesk and is exported."""
+"""Which services `reconciler export` signs in to (export/run.py). With only the
+workspace service configured, the helpdesk's kinds are skipped with one warning naming
+them, the employees exported, the source shown as its base URL; with nothing it can
+export, a usage error saying why."""
 
 from __future__ import annotations
 
@@ -11,10 +11,53 @@ from dataclasses import replace
 import pytest
 
 from reconciler.clients.auth import Secret
-from reconciler.clients.connection import HelpdeskConnection
-from reconciler.errors import AuthenticationError
-from reconciler.export import Selection, export_live
+from reconciler.clients.connection import (
+    Connection,
+    HelpdeskConnection,
+    RateSettings,
+    WorkspaceConnection,
+)
+from reconciler.errors import AuthenticationError, UsageError
+from reconciler.export import ExportResult, Selection, export_live
 from tests.export.sandbox import HELPDESK_URL, connection, seeded, transport
+
+WORKSPACE = "http://127.0.0.1:8080/workspace/"
+HELPDESK_KINDS = "companies, departments, categories, users, tech_permissions, assets"
+
+
+def _export(selection: Selection) -> ExportResult:
+    state, credentials = seeded()
+    connection = Connection(
+        None,
+        WorkspaceConnection(WORKSPACE, Secret(credentials.workspace_api_key)),
+        RateSettings(0, 0),
+    )
+    return asyncio.run(export_live(connection, selection, transport=transport(state)))
+
+
+def test_the_helpdesk_kinds_are_skipped_with_one_warning() -> None:
+    result = _export(Selection.build())
+    assert list(result.entries) == ["workspace.employees"]
+    assert result.entries["workspace.employees"]
+    assert result.warnings[0] == f"{HELPDESK_KINDS} skipped: the helpdesk service is not configured"
+    assert dict(result.sources) == {"workspace": "http://127.0.0.1:8080/workspace"}
+    text = result.files()["workspace.yaml"]
+    assert "# Exported by `reconciler export` from http://127.0.0.1:8080/workspace at " in text
+
+
+def test_nothing_to_export_says_which_services_are_missing() -> None:
+    with pytest.raises(UsageError) as refused:
+        _export(Selection.build(kinds=["users", "assets"]))
+    assert str(refused.value) == (
+        "nothing to export: the services of the kinds asked for are not configured "
+        "(users, assets skipped: the helpdesk service is not configured)"
+    )
+
+
+# `reconciler export` with both services configured and a technician's helpdesk token
+# (export/run.py): any selection with a helpdesk kind is refused on the `Authorization` answer,
+# naming the account, before any other request; a selection of workspace kinds only never signs in
+# to the helpdesk and is exported.
 
 
 @pytest.mark.parametrize(
