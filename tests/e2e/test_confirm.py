@@ -1,5 +1,6 @@
 """The confirmation on a terminal (a pseudo-terminal here): it names the services that
-will change and what it costs, and only `yes` approves; `y` changes nothing."""
+will change and what it costs, and ends with the prompt a user types at, as Terraform's
+does (`  Enter a value: `); only `yes` approves; `y` changes nothing."""
 
 from __future__ import annotations
 
@@ -61,4 +62,17 @@ def test_only_yes_approves_and_the_question_names_the_services(
     assert status == 0, stderr
     assert "Apply complete: 2 change(s)" in stderr
     assert len(sandbox.writes()) == 3
+    sandbox.close()
+
+
+def test_the_question_ends_with_the_prompt_a_user_types_at(serve: Serve, tmp_path: Path) -> None:
+    process = serve(tmp_path / "s.db", "--seed", str(SEEDS / "empty.yaml"), *NO_RATE_LIMIT)
+    sandbox = Sandbox(process)
+    (tmp_path / "manifests").mkdir()
+    (tmp_path / "manifests" / "c.yaml").write_text("companies:\n  - name: Asked Co\n")
+    status, stderr = apply_on_a_terminal(tmp_path, sandbox, "no")
+    assert status == 1, stderr
+    question = stderr.index("Only 'yes' will be accepted to approve.")
+    assert "\n  Enter a value: " in stderr[question:]
+    assert sandbox.writes() == []
     sandbox.close()
