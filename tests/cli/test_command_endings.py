@@ -145,11 +145,11 @@ def offered(ctx: click.Context, param: click.Parameter, incomplete: str) -> list
 
 
 @click.group(cls=ReconcilerGroup)
-def cli() -> None:
-    """A group of the CLI's class."""
+def completing() -> None:
+    """A group of the CLI's class, whose options complete words."""
 
 
-@cli.command()
+@completing.command()
 @click.option("--env", shell_complete=slow_environments)
 @click.option("--target", shell_complete=offered)
 def plan(env: str, target: str) -> None:
@@ -158,7 +158,7 @@ def plan(env: str, target: str) -> None:
 
 def complete(words: str) -> tuple[int, str, str]:
     env = {"_CLI_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": "3"}
-    result = CliRunner().invoke(cli, [], env=env, prog_name="cli")
+    result = CliRunner().invoke(completing, [], env=env, prog_name="cli")
     if isinstance(result.exception, TypeError):
         raise result.exception
     return result.exit_code, result.stdout, result.stderr
