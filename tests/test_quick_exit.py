@@ -1,18 +1,23 @@
 """How `reconciler` ends once its command has (reconciler/__main__.py's quick exit): the
 exit handlers run, then both streams are flushed again, so that what a handler wrote is
 not lost, and the process ends with the command's status; a stream that cannot be flushed
-gives 120, as Python's own exit does. In-process: in a child these lines run after
-coverage's own exit handler, so no record of the mutation runner sees them run."""
+gives 120, as Python's own exit does. Only the process started as the program
+(`python -m reconciler`) ends this way, never one that runs the module inside another
+program (pytest, `runpy`). In-process: in a child these lines run after coverage's own
+exit handler, so coverage never records them."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import sys
 import types
+from importlib.machinery import ModuleSpec
 
 import pytest
 
 import reconciler.__main__ as program
+from reconciler.__main__ import _is_program
 
 
 class Exited(Exception):
@@ -87,3 +92,28 @@ def test_a_stream_that_cannot_be_flushed_first_is_left_to_pythons_exit(
 
 def test_a_message_as_the_status_is_left_to_pythons_exit(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ended(monkeypatch, "cannot go on") == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "ends_quickly"),
+    [
+        (ModuleSpec("reconciler.__main__", None), True),  # python -m reconciler
+        (ModuleSpec("reconciler", None), False),
+        (ModuleSpec("pytest.__main__", None), False),  # python -m pytest
+        (None, False),  # python script.py, python -c
+    ],
+)
+def test_only_the_process_started_as_the_program_ends_quickly(
+    spec: ModuleSpec | None, ends_quickly: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main = types.ModuleType("__main__")
+    main.__spec__ = spec
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    assert _is_program() is ends_quickly
+
+
+def test_a_process_without_a_main_module_does_not_end_quickly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delitem(sys.modules, "__main__")
+    assert _is_program() is False

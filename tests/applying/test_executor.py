@@ -1,5 +1,7 @@
 """The Executor against scripted clients: order, concurrency, ids of created objects, the
-first failure, lost create answers, authentication failures and removals."""
+first failure, lost create answers (a create whose answer is lost is tried three times in
+all, each attempt logged), authentication failures, removals, and when a run's report is
+ok."""
 
 from __future__ import annotations
 
@@ -502,3 +504,46 @@ def test_a_recovered_create_counts_as_one_operation_sent() -> None:
 
     report = asyncio.run(Executor(plan, helpdesk=hd, locate=found).run())
     assert report.ok and report.recovered == 1 and report.operations_sent == 1
+
+
+async def nowhere(found: Change) -> Any:
+    return None
+
+
+def outcomes(log: ListLog) -> list[tuple[str, int, str]]:
+    return [(e["address"], e["operation"], e["outcome"]) for e in log.entries]
+
+
+def test_a_create_lost_twice_is_made_by_its_third_attempt() -> None:
+    hd = FakeClient({"new": [lost(), lost(), {"id": 9}]})
+    log = ListLog()
+    plan = plan_of(create("assets", "S1", "new"))
+    report = asyncio.run(Executor(plan, helpdesk=hd, locate=nowhere, log=log).run())
+    assert (report.ok, report.done, report.operations_sent) == (True, ['assets["S1"]'], 1)
+    assert hd.tags() == ["new", "new", "new"]
+    assert outcomes(log) == [
+        ('assets["S1"]', 0, "unknown"),
+        ('assets["S1"]', 0, "unknown"),
+        ('assets["S1"]', 0, "ok"),
+    ]
+
+
+def test_a_create_lost_three_times_fails_after_three_attempts() -> None:
+    hd = FakeClient({"new": [lost(), lost(), lost(), {"id": 9}]})
+    log = ListLog()
+    plan = plan_of(create("assets", "S1", "new"))
+    report = asyncio.run(Executor(plan, helpdesk=hd, locate=nowhere, log=log).run())
+    assert report.failed == [
+        ('assets["S1"]', "POST /api/Asset failed: no answer (ReadError); may have happened")
+    ]
+    assert (report.done, report.operations_sent) == ([], 0)
+    assert hd.tags() == ["new", "new", "new"]
+    assert outcomes(log) == [('assets["S1"]', 0, "unknown")] * 3
+
+
+def test_a_report_is_ok_only_when_nothing_failed_stopped_partway_waits_or_was_interrupted() -> None:
+    assert ApplyReport().ok
+    assert not ApplyReport(interrupted=True).ok
+    assert not ApplyReport(failed=[("a", "b")]).ok
+    assert not ApplyReport(partial=["a"]).ok
+    assert not ApplyReport(not_attempted=["a"]).ok

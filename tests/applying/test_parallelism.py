@@ -1,6 +1,7 @@
 """`apply --parallelism N`: at most N operations in flight, in dependency order, and the
 same converged result whatever N is. (Reading the live state before, each service's client
-has N requests in flight at most.)"""
+has N requests in flight at most.) The executor's `parallel_changes` bounds the changes in
+progress at once, below one taken as one."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport
+from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.applying.session import ApplySession, SilentProgress
 from reconciler.changes import Plan
 from reconciler.cli import main
 from reconciler.manifest import DesiredState, load_manifests
+from tests.applying.fakes import FakeClient, change, op, plan_of
 from tests.applying.inprocess import EXAMPLE, asgi, connection, mismatches, seeded
 
 
@@ -103,3 +105,17 @@ def test_a_parallelism_below_one_is_refused(value: str) -> None:
     result = CliRunner().invoke(main, ["apply", str(EXAMPLE), "--parallelism", value])
     assert result.exit_code == 1
     assert "--parallelism" in result.output
+
+
+# (parallel_changes, the most changes in progress at once, of five independent ones)
+@pytest.mark.parametrize(
+    ("parallel", "most"), [(-1, 1), (0, 1), (1, 1), (2, 2), (4, 4), (5, 5), (6, 5)]
+)
+def test_parallel_changes_bounds_the_changes_in_progress_at_once_below_one_taken_as_one(
+    parallel: int, most: int
+) -> None:
+    hd = FakeClient()
+    plan: Plan = plan_of(*(change("assets", k, op(k)) for k in "abcde"))
+    report: ApplyReport = asyncio.run(Executor(plan, helpdesk=hd, parallel_changes=parallel).run())
+    assert report.ok and sorted(report.done) == [f'assets["{k}"]' for k in "abcde"]
+    assert hd.max_in_flight == most

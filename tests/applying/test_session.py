@@ -1,5 +1,9 @@
-"""`ApplySession` against the sandbox in-process: a whole apply that converges, and lost
-create answers recovered through the real locators (saved plans: test_saved_plans.py)."""
+"""`ApplySession` against the sandbox in-process: a whole apply that converges, lost
+create answers recovered through the real locators, and what a session leaves behind when
+it ends: the apply lock of its services free again (a program that plans, then applies, in
+one process, or applies twice, is not refused by its own first session), whether it ended
+normally or with an error. Its options: a parallelism under one refused, the lock directory
+it is given, a saved plan made with other flags refused naming them."""
 
 from __future__ import annotations
 
@@ -13,10 +17,12 @@ import httpx
 import pytest
 
 from reconciler.applying.executor import ApplyReport
+from reconciler.applying.lock import ApplyLock
 from reconciler.applying.session import ApplySession
 from reconciler.changes import Action, Plan
-from reconciler.errors import AuthenticationError
+from reconciler.errors import AuthenticationError, StalePlanError
 from reconciler.manifest import DesiredState, load_manifests
+from reconciler.planfile import PlanInputs, SavedPlan, manifests_digest
 from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials
 from tests.applying.inprocess import (
@@ -37,6 +43,8 @@ CREATE_PATHS = {
     "assets": ("POST", "/helpdesk/api/Asset"),
     "workspace.employees": ("POST", "/workspace/api/employees"),
 }
+
+URLS = ["http://127.0.0.1/helpdesk", "http://127.0.0.1/workspace"]
 
 
 @pytest.fixture(scope="module")
@@ -238,3 +246,110 @@ def test_a_company_create_whose_answer_was_lost_is_retried_without_a_duplicate(
     assert len(requests_to(state, *company)) == 2
     assert _count(state, "companies", "name", "Globex Logistics") == 1
     assert mismatches(state, credentials, desired) == []
+
+
+def test_a_session_that_ended_holds_no_lock() -> None:
+    state, credentials = seeded("acme")
+    desired = load_manifests([EXAMPLE], env={})
+    where = Path(tempfile.mkdtemp(prefix="reconciler-session-"))
+
+    def opened() -> ApplySession:
+        return ApplySession(
+            desired,
+            connection(credentials),
+            transport=asgi(state),
+            log_path=where / "apply.jsonl",
+            lock_directory=where,
+        )
+
+    async def main() -> None:
+        async with opened() as first:
+            await first.plan()
+        async with opened() as second:  # the same process, the same services: not refused
+            await second.plan()
+        with pytest.raises(RuntimeError):
+            async with opened():
+                raise RuntimeError("ended by an error")
+
+    asyncio.run(main())
+    with ApplyLock(URLS, directory=where, timeout=0):  # another apply may start at once
+        pass
+
+
+def session_in(where: Path, **kwargs: object) -> ApplySession:
+    state, credentials = seeded("acme")
+    return ApplySession(
+        load_manifests([EXAMPLE], env={}),
+        connection(credentials),
+        transport=asgi(state),
+        log_path=where / "apply.jsonl",
+        lock_directory=where,
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+def test_a_parallelism_under_one_is_refused_and_one_is_not(tmp_path: Path) -> None:
+    with pytest.raises(ValueError) as refused:
+        session_in(tmp_path, parallelism=0)
+    assert str(refused.value) == "parallelism must be at least 1"
+    assert session_in(tmp_path, parallelism=1).parallelism == 1  # `apply --parallelism 1`
+
+
+def test_an_interrupt_before_anything_is_executed_says_to_stop_at_once(tmp_path: Path) -> None:
+    async def main() -> tuple[bool, bool]:
+        session = session_in(tmp_path)
+        before = session.interrupt()
+        async with session as opened:
+            await opened.plan()
+            return before, opened.interrupt()
+
+    assert asyncio.run(main()) == (False, False)  # nothing written: the caller may stop
+
+
+@pytest.mark.parametrize(
+    ("inputs", "flags"),
+    [
+        ({"prune": True}, "--prune"),
+        ({"targets": ("users",)}, "--target users"),
+        ({"excludes": ('users["bob"]',)}, '--exclude users["bob"]'),
+    ],
+    ids=["prune", "target", "exclude"],
+)
+def test_a_saved_plan_made_with_other_flags_is_refused_naming_them(
+    tmp_path: Path, inputs: dict[str, object], flags: str
+) -> None:
+    async def main() -> None:
+        async with session_in(tmp_path) as opened:
+            made = await opened.plan()
+            saved = SavedPlan(
+                made,
+                PlanInputs(manifests_digest(opened.desired), **inputs),  # type: ignore[arg-type]
+                [],
+            )
+            with pytest.raises(StalePlanError) as refused:
+                await opened.apply(confirm=lambda plan: True, saved=saved)
+            assert str(refused.value) == (
+                f"this session's flags differ from those the plan was made with ({flags}): "
+                "apply it with the same flags"
+            )
+
+    asyncio.run(main())
+    assert not (tmp_path / "apply.jsonl").exists()  # nothing executed, nothing logged
+
+
+def test_the_lock_is_taken_in_the_directory_the_session_is_given(tmp_path: Path) -> None:
+    """`RECONCILER_LOCK_DIR` (or a test's own directory) is where the session locks: an
+    apply holding the lock there refuses this one, named; held elsewhere, it does not."""
+    from reconciler.applying.lock import ApplyLocked
+
+    async def enter(session: ApplySession) -> None:
+        async with session:
+            pass
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    with ApplyLock(URLS, directory=elsewhere, timeout=0):
+        asyncio.run(enter(session_in(tmp_path)))
+    with ApplyLock(URLS, directory=tmp_path, timeout=0), pytest.raises(ApplyLocked) as refused:
+        asyncio.run(enter(session_in(tmp_path)))
+    assert "127.0.0.1" in str(refused.value)

@@ -1,5 +1,6 @@
 """The confirmation on a terminal (a pseudo-terminal here): it names the services that
-will change and what it costs, and only `yes` approves; `y` changes nothing."""
+will change and what it costs, and ends with the prompt a user types at, as Terraform's
+does (`  Enter a value: `); only `yes` approves; `y` changes nothing."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def apply_on_a_terminal(cwd: Path, sandbox: Sandbox, answer: str) -> tuple[int, 
     return process.returncode, stderr
 
 
-def test_only_yes_approves_and_the_question_names_the_services(
+def test_only_yes_approves_and_the_question_names_the_services_then_prompts(
     serve: Serve, tmp_path: Path
 ) -> None:
     process = serve(tmp_path / "s.db", "--seed", str(SEEDS / "empty.yaml"), *NO_RATE_LIMIT)
@@ -53,7 +54,8 @@ def test_only_yes_approves_and_the_question_names_the_services(
     assert f"helpdesk   {process.helpdesk_url}  (3 write call(s))" in stderr
     assert f"workspace  {process.workspace_url}  (0 write call(s))" in stderr
     assert "3 API calls; no rate limit applies." in stderr
-    assert "Only 'yes' will be accepted to approve." in stderr
+    question = stderr.index("Only 'yes' will be accepted to approve.")
+    assert "\n  Enter a value: " in stderr[question:]  # the prompt a user types at
     assert "Apply cancelled." in stderr and "Error" not in stderr
     assert sandbox.writes() == []
 

@@ -1,7 +1,8 @@
 """The example fleet (examples/fleet: a baseline and three tenants) against a three-tenant
 `sandbox serve --tenant ...` on a free loopback port: plans and applies; one unreachable
 tenant leaves two whole plans, one clear error and exit 1; the wrong-tenant guard for
-every way a URL can be given, before any request."""
+every way a URL can be given, before any request; `apply --env '*' --target KIND` applies
+only what the selection names in each environment, leaving the rest for a later run."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import pytest
 from reconciler.sandbox.process import SandboxProcess
 from tests.e2e.conftest import Serve
 
+pytestmark = pytest.mark.e2e
 EXAMPLE = Path(__file__).parents[2] / "examples" / "fleet"
 TENANTS = ("acme", "globex", "initech")
 
@@ -170,3 +172,20 @@ def test_a_saved_plan_is_refused_for_another_environment(
     assert requests_seen(sandbox, "globex") == before
     applied = cli(project, sandbox, "apply", "--env", "acme", "--plan", str(saved), "--yes")
     assert applied.returncode == 0, applied.stderr
+
+
+def test_a_targeted_fleet_apply_applies_only_the_target(
+    fleet: tuple[Path, SandboxProcess],
+) -> None:
+    project, sandbox = fleet
+    applied = cli(project, sandbox, "apply", "--env", "*", "--target", "companies", "--yes")
+    assert applied.returncode == 0, applied.stderr
+    assert f"Applied 3 environment(s): {', '.join(TENANTS)}." in applied.stderr
+    again = cli(project, sandbox, "plan", "--env", "acme", "--format", "json")
+    assert again.returncode == 0, again.stderr
+    kinds = {change["address"].split("[")[0] for change in _changes(again.stdout)}
+    assert kinds == {"departments", "users"}  # the companies are there, the rest is to come
+
+
+def _changes(text: str) -> list[dict[str, str]]:
+    return [c for c in json.loads(text)["changes"] if c["action"] != "no-op"]

@@ -1,12 +1,14 @@
-"""The coverage and unmanaged objects in text and Markdown (issue 12, item 6): figures per
-kind, why a kind was not read in full, and the unmanaged keys, bounded (the JSON lists
-them all) so that the Markdown parts still hold every change."""
+"""The coverage and unmanaged objects in text and Markdown: figures per kind, why a kind was
+not read in full, and the unmanaged keys, bounded (ten named in text, fifty listed in
+Markdown, each just at and just past its bound; the JSON lists them all) so that the
+Markdown parts still hold every change."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,3 +93,45 @@ def test_hostile_keys_cannot_break_the_text_or_the_comment(
     plain = format_text(plan)
     assert not CONTROL.search(plain)
     read_parts(markdown_parts(plan, limit=3_000), limit=3_000)
+
+
+def _unmanaged(count: int) -> Plan:
+    keys = tuple(f"u{i:02}" for i in range(count))
+    return Plan((), coverage=Coverage({"users": KindCoverage(count + 1, 1, keys)}))
+
+
+@pytest.mark.parametrize(
+    ("count", "percent", "shown"),
+    [
+        (10, "9", ", ".join(f'"u{i:02}"' for i in range(10))),
+        (11, "8.3", ", ".join(f'"u{i:02}"' for i in range(10)) + " and 1 more"),
+    ],
+)
+def test_text_names_ten_unmanaged_keys_then_counts_the_rest(
+    count: int, percent: str, shown: str
+) -> None:
+    assert format_text(_unmanaged(count)) == (
+        "Coverage (live objects the manifests manage; the others are unmanaged, not changes):\n"
+        f"  users  1 of {count + 1} ({percent}%); unmanaged: {shown}"
+        + (" (the JSON plan lists every one)" if count > 10 else "")
+        + "\n\nNo changes. The live state matches the manifests.\n"
+    )
+
+
+@pytest.mark.parametrize("count", [50, 51])
+def test_markdown_lists_fifty_unmanaged_keys_then_counts_the_rest(count: int) -> None:
+    items = "".join(f'- `users["u{i:02}"]`\n' for i in range(50))
+    if count > 50:
+        items += "- 1 more of users (the JSON plan lists every one)\n"
+    percent = "1.9"
+    assert format_markdown(_unmanaged(count)) == (
+        "## reconciler plan\n\n"
+        "**No changes. The live state matches the manifests.**\n\n"
+        "**Coverage** (live objects the manifests manage; the others are unmanaged, "
+        "not changes):\n\n"
+        "| kind | live | managed | coverage | unmanaged |\n|:--|--:|--:|--:|--:|\n"
+        f"| users | {count + 1} | 1 | {percent}% | {count} |\n\n"
+        f"### Unmanaged objects ({count})\n\n"
+        "Live objects no manifest entry names: not changes, `apply` leaves them alone.\n\n"
+        f"{items}"
+    )

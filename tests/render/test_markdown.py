@@ -281,3 +281,13 @@ def test_source_url_links_only_paths_inside_the_working_directory(
         assert f"# from {source}" in markdown  # the block still names the source
     else:
         assert f'[`users["alice"]`]({linked})' in markdown
+
+
+@pytest.mark.parametrize("length", [300, 301])
+def test_an_address_in_the_removals_list_is_shortened_past_300_characters(length: int) -> None:
+    key = "k" * (length - len('users[""]'))
+    plan = Plan((Change("users", key, Action.delete),))
+    removals = format_markdown(plan).split("### Removals and disables (1)\n\n")[1]
+    line = removals.split("\n")[0]
+    shown = f'users["{key}"]' if length <= 300 else f'users["{key}'[:297] + "..."
+    assert line == f"- `{shown}` (delete)"

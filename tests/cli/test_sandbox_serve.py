@@ -95,7 +95,9 @@ def test_loopback_is_served_without_a_word(served: list[dict[str, Any]], host: s
          "empty"),
     ],
 )  # fmt: skip
-def test_seed_refusals(served: list[dict[str, Any]], args: tuple[str, ...], message: str) -> None:
+def test_contradictory_or_unknown_seeds_are_refused_before_serving(
+    served: list[dict[str, Any]], args: tuple[str, ...], message: str
+) -> None:
     result = run(*args)
     assert result.exit_code == 1
     assert result.output == f"Error: {message}\n"

@@ -1,7 +1,8 @@
 """`apply --env '*'` (cli/fleet_apply.py) as its user reads it, before and after the
 rollout: nothing to apply, the safety brake of some environments, the one confirmation
-(only the environments that change, their waves), and each environment's outcome line
-as it finishes (applied, failed, nothing left to apply)."""
+(only the environments that change, their waves), each environment's outcome line as it
+finishes (applied, failed, nothing left to apply), and the options of the command as each
+environment's apply is given them."""
 
 from __future__ import annotations
 
@@ -143,3 +144,23 @@ def test_an_applied_environment_gives_its_report_and_log(
         "=== Applied environment globex: applied\n"
         "Apply complete: 0 change(s), 0 operation(s). Log: g.jsonl\n"
     )
+
+
+def test_the_options_of_apply_over_several_environments_reach_each_environments_apply(
+    tmp_path: Path,
+) -> None:
+    """`apply --env '*' --parallelism 3 --lock-timeout 5 ...`: what every environment's
+    apply is given, from the options as click parses them."""
+    from reconciler.cli.apply import apply
+    from reconciler.cli.fleet_apply import _request
+
+    log = tmp_path / "apply.log"
+    args = ["--env", "*", "--parallelism", "3", "--lock-timeout", "5", "--prune", "--force"]
+    args += ["--target", "users", "--exclude", "users/bob", "--log", str(log)]
+    request = _request(apply.make_context("apply", args).params)
+    assert (request.parallelism, request.lock_timeout, request.log_path) == (3, 5, log)
+    assert (request.options.prune, request.options.force) == (True, True)
+    assert [t.text for t in request.options.targets] == ["users"]
+    assert [e.text for e in request.options.excludes] == ["users/bob"]
+    defaults = _request(apply.make_context("apply", ["--env", "*"]).params)
+    assert (defaults.parallelism, defaults.lock_timeout) == (10, 0)

@@ -1,7 +1,12 @@
 """What a user of a project file (reconciler.yaml) sees from the commands that take
-`--env`, run as they run them (the CLI in a child process, no service reached): the line
-naming the environment and its services, the verdict of each environment of a fleet
-validate, and which environments `--affected-by -` picks from the names on stdin."""
+`--env`: the line naming the environment and its services, the binding of an
+environment (its paths, var files, a saved plan's environment), the verdict of each
+environment of a fleet validate, which environments `--affected-by` picks, the flags that
+work with one environment only (refused by name over several), `--sandbox` refused beside
+`--env`, and the `environments` listing: the JSON a CI matrix reads byte for byte,
+selectable by pattern, text as written, the text listing aligned. Some run the CLI in a
+child process as a user does, the rest in-process (click's CliRunner); no service is
+reached."""
 
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from reconciler.cli import main
+from reconciler.cli.extras import refuse_sandbox
+from reconciler.errors import UsageError
 
 PROJECT = """\
 environments:
@@ -222,3 +229,177 @@ def test_affected_by_lists_only_the_environments_a_file_can_change(
     result = invoke("environments", *(a for f in changed for a in ("--affected-by", f)))
     assert result.exit_code == 0, result.output
     assert result.stdout == listing
+
+
+TWO_TENANTS = """\
+environments:
+  acme:
+    description: The Acme tenant
+    paths: [base, acme]
+    var_files: [vars/acme.yaml]
+    helpdesk_url: https://acme.example.com/helpdesk
+    workspace_url: https://ws.acme.example.com
+    credentials: {HELPDESK_TOKEN: ACME_HELPDESK_TOKEN}
+    wave: 1
+  globex:
+    paths: [base]
+    wave: 2
+"""
+
+
+LISTING = """\
+[
+  {
+    "name": "acme",
+    "description": "The Acme tenant",
+    "paths": [
+      "base",
+      "acme"
+    ],
+    "var_files": [
+      "vars/acme.yaml"
+    ],
+    "helpdesk_url": "https://acme.example.com/helpdesk",
+    "workspace_url": "https://ws.acme.example.com",
+    "credentials": {
+      "HELPDESK_TOKEN": "ACME_HELPDESK_TOKEN"
+    },
+    "wave": 1
+  },
+  {
+    "name": "globex",
+    "description": null,
+    "paths": [
+      "base"
+    ],
+    "var_files": [],
+    "helpdesk_url": null,
+    "workspace_url": null,
+    "credentials": {},
+    "wave": 2
+  }
+]
+"""
+
+
+@pytest.fixture
+def two_tenants(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "reconciler.yaml").write_text(TWO_TENANTS, encoding="utf-8")
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "c.yaml").write_text("companies:\n  - name: Acme\n", encoding="utf-8")
+    (tmp_path / "acme").mkdir()
+    (tmp_path / "vars").mkdir()
+    (tmp_path / "vars" / "acme.yaml").write_text("region: eu\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for name in ("HELPDESK_URL", "WORKSPACE_URL", "HELPDESK_TOKEN", "ACME_HELPDESK_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+def test_the_json_listing_is_the_documented_shape_byte_for_byte(two_tenants: Path) -> None:
+    # A CI job keeps this output (a matrix file, a diff in review): it is stable to the byte,
+    # two-space indented like every JSON reconciler prints, one newline at the end.
+    result = CliRunner().invoke(main, ["environments", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == LISTING
+
+
+def test_the_text_listing_aligns_the_names(two_tenants: Path) -> None:
+    result = CliRunner().invoke(main, ["environments"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "acme    https://acme.example.com/helpdesk  base acme\n"
+        "globex  (URLs from the environment)  base\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["plan", "--out", "p.json"], "--out"),
+        (["plan", "--changed-since", "HEAD"], "--changed-since"),
+        (["apply", "--plan", "p.json"], "--plan"),
+        (["apply", "--changed-since", "HEAD"], "--changed-since"),
+    ],
+)
+def test_flags_of_one_environment_are_refused_by_name_over_several(
+    two_tenants: Path, args: list[str], flag: str
+) -> None:
+    (two_tenants / "p.json").write_text("{}", encoding="utf-8")
+    result = CliRunner().invoke(main, [*args, "--env", "*"])
+    assert result.exit_code == 1
+    assert result.output == f"Error: {flag} works with one environment: give one --env NAME\n"
+
+
+def test_a_fleet_validate_in_process_gives_each_environment_its_verdict(two_tenants: Path) -> None:
+    (two_tenants / "acme" / "u.yaml").write_text("companies:\n  - nam: Globex\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", "--env", "*"])
+    assert result.exit_code == 1, result.output
+    assert result.output == (
+        "acme: invalid:\n  acme/u.yaml:2:5: companies[0]: missing required field 'name'\n"
+        "  acme/u.yaml:2:5: companies[0]: unknown field 'nam'; did you mean 'name'?\n"
+        "globex: valid: 1 objects in 1 file(s).\n"
+        "Error: 1 of 2 environment(s) invalid.\n"
+    )
+
+
+def test_the_json_listing_can_be_selected_by_pattern(two_tenants: Path) -> None:
+    result = CliRunner().invoke(main, ["environments", "--env", "g*", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert [row["name"] for row in json.loads(result.stdout)] == ["globex"]
+
+
+DESCRIBED = """\
+environments:
+  prod:
+    description: Produktion München
+    paths: [base]
+    helpdesk_url: http://127.0.0.1:9/helpdesk
+  ws-only:
+    paths: [base]
+    workspace_url: http://127.0.0.1:9/workspace
+"""
+
+
+@pytest.fixture
+def described(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "reconciler.yaml").write_text(DESCRIBED, encoding="utf-8")
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "c.yaml").write_text("companies:\n  - name: Acme\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for name in ("HELPDESK_URL", "WORKSPACE_URL", "HELPDESK_TOKEN", "WORKSPACE_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "command", [("plan",), ("apply", "--yes"), ("export", "--out", "exported")]
+)
+def test_sandbox_beside_one_environment_is_refused_before_anything_is_written(
+    described: Path, command: tuple[str, ...]
+) -> None:
+    result = CliRunner().invoke(main, [*command, "--env", "prod", "--sandbox"])
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: --sandbox and --env contradict each other: an environment names its URLs\n"
+    )
+    assert sorted(p.name for p in described.iterdir()) == ["base", "reconciler.yaml"]
+
+
+def test_the_listing_keeps_text_as_written_and_names_a_workspace_only_url(described: Path) -> None:
+    listed = CliRunner().invoke(main, ["environments", "--format", "json"])
+    assert listed.exit_code == 0, listed.output
+    assert '"description": "Produktion München",' in listed.stdout
+    text = CliRunner().invoke(main, ["environments"])
+    assert text.stdout == (
+        "prod     http://127.0.0.1:9/helpdesk  base\nws-only  http://127.0.0.1:9/workspace  base\n"
+    )
+
+
+def test_sandbox_beside_an_environment_is_refused_saying_the_environment_names_its_urls() -> None:
+    refuse_sandbox({"sandbox": False, "env": "prod"})
+    with pytest.raises(UsageError) as refused:
+        refuse_sandbox({"sandbox": True})
+    assert str(refused.value) == (
+        "--sandbox and --env contradict each other: an environment names its URLs"
+    )

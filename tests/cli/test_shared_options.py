@@ -1,7 +1,9 @@
-"""The options every command shares (cli/options.py), in-process as a user meets them: the
-connection options' help and ranges, `--sandbox` (refused with a URL, what it ignores,
-its seed), no service configured, the credential variables that cannot be sent (named,
-never shown), and the manifests' warnings on stderr."""
+"""The options every command shares (cli/options.py, cli/extras.py), in-process as a user
+meets them: the connection options' help and ranges, and each value other than its
+default seen where it takes effect (the connection's rates and timeout, for a configured
+service and for `--sandbox`); `--sandbox` (refused with a URL, what it ignores, its seed);
+no service configured; the manifests' warnings on stderr; an output path that cannot be
+written refused in one line naming the option, the path and why."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from reconciler.cli import main
-from reconciler.cli.options import check_credentials
+from reconciler.cli.extras import check_writable
+from reconciler.cli.options import open_connection
+from reconciler.clients.connection import RateSettings, Timeouts
 from reconciler.errors import UsageError
 
 
@@ -129,53 +133,6 @@ def test_without_a_service_nothing_can_be_planned(workdir: Path) -> None:
     )
 
 
-SECRET = "s3cret"
-
-
-@pytest.mark.parametrize(
-    ("name", "value", "what"),
-    [
-        ("HELPDESK_TOKEN", f"ab {SECRET}", "a space (at position 3)"),
-        ("HELPDESK_TOKEN", f"{SECRET}\n", "a control or non-ASCII character (at position 7)"),
-        ("HELPDESK_TOKEN", f"{SECRET}\u00e9", "a control or non-ASCII character (at position 7)"),
-        ("WORKSPACE_API_KEY", f"\t{SECRET}", "a control or non-ASCII character (at position 1)"),
-        ("WORKSPACE_API_KEY", f"{SECRET}\x7f", "a control or non-ASCII character (at position 7)"),
-        ("HELPDESK_PASSWORD", f"{SECRET}\n", "a control character (at position 7)"),
-        ("HELPDESK_USERNAME", "agent\r", "a control character (at position 6)"),
-    ],
-)
-def test_a_credential_that_cannot_be_sent_is_named_never_shown(
-    workdir: Path, name: str, value: str, what: str
-) -> None:
-    env = {"HELPDESK_URL": "http://127.0.0.1:9/helpdesk", "HELPDESK_USERNAME": "agent", name: value}
-    result = run("plan", "c.yaml", **env)
-    assert result.exit_code == 1
-    assert result.output == (
-        f"Error: {name} holds {what}; check how the variable is set (a trailing newline "
-        "from a file?)\n"
-    )
-    assert SECRET not in result.output
-
-
-@pytest.mark.parametrize(
-    "env",
-    [
-        {"HELPDESK_PASSWORD": "a b:c \u00e9"},  # Basic authentication carries any printable text
-        {"HELPDESK_USERNAME": "agent \u00e9"},
-        {"HELPDESK_TOKEN": "abc:~!"},  # visible ASCII
-        {"WORKSPACE_API_KEY": ""},
-        {},
-    ],
-)
-def test_credentials_that_can_be_sent_pass(env: dict[str, str]) -> None:
-    check_credentials(env)
-
-
-def test_a_colon_is_refused_only_in_the_username() -> None:
-    with pytest.raises(UsageError, match=r"HELPDESK_USERNAME holds ':', .* \(at position 2\)"):
-        check_credentials({"HELPDESK_USERNAME": "a:b", "HELPDESK_PASSWORD": "a:b"})
-
-
 def test_the_manifests_warnings_are_on_stderr_each_on_its_line(workdir: Path) -> None:
     (workdir / "w.yaml").write_text(
         'companies:\n  - name: Zeta Ltd\n  - name: "\\uff3aeta Ltd"\n', encoding="utf-8"
@@ -187,3 +144,94 @@ def test_the_manifests_warnings_are_on_stderr_each_on_its_line(workdir: Path) ->
         "name only after Unicode normalisation (NFKC, TR39 confusables) and case folding, but "
         "two to the helpdesk: write them alike\n"
     )
+
+
+SERVICE = {"HELPDESK_URL": "https://helpdesk.example", "HELPDESK_TOKEN": "t0ken"}
+
+
+def test_the_rates_and_the_timeout_reach_the_connection(
+    clean_workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in SERVICE.items():
+        monkeypatch.setenv(name, value)
+    with open_connection(None, None, 12, 7, 5.5, False, "acme") as connection:
+        assert connection.rates == RateSettings(general=12, search=7)
+        assert connection.timeouts == Timeouts(5.5)
+        assert connection.helpdesk is not None and connection.workspace is None
+        assert connection.environment is None
+
+
+def test_the_command_lines_url_wins_over_the_environments(
+    clean_workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in SERVICE.items():
+        monkeypatch.setenv(name, value)
+    with open_connection("https://other.example", None, 90, 60, 60, False, "acme") as conn:
+        assert conn.helpdesk is not None
+        assert conn.helpdesk.url.startswith("https://other.example")
+
+
+def test_the_sandbox_keeps_the_timeout_given(clean_workdir: Path) -> None:
+    with open_connection(None, None, 90, 60, 7.5, True, "acme") as connection:
+        assert connection.timeouts == Timeouts(7.5)
+        assert connection.helpdesk is not None and connection.workspace is not None
+
+
+@pytest.fixture
+def place(tmp_path: Path) -> Path:
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    (tmp_path / "adir").mkdir()
+    (tmp_path / "alink").symlink_to(tmp_path / "nowhere")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("path", "directory", "why"),
+    [
+        ("afile/p.json", False, "{tmp}/afile is a file, not a directory"),
+        ("afile/deeper/p.json", False, "{tmp}/afile is a file, not a directory"),
+        ("afile/c", True, "{tmp}/afile is a file, not a directory"),
+        ("adir", False, "is a directory"),
+        ("afile", True, "is not a directory"),
+        ("alink", False, "{tmp}/alink is a symbolic link to nothing, not a directory"),
+        ("alink", True, "{tmp}/alink is a symbolic link to nothing, not a directory"),
+        ("alink/p.json", False, "{tmp}/alink is a symbolic link to nothing, not a directory"),
+    ],
+)
+def test_an_output_path_that_cannot_be_written_is_refused_naming_the_option_and_why(
+    place: Path, path: str, directory: bool, why: str
+) -> None:
+    with pytest.raises(UsageError) as refused:
+        check_writable("--out", place / path, directory=directory)
+    assert str(refused.value) == f"--out {place / path}: {why.format(tmp=place)}"
+
+
+@pytest.mark.parametrize(
+    ("path", "directory"),
+    [("new.json", False), ("new/deeper/p.json", False), ("adir", True), ("afile", False),
+     ("adir/new", True)],
+)  # fmt: skip
+def test_an_output_path_that_can_be_written_passes(place: Path, path: str, directory: bool) -> None:
+    check_writable("--out", place / path, directory=directory)
+
+
+def test_an_output_in_a_directory_without_write_permission_is_refused(
+    place: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    locked = place / "adir"
+    locked.chmod(0o500)
+    if os.geteuid() == 0:
+        # Root may write anywhere, so the kernel would grant it: answer as it does for
+        # anyone else, for that directory only (CI runs as root).
+        real_access = os.access
+        monkeypatch.setattr(
+            os, "access", lambda p, mode: False if Path(p) == locked else real_access(p, mode)
+        )
+    try:
+        with pytest.raises(UsageError) as refused:
+            check_writable("--log", locked / "a.jsonl")
+        assert str(refused.value) == (
+            f"--log {locked / 'a.jsonl'}: cannot write in {locked}: permission denied"
+        )
+    finally:
+        locked.chmod(0o700)

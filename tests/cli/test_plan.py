@@ -1,8 +1,12 @@
 """`reconciler plan` in-process against the embedded sandbox (`--sandbox`, the acme seed,
-on 127.0.0.1), as a user reads it: the plan whole on stdout in each format, the
-diagnostics whole on stderr (and nothing else there: a CI job keeps stderr as its log),
-the exit codes of each outcome, the lines saying what was written, and a partial plan's
-note where each format's reader starts."""
+on 127.0.0.1), as a user or a script reads it: the plan whole on stdout in each format
+(the JSON one document ending in one newline, what `> plan.json` keeps), the diagnostics
+whole on stderr (and nothing else there: a CI job keeps stderr as its log), the exit
+codes of each outcome, the lines saying what was written, a partial plan's note where
+each format's reader starts; and the pull-request comment parts of `--comment-dir`:
+exactly this plan's (stale parts removed), each within the 60,000 characters a comment
+holds with a partial plan's note on top, each change linked to its manifest line under
+`--source-url`."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from reconciler.cli import main
+from reconciler.cli.extras import write_comment_parts
 
 NEW_COMPANY = "companies:\n  - name: Zeta Ltd\n"
 UNKNOWN_COMPANY = (
@@ -220,3 +225,85 @@ def test_a_partial_plan_says_so_where_its_reader_starts(
     assert result.stderr == f"Wrote the plan in 1 comment part(s) to parts.\n{on_stderr}"
     comment = (partial / "parts" / "1.md").read_text(encoding="utf-8")
     assert comment.startswith(f"> {NOTE}\n\n## reconciler plan\n")
+
+
+COMPANIES = 1_500
+
+
+LIMIT = 60_000
+
+
+def companies(count: int, longer: int = 0) -> str:
+    """`count` companies, the name of the second `longer` characters longer."""
+    lines = ["companies:"]
+    for i in range(count):
+        more = "-" * longer if i == 1 else ""
+        lines += [
+            f"  - name: Generated Company {i:04d}{more}",
+            f"    notes: A company generated for a long plan, number {i}",
+            f"    email_domains: [company-{i:04d}.example.com, company-{i:04d}.example.org]",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def test_the_json_plan_on_stdout_ends_in_one_newline(workdir: Path) -> None:
+    (workdir / "c.yaml").write_text(companies(2), encoding="utf-8")
+    result = CliRunner().invoke(main, ["plan", "c.yaml", "--sandbox", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith("}\n") and not result.stdout.endswith("\n\n")
+    assert json.loads(result.stdout)["summary"]["create"] == 2
+
+
+def test_a_partial_plans_comment_parts_fit_a_comment_with_the_note_on_top(workdir: Path) -> None:
+    (workdir / "manifests").mkdir()
+    manifest = workdir / "manifests" / "companies.yaml"
+    manifest.write_text(companies(1), encoding="utf-8")
+    git(workdir, "init", "-q")
+    git(workdir, "add", "-A")
+    git(workdir, "commit", "-qm", "one company")
+    # The first change made 120 characters longer (its name is shown twice): the first
+    # part then ends where only counting the note (97 characters) in its budget keeps it
+    # under the limit (each change takes about 273).
+    manifest.write_text(companies(COMPANIES, longer=60), encoding="utf-8")
+    args = ["plan", "manifests", "--sandbox", "--changed-since", "HEAD", "--comment-dir", "parts"]
+    result = CliRunner().invoke(main, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    files = sorted((workdir / "parts").iterdir(), key=lambda p: int(p.stem))
+    parts = [p.read_text(encoding="utf-8") for p in files]
+    assert len(parts) > 2
+    assert parts[0].startswith(
+        f"> Partial plan: {COMPANIES - 1} of {COMPANIES} entries, the {COMPANIES - 1} added or "
+        "changed since HEAD and those they name.\n\n"
+        f"## reconciler plan (part 1 of {len(parts)})\n"
+    )
+    assert [len(part) <= LIMIT for part in parts] == [True] * len(parts)
+    # Filled up to the limit: the note is counted in the first part's budget.
+    assert len(parts[0]) > LIMIT - 1_000
+    together = "".join(parts)
+    assert all(f"Generated Company {i:04d}" in together for i in range(1, COMPANIES))
+
+
+BASE = "https://github.com/acme/helpdesk/blob/0123abc"
+
+
+def test_the_comment_part_links_each_change_to_its_manifest_line(clean_workdir: Path) -> None:
+    (clean_workdir / "c.yaml").write_text(companies(2), encoding="utf-8")
+    args = ["plan", "c.yaml", "--sandbox", "--comment-dir", "parts", "--source-url", BASE]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    [part] = sorted((clean_workdir / "parts").iterdir())
+    text = part.read_text(encoding="utf-8")
+    assert f"]({BASE}/c.yaml#L2)" in text  # the first company's entry
+    assert f"]({BASE}/c.yaml#L5)" in text
+    assert result.stderr.endswith("Wrote the plan in 1 comment part(s) to parts.\n")
+
+
+def test_the_comment_parts_are_exactly_this_plans(tmp_path: Path) -> None:
+    for name in ("1.md", "2.md", "3.md", "12.md", "notes.md", "a3.md"):
+        (tmp_path / name).write_text("old", encoding="utf-8")
+    assert write_comment_parts(tmp_path, ["first", "second"]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["1.md", "2.md", "a3.md", "notes.md"]
+    assert (tmp_path / "1.md").read_text(encoding="utf-8") == "first"
+    assert (tmp_path / "2.md").read_text(encoding="utf-8") == "second"
+    assert write_comment_parts(tmp_path, []) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a3.md", "notes.md"]

@@ -1,7 +1,8 @@
 """The per-pull-request reports of a run over several environments (cli/fleet_reports.py),
 in-process: the comment directory holds exactly this run's parts (one directory per
-environment, its error in a fence no line closes, the summary), and every finding names
-its environment, placed on its line of the project file when it has no manifest line."""
+environment, its error in a fence no line closes, the summary), each environment's parts
+cut at 60,000 characters as one environment's are, and every finding names its
+environment, placed on its line of the project file when it has no manifest line."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from reconciler.cli.fleet_reports import error_part, write_fleet_comments, write
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.summary import summary_markdown
 from reconciler.render import markdown_parts
+from tests.render.test_markdown_limit import users_plan
 
 PLAN = Plan(changes=(Change("companies", "Acme", Action.create),), brake=BrakeVerdict())
 
@@ -95,3 +97,19 @@ def test_every_finding_names_its_environment(tmp_path: Path) -> None:
         ("major", "m/b.yaml", 3, "qa: Invalid manifest: unknown field"),
         ("minor", "m/b.yaml", 1, "qa: Manifest warning: deprecated"),
     ]
+
+
+@pytest.mark.parametrize(("last", "lengths"), [(62, [59_974]), (63, [59_894, 217])])
+def test_an_environments_plan_takes_a_second_part_past_the_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], last: int, lengths: list[int]
+) -> None:
+    write_fleet_comments(tmp_path, [EnvironmentRun("prod", plan=users_plan(last))], None)
+    parts = sorted((tmp_path / "prod").glob("*.md"))
+    assert [len(p.read_text(encoding="utf-8")) for p in parts] == lengths
+    first = parts[0].read_text(encoding="utf-8")
+    heading = "## reconciler plan: environment prod"
+    assert first.startswith(heading + ("\n\n" if len(lengths) == 1 else " (part 1 of 2)\n\n"))
+    assert capsys.readouterr().err == (
+        f"Wrote the plans of 1 environment(s) in {len(lengths)} comment part(s) to "
+        f"{tmp_path} (one directory each, and summary.md).\n"
+    )

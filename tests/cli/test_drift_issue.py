@@ -126,7 +126,9 @@ def test_outside_ci_without_a_platform_is_refused(tmp_path: Path) -> None:
         ("[1]", "not a plan (no `changes`): give plan --out or --format json"),
     ],
 )  # fmt: skip
-def test_a_file_that_is_not_a_plan(tmp_path: Path, content: str, said: str) -> None:
+def test_a_file_that_is_not_a_plan_is_refused_saying_what_to_give(
+    tmp_path: Path, content: str, said: str
+) -> None:
     plan_file = tmp_path / "plan.json"
     plan_file.write_text(content, encoding="utf-8")
     result = CliRunner().invoke(main, ["drift-issue", str(plan_file), "--platform", "github"])
@@ -134,7 +136,7 @@ def test_a_file_that_is_not_a_plan(tmp_path: Path, content: str, said: str) -> N
     assert result.output == f"Error: {plan_file}: {said}\n"
 
 
-def test_a_missing_file(tmp_path: Path) -> None:
+def test_a_missing_plan_file_is_refused_naming_it(tmp_path: Path) -> None:
     missing = tmp_path / "nope.json"
     result = CliRunner().invoke(main, ["drift-issue", str(missing), "--platform", "github"])
     assert result.exit_code == 1

@@ -1,8 +1,9 @@
 """`plan`/`apply`/`validate --env A --env B` (cli/fleet.py) in-process (click's CliRunner),
 against one `sandbox serve` process on a free loopback port that two environments share,
 and a third environment on a loopback port nothing listens on: each plan whole in the
-project's order, then the summary; the JSON document; each environment's Markdown part;
-the exit codes; the refusals made before anything is read."""
+project's order, then the summary; the JSON document (names kept as written, not `\\u`
+escapes); each environment's Markdown part, and the Markdown document whole; the exit
+codes; the refusals made before anything is read."""
 
 from __future__ import annotations
 
@@ -156,7 +157,7 @@ def test_a_fleet_apply_with_an_error_applies_nothing(project: Path) -> None:
          "names its URLs"),
     ],
 )  # fmt: skip
-def test_refused_before_anything_is_read(
+def test_options_that_cannot_go_with_several_environments_are_refused_before_anything_is_read(
     project: Path, args: tuple[str, ...], message: str
 ) -> None:
     result = run(*args, "--env", "*")
@@ -277,3 +278,97 @@ def test_one_environments_safety_settings_reach_its_plan(
         "holds": holds,
         "reasons": reasons if holds else [],
     }
+
+
+UNICODE_MANIFEST = "companies:\n  - name: Zürich Café AG\n"
+
+
+@pytest.fixture
+def unicode_project(
+    clean_workdir: Path, sandbox: SandboxProcess, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    return fleet_project(
+        clean_workdir, sandbox, monkeypatch, UNICODE_MANIFEST, up=("prod",), down=("down",)
+    )
+
+
+MARKDOWN = """\
+## reconciler plan: environment prod
+
+| kind | create | update | delete | enable | disable |
+|:--|--:|--:|--:|--:|--:|
+| companies | 1 | 0 | 0 | 0 | 0 |
+| **total** | **1** | **0** | **0** | **0** | **0** |
+
+**Plan: 1 to create, 0 to update, 0 to delete, 0 to enable, 0 to disable.**
+
+**Coverage** (live objects the manifests manage; the others are unmanaged, not changes):
+
+| kind | live | managed | coverage | unmanaged |
+|:--|--:|--:|--:|--:|
+| companies | 3 | 0 | 0% | 3 |
+
+<details><summary>companies: 1 to create</summary>
+
+```diff
++ companies["Zürich Café AG"]
+  # from good/c.yaml:2
++     name: "Zürich Café AG"
+```
+
+</details>
+
+### Unmanaged objects (3)
+
+Live objects no manifest entry names: not changes, `apply` leaves them alone.
+
+- `companies["Acme Corp"]`
+- `companies["Acme Field Services"]`
+- `companies["Acme Robotics"]`
+
+## reconciler plan: environment down
+
+**Error:** this environment could not be planned.
+
+```text
+cannot connect to the helpdesk at 127.0.0.1:PORT: connection refused (ConnectError: \
+[Errno 111] Connect call failed ('127.0.0.1', PORT)); nothing accepts connections there: \
+check the URL's host and port, and that the service is running
+```
+
+### Summary
+
+| environment | create | update | delete | enable | disable | errors | brake | duration |
+|:---|---:|---:|---:|---:|---:|---:|---:|---:|
+| prod | 1 | 0 | 0 | 0 | 0 | 0 | ok | N.Ns |
+| down | 0 | 0 | 0 | 0 | 0 | 1 | - | N.Ns |
+
+2 environment(s), 1 with changes (prod), 1 with errors (down).
+"""
+
+
+def steady(text: str) -> str:
+    text = re.sub(r"\b\d+\.\ds\b", "N.Ns", text)
+    text = re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:PORT", text)
+    return re.sub(r"'127\.0\.0\.1', \d+", "'127.0.0.1', PORT", text)
+
+
+def test_the_markdown_of_a_fleet_plan_is_each_environments_part_then_the_summary(
+    unicode_project: Path,
+) -> None:
+    result = run("plan", "--env", "*", "--format", "markdown")
+    assert result.exit_code == 1
+    assert steady(result.stdout) == MARKDOWN
+
+
+def test_the_json_of_a_fleet_plan_keeps_names_as_written(unicode_project: Path) -> None:
+    result = run("plan", "--env", "*", "--format", "json")
+    assert result.exit_code == 1
+    out = result.stdout
+    assert out.endswith("}\n") and not out.endswith("\n\n")
+    assert out.count("Zürich Café AG") == 5 and "\\u" not in out
+    document = json.loads(out)
+    prod, down = document["environments"]
+    assert prod["plan"]["changes"][0]["key"] == "Zürich Café AG"
+    assert (prod["error"], down["plan"]) == (None, None)
+    assert [e["summary"]["status"] for e in (prod, down)] == ["changes", "error"]

@@ -1,6 +1,7 @@
 """What `apply` shows a person on stderr (terminal/console.py), each message whole: the
 confirmation, the report of a run that ended well, failed, was interrupted or stopped at
-once, and the `--fail-on-unmanaged` verdict."""
+once, and the `--fail-on-unmanaged` verdict; and the apply reporter, entered with `as` as a
+caller writes it, showing the plan on stdout and the start on stderr."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_the_confirmation_names_each_service_its_calls_and_the_time() -> None:
     )
 
 
-def test_the_confirmation_of_one_change_on_the_workspace_only() -> None:
+def test_the_confirmation_of_a_workspace_only_change_names_no_helpdesk_and_no_rate_limit() -> None:
     # No helpdesk: no rate limit to wait for, and the helpdesk is not named.
     assert confirmation_text(ONE, Connection(None, WORKSPACE)) == (
         "\n"
@@ -72,7 +73,9 @@ def test_the_confirmation_of_one_change_on_the_workspace_only() -> None:
     )
 
 
-def test_a_complete_apply(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_complete_apply_reports_its_changes_operations_and_answers_found_again(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     print_report(ApplyReport(done=["a", "b"], operations_sent=3), LOG)
     assert capsys.readouterr().err == (
         "Apply complete: 2 change(s), 3 operation(s). Log: logs/apply.jsonl\n"
@@ -84,7 +87,9 @@ def test_a_complete_apply(capsys: pytest.CaptureFixture[str]) -> None:
     )
 
 
-def test_an_apply_stopped_at_the_first_failure(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_apply_stopped_at_the_first_failure_lists_each_change_by_outcome(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     report = ApplyReport(
         done=["a", "f"],
         failed=[("companies.F", "boom"), ("users.g", "bad")],
@@ -107,7 +112,9 @@ def test_an_apply_stopped_at_the_first_failure(capsys: pytest.CaptureFixture[str
     )
 
 
-def test_an_interrupted_apply(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_interrupted_apply_says_nothing_new_was_started(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     print_report(ApplyReport(not_attempted=["n"], interrupted=True, operations_sent=0), LOG)
     assert capsys.readouterr().err == (
         "Apply interrupted: nothing new was started after the interrupt, and the operations "
@@ -116,7 +123,9 @@ def test_an_interrupted_apply(capsys: pytest.CaptureFixture[str]) -> None:
     )
 
 
-def test_an_apply_stopped_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_apply_stopped_at_once_says_the_calls_in_flight_have_no_known_outcome(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     print_stopped_at_once(LOG)
     assert capsys.readouterr().err == (
         "Apply stopped at once (second interrupt): the operations in flight were abandoned, "
@@ -214,3 +223,18 @@ def test_the_reporter_shows_the_plan_then_arms_and_disarms_the_handlers(
         reporter.operation_done()
         reporter.finished(ApplyReport(done=["users.u"], operations_sent=1))
         assert calls == ["start", "end"]
+
+
+def test_the_reporter_entered_with_as_shows_the_plan_and_the_start(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RECONCILER_PROGRESS_INTERVAL", "3600")  # no plain line meanwhile
+    with ApplyReporter(color=False) as reporter:
+        reporter.read("users")
+        reporter.planned(ONE)
+        reporter.started(ONE)
+        reporter.operation_done()
+        reporter.finished(ApplyReport(done=["users.u"], operations_sent=1))
+    said = capsys.readouterr()
+    assert said.out == format_text(ONE, color=False, diagnostics=False)
+    assert said.err == "Applying: 1 API call; no rate limit applies.\n"
