@@ -16,14 +16,30 @@
 
     ReadOnlyViolation (a bug, not a user mistake: a write attempted by `plan`)
 
-Every message is meant for the person who ran the command and never holds a secret.
+Every message is meant for the person who ran the command and never holds a secret. A
+message may quote what a server said, so every one is shown without C0 and C1 control
+characters (`visible()`): an escape sequence in an error text would colour or move the
+terminal, a carriage return overwrite the line.
 """
 
 from __future__ import annotations
 
+import re
+
+# C0 controls but tab and line feed, DEL, and C1 controls.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """`text` without its control characters (but line feeds and tabs)."""
+    return _CONTROLS.sub("", text)
+
 
 class ReconcilerError(Exception):
     """Base of every error the user can cause and fix."""
+
+    def __str__(self) -> str:
+        return visible(super().__str__())
 
 
 class UsageError(ReconcilerError):
@@ -55,10 +71,10 @@ class ApiError(ReconcilerError):
     def __init__(self, status: int | None, method: str, path: str, message: str) -> None:
         self.status = status
         self.method = method
-        self.path = path
-        self.message = message.strip()
+        self.path = visible(path)
+        self.message = visible(message).strip()
         shown = f"{status} " if status else ""
-        super().__init__(f"{method} {path} failed: {shown}{self.message}".rstrip())
+        super().__init__(f"{method} {self.path} failed: {shown}{self.message}".rstrip())
 
 
 class AuthenticationError(ApiError):

@@ -21,6 +21,14 @@ whatever variable it came from, and the header value they build from it. A Basic
 Files of output (saved plans, comment parts, exported manifests) are written through
 `write_text()`: masked, whole or not at all, and an unwritable path is a one-line
 `UsageError` naming it rather than a traceback.
+
+Under GitHub Actions (`GITHUB_ACTIONS=true`) the runner executes a line of the job log
+that starts with `::` (after leading white space) or holds `##[`: `::add-mask::`,
+`::stop-commands::`, `::error file=...::`. A manifest value, a live name or a server's
+error text may hold such a line, so the streams neutralise every one (`neutralise()`: a
+zero-width joiner, U+200D, which the runner does not trim, before the `::` or inside the
+`##[`) unless it is a command the product writes on purpose (`allow_commands()`, the
+annotations of report/annotations.py), and then only as many times as it was allowed.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ import json
 import os
 import re
 import threading
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -77,7 +86,21 @@ class Masker:
         self._compiled = 0  # how many forms `_pattern` holds
         self._ordered: tuple[str, ...] = ()  # the forms `_pattern` holds
         self._lock = threading.Lock()  # a progress display writes from its own thread
+        self._commands: Counter[str] = Counter()  # workflow commands written on purpose
         self.add(values)
+
+    def allow_commands(self, lines: Iterable[str]) -> None:
+        """Let each of `lines` through the neutraliser once, whole and as it is."""
+        with self._lock:
+            self._commands.update(lines)
+
+    def take_command(self, line: str) -> bool:
+        """Whether `line` is a command allowed (and not yet written); it is then used up."""
+        with self._lock:
+            if self._commands[line] <= 0:
+                return False
+            self._commands[line] -= 1
+            return True
 
     def add(self, values: Iterable[str]) -> None:
         forms = {form for value in values if len(value) >= MIN_MASKED for form in _forms(value)}
@@ -151,6 +174,47 @@ def register_basic(token: str) -> None:
     _active.add_basic(token)
 
 
+def allow_commands(lines: Iterable[str]) -> None:
+    """The workflow commands the product writes on purpose (report/annotations.py): each
+    passes the neutraliser of the standard streams once, as it is."""
+    _active.allow_commands(lines)
+
+
+# What the runner trims before looking for `::`: white space, and to be safe the
+# zero-width characters some versions of Unicode called white space.
+_TRIMMED = "\u180e\u200b\u200c\u2060\ufeff"
+_JOINER = "\u200d"  # not trimmed: a line starting with it is no command
+_SPLIT_LEGACY = "##" + _JOINER + "["  # `##[`, the runner's older form of a command
+_LINE_ENDS = re.compile(r"(\r\n|\r|\n)")  # the runner reads `\r` alone as a line end too
+
+
+def under_github_actions(env: Mapping[str, str]) -> bool:
+    return env.get("GITHUB_ACTIONS") == "true"
+
+
+def neutralise(line: str, *, ended: bool = True) -> str:
+    """`line` (one line of output, without its end) as the runner cannot execute it: a
+    joiner before a leading `::` and inside every `##[`. A line not `ended` (flushed before
+    its end, as a prompt is) may be continued by the next write: one that is only white
+    space or a `:` so far, or ends in `#`, gets a joiner too, so that no continuation can
+    make it a command."""
+    line = line.replace("##[", _SPLIT_LEGACY)
+    body = len(line) - len(_trim(line))
+    rest = line[body:]
+    if rest.startswith("::") or (not ended and rest in ("", ":")):
+        line = line[:body] + _JOINER + rest
+    if not ended and line.endswith("#"):
+        line += _JOINER
+    return line
+
+
+def _trim(line: str) -> str:
+    start = 0
+    while start < len(line) and (line[start].isspace() or line[start] in _TRIMMED):
+        start += 1
+    return line[start:]
+
+
 def write_text(path: Path, text: str) -> None:
     """Write a file of output: masked, whole or not at all (a temporary file renamed);
     a path that cannot be written is a `UsageError` naming it and why."""
@@ -183,12 +247,17 @@ class MaskingStream:
     Text is held back to the end of a line (or the next flush) so that a value written in
     two pieces is still masked. It has no `buffer`: writers that would go around the text
     layer find none and write here, bytes too (click's `echo` of bytes, as its shell
-    completion writes its answer), which are decoded and masked like text."""
+    completion writes its answer), which are decoded and masked like text.
 
-    def __init__(self, stream: IO[str], masker: Masker) -> None:
+    Under GitHub Actions (`commands`, by default from `GITHUB_ACTIONS`) every line is
+    neutralised as well (`neutralise()`), but for the commands the masker allows."""
+
+    def __init__(self, stream: IO[str], masker: Masker, *, commands: bool | None = None) -> None:
         self._stream = stream
         self._masker = masker
         self._pending = ""
+        self._commands = under_github_actions(os.environ) if commands is None else commands
+        self._line_start = True  # whether the next character written starts a line
 
     def write(self, text: str | bytes) -> int:
         if isinstance(text, bytes | bytearray):
@@ -198,15 +267,36 @@ class MaskingStream:
         self._pending += text
         end = self._pending.rfind("\n") + 1
         if end:
-            self._stream.write(self._masker.mask(self._pending[:end]))
+            self._stream.write(self._safe(self._masker.mask(self._pending[:end])))
             self._pending = self._pending[end:]
         return len(text)
 
     def flush(self) -> None:
         if self._pending:
-            self._stream.write(self._masker.mask(self._pending))
+            self._stream.write(self._safe(self._masker.mask(self._pending)))
             self._pending = ""
         self._stream.flush()
+
+    def _safe(self, text: str) -> str:
+        """`text` with no line the runner would execute (when neutralising commands)."""
+        if not self._commands:
+            return text
+        parts = _LINE_ENDS.split(text)  # line, end, line, end, ..., the rest of a line
+        for index in range(0, len(parts), 2):
+            line, ended = parts[index], index + 1 < len(parts)
+            if not (ended or line):
+                continue
+            if ended and self._line_start and self._masker.take_command(line):
+                # A command written on purpose: its `::` stays, a `##[` in its text
+                # does not (the runner reads the line as one command either way).
+                parts[index] = line.replace("##[", _SPLIT_LEGACY)
+            elif self._line_start:
+                parts[index] = neutralise(line, ended=ended)
+            else:  # the rest of a line `neutralise` made safe to continue: only `##[` is left
+                line = line.replace("##[", _SPLIT_LEGACY)
+                parts[index] = line + _JOINER if not ended and line.endswith("#") else line
+            self._line_start = ended
+        return "".join(parts)
 
     def writelines(self, lines: Iterable[str]) -> None:
         for line in lines:

@@ -8,7 +8,9 @@ Decisions where the design is silent:
   A file reached twice (a directory and a file in it) is read once.
 - A file may hold several `---`-separated documents, each a manifest. Empty documents are
   skipped, but a file with no document at all (empty, or only comments) is a problem:
-  it is more often a mistake than a wish; `{}` says "intentionally empty".
+  it is more often a mistake than a wish; `{}` says "intentionally empty". A file of more
+  than `MAX_DOCUMENTS` (10,000) documents, empty ones included, is a problem at the first
+  one past the bound, and the rest is not read (yamltree.py).
 - A path that does not exist, cannot be read or is a directory without manifests is a
   problem reported as `PATH:1:1: ...`, so that every line has the same shape. So is a
   FIFO, a device or a socket (given, or named `*.yaml` in a directory), and a file over
@@ -29,17 +31,23 @@ from reconciler.manifest.merge import Document, merge
 from reconciler.manifest.overlays import apply_overlays, reporters
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.schema_errors import validate_document
-from reconciler.manifest.variables import Variables
-from reconciler.manifest.yamltree import Node, parse_documents
+from reconciler.manifest.variables import Refusal, Variables, allowed_variables, field_at
+from reconciler.manifest.yamltree import Node, Report, parse_documents
 
 MANIFEST_SUFFIXES = (".yaml", ".yml")
 
 
 def load_manifests(
-    paths: Sequence[Path], env: Mapping[str, str], variables: Mapping[str, str] | None = None
+    paths: Sequence[Path],
+    env: Mapping[str, str],
+    variables: Mapping[str, str] | None = None,
+    *,
+    credential_variables: Iterable[str] = (),
 ) -> DesiredState:
     """Every manifest under `paths`, merged. `${NAME}` is looked up in `variables` first,
-    then in `env`. Raises `ManifestError` with every problem found, and nothing else."""
+    then in `env`, never for a credential (variables.py; `credential_variables`: those
+    reconciler.yaml names). Raises `ManifestError` with every problem found, and nothing
+    else."""
     problems = Problems()
     files = []
     for source, path in find_manifest_files(paths, problems):
@@ -47,7 +55,8 @@ def load_manifests(
             files.append((source, read_regular_file(path)))
         except FileRefused as exc:
             problems.add(source, 1, 1, f"cannot read the file: {exc}")
-    return _load(files, problems, Variables(env, variables))
+    found = Variables(env, variables, credential_variables=credential_variables)
+    return _load(files, problems, found)
 
 
 def load_manifest_text(
@@ -56,10 +65,12 @@ def load_manifest_text(
     *,
     env: Mapping[str, str] | None = None,
     variables: Mapping[str, str] | None = None,
+    credential_variables: Iterable[str] = (),
 ) -> DesiredState:
     """One manifest given as text (tests, tools): as `load_manifests` for a file `name`."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    return _load([(Source(name, 0), data)], Problems(), Variables(env or {}, variables))
+    found = Variables(env or {}, variables, credential_variables=credential_variables)
+    return _load([(Source(name, 0), data)], Problems(), found)
 
 
 def find_manifest_files(paths: Sequence[Path], problems: Problems) -> list[tuple[Source, Path]]:
@@ -133,18 +144,14 @@ def _is_within(directory: str, ancestor: str) -> bool:
 def _load(
     files: Sequence[tuple[Source, bytes]], problems: Problems, variables: Variables
 ) -> DesiredState:
-    parsed: list[tuple[Source, Node]] = []
-    for source, data in files:
-        text = decode_utf8(source, data, problems)
-        if text is None:
-            continue
-        before = len(problems)
-        roots = parse_documents(text, problems.reporter(source), variables.substitute)
-        if not roots and len(problems) == before:
-            problems.add(
-                source, 1, 1, "empty manifest: the file holds no YAML document ({} is an empty one)"
-            )
-        parsed.extend((source, root) for root in roots)
+    found = Problems()
+    parsed = _parse(files, found, variables)
+    allowed = allowed_variables(parsed, found, variables)
+    if variables.refused & allowed:  # read again, the names the settings allow allowed
+        found = Problems()
+        parsed = _parse(files, found, variables.allowing(allowed))
+        allowed_variables(parsed, found, variables)
+    problems.extend(found)
     refined = apply_overlays(parsed, problems)  # before validation: entries merged whole
     documents = [
         Document(source, root, validate_document(root, report))
@@ -160,6 +167,42 @@ def _load(
         settings_node=merged.settings,
         refinements=refined,
     )
+
+
+def _parse(
+    files: Sequence[tuple[Source, bytes]], problems: Problems, variables: Variables
+) -> list[tuple[Source, Node]]:
+    parsed: list[tuple[Source, Node]] = []
+    for source, data in files:
+        text = decode_utf8(source, data, problems)
+        if text is None:
+            continue
+        before = len(problems)
+        refusals: list[tuple[int, int, str]] = []
+        report = _holding_refusals(problems.reporter(source), refusals)
+        roots = parse_documents(text, report, variables.substitute)
+        for line, column, message in refusals:
+            field = field_at(roots, line, column)
+            problems.add(source, line, column, f"{field}: {message}" if field else message)
+        if not roots and len(problems) == before:
+            problems.add(
+                source, 1, 1, "empty manifest: the file holds no YAML document ({} is an empty one)"
+            )
+        parsed.extend((source, root) for root in roots)
+    return parsed
+
+
+def _holding_refusals(plain: Report, refusals: list[tuple[int, int, str]]) -> Report:
+    """Reports problems through `plain`, but for refused references to credentials, held
+    in `refusals` to be reported with their field once the tree is known."""
+
+    def report(line: int, column: int, message: str) -> None:
+        if isinstance(message, Refusal):
+            refusals.append((line, column, message))
+        else:
+            plain(line, column, message)
+
+    return report
 
 
 def decode_utf8(source: Source, data: bytes, problems: Problems) -> str | None:

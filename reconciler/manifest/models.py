@@ -25,6 +25,7 @@ from reconciler.manifest.values import (
 )
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+VariableName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
 
 
 # The default factories are Python functions rather than `list` and `dict`: pydantic reads
@@ -146,6 +147,14 @@ class Settings(_Strict):
     )
     employee_key: NonEmpty = Field(
         "email", description="The field that identifies a workspace employee."
+    )
+    allow_variables: list[VariableName] = Field(
+        default_factory=_empty_list,
+        description="Variables whose names say they hold a secret (*_TOKEN, *_PASSWORD, "
+        "*_SECRET, *_KEY) that ${NAME} may read all the same, as they hold none. A "
+        "credential (HELPDESK_TOKEN, those reconciler.yaml names under credentials, a CI "
+        "platform's token) is never read.",
+        examples=[["SUPPORT_PORTAL_KEY"]],
     )
 
 

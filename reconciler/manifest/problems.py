@@ -47,6 +47,10 @@ class Problems:
     def reporter(self, source: Source) -> Report:
         return lambda line, column, message: self.add(source, line, column, message)
 
+    def extend(self, other: Problems) -> None:
+        """Every problem of `other` too."""
+        self._found |= other._found
+
     def __len__(self) -> int:
         return len(self._found)
 

@@ -40,8 +40,11 @@ a test compares it with the generator's output.
   literal `${`). A value written entirely as `${NAME}` may also stand for a boolean, a
   number or a kind: where the type says [Variable](#variable). The value the variable
   gives is read as strictly as a written one (`true`/`false` for a boolean).
-- Credentials (`HELPDESK_TOKEN`, `HELPDESK_PASSWORD`, `WORKSPACE_API_KEY` and any named in
-  `RECONCILER_SECRET_VARIABLES`) cannot be referred to: manifest values are shown in plans.
+- Credentials (`HELPDESK_TOKEN`, `HELPDESK_PASSWORD`, `WORKSPACE_API_KEY`, any named in
+  `RECONCILER_SECRET_VARIABLES` or under `credentials:` in `reconciler.yaml`, and the CI
+  platforms' tokens such as `GITHUB_TOKEN` and `CI_JOB_TOKEN`) cannot be referred to:
+  manifest values are shown in plans and written to the services. Nor can a name ending
+  in `_TOKEN`, `_PASSWORD`, `_SECRET` or `_KEY`, unless `settings.allow_variables` lists it.
 - Editors complete and check these fields when a file starts with
   `# yaml-language-server: $schema=<path to schemas/manifest.schema.json>`.
 - Renaming a company, a user, an asset or an employee keeps its id with `previously:`:

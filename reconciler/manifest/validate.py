@@ -23,10 +23,9 @@ warnings
 - a value listed twice where lists are sets (e-mail domains, technicians, assigned users,
   prune, ignore_fields), and one e-mail domain claimed by two companies.
 - pruning workspace employees: their removal (DELETE) cannot be undone.
-- two keys of a kind, or a name and the key it refers to (a user's company, a
-  technician), that are one name only after Unicode normalisation (NFKC, TR39
-  confusables) and case folding
-  (`Acme` with a fullwidth A, and `Acme`): a reviewer reads one name, the helpdesk two.
+- two keys of a kind, or a name and the key it refers to (a user's company, a technician),
+  that are one name only after Unicode normalisation (NFKC, TR39 confusables) and case
+  folding (`Acme` with a fullwidth A, and `Acme`): a reviewer reads one name, the helpdesk two.
 """
 
 from __future__ import annotations
@@ -49,7 +48,7 @@ from reconciler.manifest.problems import printable
 from reconciler.manifest.references import entry_keys, keyed_entries, named_references
 from reconciler.manifest.renames import rename_conflicts
 
-# Why each kind that cannot be pruned cannot be (from the table of kinds).
+# Why each kind that cannot be pruned cannot be (the table of kinds).
 UNPRUNABLE: dict[Kind, str] = {row.kind: row.prune_refused for row in KINDS if row.prune_refused}
 # How a field is named in messages, where its name is not enough.
 _LABELS = {"email": "e-mail", "email_domains": "e-mail domain"}
@@ -64,13 +63,17 @@ class Validated:
 
 
 def validate_manifests(
-    paths: Sequence[Path], env: Mapping[str, str], variables: Mapping[str, str] | None = None
+    paths: Sequence[Path],
+    env: Mapping[str, str],
+    variables: Mapping[str, str] | None = None,
+    *,
+    credential_variables: Iterable[str] = (),
 ) -> Validated:
-    """Everything `reconciler validate` checks, offline. Raises `ManifestError` with every
+    """Everything `reconciler validate` checks, offline (`credential_variables`: those
+    reconciler.yaml names, never read by `${NAME}`). Raises `ManifestError` with every
     problem: those of loading, or else those of `validate_references`."""
-    desired = load_manifests(paths, env, variables)
-    errors = validate_references(desired)
-    if errors:
+    desired = load_manifests(paths, env, variables, credential_variables=credential_variables)
+    if errors := validate_references(desired):
         raise ManifestError(errors)
     return Validated(desired, reference_warnings(desired))
 
@@ -112,8 +115,7 @@ def _findings(desired: DesiredState, checks: list[Check]) -> list[str]:
 def _overlaid(desired: DesiredState, kind: Kind, key: str) -> str | None:
     """Both lines of an entry an overlay refined (`written at A, refined at B`), for a
     message about it: its values come from either; None for an entry no overlay refined."""
-    refined = desired.refined_at(kind, key)
-    if not refined:
+    if not (refined := desired.refined_at(kind, key)):
         return None
     return f"written at {desired.location(kind, key)}, refined at {', '.join(refined)}"
 

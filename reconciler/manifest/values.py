@@ -55,8 +55,10 @@ VARIABLE_SCHEMA: dict[str, Any] = {
     "description": (
         "${NAME}: the value of a variable (--var-file or the environment), checked as the "
         "field is when the manifests are loaded. The credential variables (HELPDESK_TOKEN, "
-        "HELPDESK_PASSWORD, WORKSPACE_API_KEY, those in RECONCILER_SECRET_VARIABLES) are "
-        "refused anywhere in a manifest."
+        "HELPDESK_PASSWORD, WORKSPACE_API_KEY, those in RECONCILER_SECRET_VARIABLES or "
+        "under credentials in reconciler.yaml, a CI platform's token) are refused anywhere "
+        "in a manifest, and so are names ending in _TOKEN, _PASSWORD, _SECRET or _KEY "
+        "unless settings.allow_variables lists them."
     ),
 }
 

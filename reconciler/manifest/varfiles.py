@@ -1,9 +1,14 @@
 """`--var-file FILE`: YAML mappings of variable names to values that fill `${NAME}` in
 manifests before the environment does, so one set of manifests serves staging and
-production. Later files win over earlier ones. Every problem is reported at its place."""
+production. Later files win over earlier ones. Every problem is reported at its place.
+
+The var files a project file names (`var_files:` in reconciler.yaml) are read only inside
+the repository (`repository`, the project file's directory): a `../../etc/...` or an
+absolute path, or a symbolic link leading out of it, is refused unread."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,12 +21,17 @@ from reconciler.manifest.yamltree import parse_documents
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def load_var_files(paths: Sequence[Path]) -> dict[str, str]:
-    """The variables of every file, merged in order; raises ManifestError."""
+def load_var_files(paths: Sequence[Path], *, repository: Path | None = None) -> dict[str, str]:
+    """The variables of every file, merged in order (each inside `repository`, when given);
+    raises ManifestError."""
     problems = Problems()
     variables: dict[str, str] = {}
     for order, path in enumerate(paths):
         source = Source(str(path), order)
+        if repository is not None and not inside(path, repository):
+            outside = f"the variables file is outside the repository ({repository}): not read"
+            problems.add(source, 1, 1, outside)
+            continue
         try:
             data = read_regular_file(path)
         except FileRefused as exc:
@@ -54,3 +64,9 @@ def load_var_files(paths: Sequence[Path]) -> dict[str, str]:
                 variables[name] = node.raw if node.raw is not None else str(node.value)
     problems.raise_if_any()
     return variables
+
+
+def inside(path: Path, root: Path) -> bool:
+    """Whether `path`, its links followed, is `root` or below it."""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)

@@ -34,6 +34,10 @@ from reconciler.manifest.yamlcompose import (
 ALIAS_NODE_LIMIT = 100_000
 # Nesting a document may have, aliases included; real manifests need about six levels.
 MAX_DEPTH = 64
+# Documents one file may hold: real manifests hold a few. Each costs its own conversion
+# and validation (about 0.2 ms even empty), so a file of millions of `---` would take
+# minutes and gigabytes before saying anything.
+MAX_DOCUMENTS = 10_000
 
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
@@ -137,7 +141,15 @@ def _convert_all(
     roots: Iterable[Any], yaml: YAML, report: Report, substitute: Substitute
 ) -> list[Node]:
     documents: list[Node] = []
-    for root in roots:
+    for count, root in enumerate(roots, 1):
+        if count > MAX_DOCUMENTS:
+            report(
+                root.start_mark.line + 1,
+                1,
+                f"more than {MAX_DOCUMENTS:,} YAML documents in one file; the rest is not "
+                "read: split it into several files",
+            )
+            break
         converter = _Converter(_scalar_constructor(yaml), report, substitute)
         try:
             node = converter.convert(root, 1)

@@ -26,6 +26,7 @@ from reconciler.render.markdown_blocks import (
 )
 from reconciler.render.markdown_sections import (
     Section,
+    checked_source_url,
     group_by_kind,
     kind_summary,
     linked_kind_sections,
@@ -70,7 +71,7 @@ def markdown_parts(
     `https://github.com/o/r/blob/SHA`), each change links to its manifest line."""
     changes = plan.changes
     if source_url:
-        kinds = linked_kind_sections(changes, source_url, limit)
+        kinds = linked_kind_sections(changes, checked_source_url(source_url), limit)
     else:
         kinds = _kind_sections(changes)
     unmanaged = unmanaged_items(plan)

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from reconciler.changes import Action, Change
+from reconciler.errors import UsageError
 from reconciler.render.markdown_blocks import (
     code_span,
     diff_block,
@@ -53,11 +54,28 @@ def _linked(base: str, source: str) -> str:
     return f"[{code_span(source)}]({link})" if link else code_span(source)
 
 
+def checked_source_url(base: str) -> str:
+    """`base` (`--source-url`) if it is an http:// or https:// URL with a host, else a
+    `UsageError`: it becomes the start of links in comments and pages, where a
+    `javascript:` or `data:` one would run or show whatever it holds when clicked."""
+    try:
+        parts = urlsplit(base)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise UsageError(
+            f"--source-url {base!r}: not an http:// or https:// URL (e.g. "
+            "https://github.com/ORG/REPO/blob/COMMIT)"
+        )
+    return base
+
+
 def source_link(base: str, source: str) -> str | None:
     """`BASE/path/to/file.yaml#L12` for the source `path/to/file.yaml:12`; None for a
     file named by an absolute path or one above the working directory (`../x.yaml`):
     BASE stands for the working directory (the repository's root in CI), so such a link
-    would lead nowhere; the change's block still names the source."""
+    would lead nowhere; the change's block still names the source. BASE is checked once,
+    where it is given (`checked_source_url`)."""
     file, _, line = source.rpartition(":")
     relative = PurePosixPath(file.replace("\\", "/"))
     if relative.is_absolute() or ".." in relative.parts or PureWindowsPath(file).drive:

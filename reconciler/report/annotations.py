@@ -14,7 +14,10 @@ In a run over several environments (`--env '*'`) each finding names its environm
 the title; in the description), and its fingerprint includes it: the same problem on a
 baseline line shared by two environments is two findings, one per environment.
 
-Every text passes through `reconciler.masking.mask` first.
+Every text passes through `reconciler.masking.mask` first. The standard streams neutralise
+every line the runner would execute (masking.py); the commands made here are the ones
+written on purpose, so `github_commands` lets each of them through once
+(`masking.allow_commands`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import json
 import os
 from collections.abc import Iterable, Mapping, Sequence
 
-from reconciler.masking import mask
+from reconciler.masking import allow_commands, mask
 from reconciler.report.findings import ERROR, NOTICE, SEVERITIES, WARNING, Finding
 
 GITHUB = "github"
@@ -92,6 +95,7 @@ def github_commands(findings: Sequence[Finding], limit: int = GITHUB_STEP_LIMIT)
                 f"{rest} more {noun}s than GitHub shows for one step: see the job log.",
             )
             lines.append(github_command(summary))
+    allow_commands(lines)
     return lines
 
 

@@ -4,7 +4,12 @@ action, every change with its fields before and after and its manifest line (a l
 a source URL), and the coverage per kind with the unmanaged objects. Filters by kind,
 action and environment and a text search; readable at phone width, printable. The page
 requests nothing: its style and script are inline (html_assets.py) and its
-Content-Security-Policy allows nothing else."""
+Content-Security-Policy allows nothing else.
+
+Every text is escaped for HTML and its invisible controls are shown as escapes (`\\x1b`,
+`\\u202e`): C0 and C1 controls but line feed and tab, DEL, the line and paragraph
+separators and the bidirectional marks, embeddings, overrides and isolates, which would
+reorder what the page shows ("Trojan Source")."""
 
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ from html import escape
 from typing import Any
 
 from reconciler.masking import mask
-from reconciler.render.markdown_sections import source_link
+from reconciler.render.markdown_sections import checked_source_url, source_link
 from reconciler.report.digest import (
     ACTIONS,
     Planned,
@@ -31,8 +36,18 @@ from reconciler.report.html_assets import CSP, CSS, SCRIPT
 _STATUS = {"error": "errors", "drift": "changes", "clean": "no changes"}
 
 
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def _shown_escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def esc(value: object) -> str:
-    return escape(mask(str(value)), quote=True)
+    return escape(_INVISIBLE.sub(_shown_escaped, mask(str(value))), quote=True)
 
 
 def _shown(value: Any) -> str:
@@ -232,6 +247,8 @@ def html_report(
     plans: Sequence[Planned], *, source_url: str | None = None, title: str = "reconciler plan"
 ) -> str:
     """The whole page, masked: no credential reaches it."""
+    if source_url:
+        checked_source_url(source_url)
     several = len(plans) > 1
     changes = "".join(_change(c, p.label, source_url) for p in plans for c in p.changes)
     coverage = "".join(_coverage(p, several) for p in plans)

@@ -1,6 +1,7 @@
 """JUnit XML for CI test dashboards: one test suite per environment, one test case per
 kind, failing when the kind has changes (drift); a plan with errors adds a test case
-`plan` with an `<error>` per error. Kinds with no change pass."""
+`plan` with an `<error>` per error. Kinds with no change pass. Values are written as the
+text plan writes them on one line (`null`, `true`, `"a\\nb"`, `(known after apply)`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from xml.etree import ElementTree as ET
 
 from reconciler.masking import mask
+from reconciler.render.values import KNOWN_AFTER_APPLY, format_value
 from reconciler.report.digest import Planned, counts_by_kind, describe_counts, total
 
 MAX_FIELDS_LISTED = 20
@@ -21,10 +23,23 @@ def _change_text(change: Mapping[str, Any]) -> str:
     ]
     fields = list(change.get("fields") or ())
     for field in fields[:MAX_FIELDS_LISTED]:
-        lines.append(f"    {field['path']}: {field.get('before')!r} -> {field.get('after')!r}")
+        before, after = _value(field.get("before")), _value(field.get("after"))
+        if change["action"] == "create":
+            lines.append(f"    {field['path']}: {after}")
+        elif change["action"] == "delete":
+            lines.append(f"    {field['path']}: {before}")
+        else:
+            lines.append(f"    {field['path']}: {before} -> {after}")
     if len(fields) > MAX_FIELDS_LISTED:
         lines.append(f"    ... and {len(fields) - MAX_FIELDS_LISTED} more fields")
     return "\n".join(lines)
+
+
+def _value(value: Any) -> str:
+    """A value of the plan's JSON as the text plan shows it (a reference's marker too)."""
+    if isinstance(value, Mapping) and set(value) == {"known_after_apply"}:
+        return KNOWN_AFTER_APPLY
+    return format_value(value)
 
 
 def _suite(planned: Planned, several: bool) -> ET.Element:

@@ -1,11 +1,18 @@
 """The job summary (GitHub's `$GITHUB_STEP_SUMMARY`, Markdown): per environment the counts
 per kind and action, the safety brake's verdict and the errors, and where the full plan
 is. GitHub takes at most 1 MiB per step's summary: what would pass it is left out, with a
-line saying so."""
+line saying so.
+
+GitHub renders the summary's Markdown with its HTML, so every text taken from the plan (an
+error's message, a name, a reason) is written as text: `<`, `>` and `&` as entities (a
+`<!--` in an error must not hide the rest of the summary), and a code span fenced by more
+backticks than it holds."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from html import escape
 from pathlib import Path
 
 from reconciler.masking import mask
@@ -33,21 +40,31 @@ _HEADLINE = {
 
 
 def _cell(text: str) -> str:
-    return mask(text).replace("|", "\\|").replace("\n", " ")
+    """Text in a line or a table cell of the summary: no HTML, no cell boundary."""
+    return escape(mask(text), quote=False).replace("|", "\\|").replace("\n", " ")
+
+
+def _code(text: str) -> str:
+    """Text as a code span: fenced by one backtick more than its longest run of them
+    (CommonMark), so that no backtick in it ends the span early."""
+    shown = mask(text).replace("|", "\\|").replace("\n", " ")
+    fence = "`" * (max(map(len, re.findall("`+", shown)), default=0) + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
 
 
 def _environment(planned: Planned, several: bool) -> list[str]:
     heading = f"### {_cell(planned.label)}: " if several else "### "
-    lines = [
-        heading + _HEADLINE[status(planned)] + f" ({describe_counts(plan_counts(planned))})",
-        "",
-    ]
+    found = status(planned)
+    # "no changes" says it already: the counts would say it again.
+    said = "" if found == "clean" else f" ({describe_counts(plan_counts(planned))})"
+    lines = [heading + _HEADLINE[found] + said, ""]
     table = {k: c for k, c in counts_by_kind(planned).items() if total(c)}
     if table:
         lines += ["| kind | " + " | ".join(ACTIONS) + " |", "|---" * (len(ACTIONS) + 1) + "|"]
         for kind, counts in table.items():
             row = " | ".join(str(counts[a]) if counts[a] else "" for a in ACTIONS)
-            lines.append(f"| `{_cell(kind)}` | {row} |")
+            lines.append(f"| {_code(kind)} | {row} |")
         lines.append("")
     if planned.brake_holds:
         reasons = "; ".join(_cell(r) for r in planned.brake_reasons)
@@ -71,8 +88,8 @@ def _environment(planned: Planned, several: bool) -> list[str]:
 
 def _diagnostic(item: object) -> str:
     assert isinstance(item, dict)
-    where = f"`{_cell(item['location'])}` " if item.get("location") else ""
-    subject = f"`{_cell(item['address'])}`: " if item.get("address") else ""
+    where = f"{_code(item['location'])} " if item.get("location") else ""
+    subject = f"{_code(item['address'])}: " if item.get("address") else ""
     return f"{where}{subject}{_cell(str(item['message']))}"
 
 

@@ -108,8 +108,8 @@ ROWS = [
     Row("unknown format", OK, 1, "'--format': 'yaml' is not one of", ("--format", "yaml"), commands=PLAN),
     Row("no path", OK, 1, "Missing argument 'PATHS...'", paths=()),
     # secrets (item 6)
-    Row("${HELPDESK_PASSWORD} in a value", "companies: [{name: Acme, notes: '${HELPDESK_PASSWORD}'}]", 1, "m.yaml:1:33: '${HELPDESK_PASSWORD}' refers to a credential", schema=CREDENTIAL),
-    Row("${HELPDESK_TOKEN} in a key field", "companies: [{name: '${HELPDESK_TOKEN}'}]", 1, "m.yaml:1:20: '${HELPDESK_TOKEN}' refers to a credential", schema=CREDENTIAL),
+    Row("${HELPDESK_PASSWORD} in a value", "companies: [{name: Acme, notes: '${HELPDESK_PASSWORD}'}]", 1, "m.yaml:1:33: companies[0].notes: '${HELPDESK_PASSWORD}' refers to a credential", schema=CREDENTIAL),
+    Row("${HELPDESK_TOKEN} in a key field", "companies: [{name: '${HELPDESK_TOKEN}'}]", 1, "m.yaml:1:20: companies[0].name: '${HELPDESK_TOKEN}' refers to a credential", schema=CREDENTIAL),
     Row("${WORKSPACE_API_KEY} in an employee", "workspace: {employees: [{email: a@acme.com, note: '${WORKSPACE_API_KEY}'}]}", 1, "'${WORKSPACE_API_KEY}' refers to a credential", schema=CREDENTIAL),
     Row("a name in RECONCILER_SECRET_VARIABLES", "companies: [{name: '${SMTP_PASS}'}]", 1, "'${SMTP_PASS}' refers to a credential", env={"RECONCILER_SECRET_VARIABLES": "SMTP_PASS, OTHER", "SMTP_PASS": SECRET}, schema=CREDENTIAL),
     # renames (docs/renaming.md)

@@ -1,5 +1,5 @@
-"""Issue 22, second half: values that passed and then failed or corrupted, and what a
-first-day user ran into. Each row runs `python -m reconciler` in a child process, as a user
+"""Values that would pass and then fail or corrupt are refused before anything is written,
+and what a first-day user runs into says what to do. Each row runs `python -m reconciler` in a child process, as a user
 does (the runner and the fixture are tests/manifest/test_bad_input.py's), and checks the
 exit code, the message (on the stream the row names), that no traceback and no credential
 is printed, and that nothing was written.
@@ -96,7 +96,7 @@ def _prepare(row: ValueRow, where: Path) -> None:
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.id for row in ROWS])
-def test_round_two_value(row: ValueRow, case_dir: Path) -> None:
+def test_the_row_exits_with_its_message_and_writes_nothing(row: ValueRow, case_dir: Path) -> None:
     db = case_dir / ".reconciler" / "sandbox.db"
     before = None
     if "--sandbox" in row.args:  # the sandbox seeded by a plan, which writes nothing
