@@ -41,6 +41,7 @@ def test_an_empty_settings_and_null_kinds_are_the_defaults() -> None:
             "custom_field_options": {},
             "section_ids": {},
             "employee_key": "email",
+            "allow_variables": [],
         },
         **EMPTY_KINDS,
         "workspace": {"employees": []},

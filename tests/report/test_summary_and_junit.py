@@ -132,7 +132,7 @@ def test_the_job_summary_of_several_environments_shows_each_of_them() -> None:
         "| `users` |  |  |  |  | 1 |\n"
         "\n"
         "**Safety brake holds**: apply refuses this plan without `--force`: "
-        "would disable 1 of 2 users (50%) > 25%\n"
+        "would disable 1 of 2 users (50%) &gt; 25%\n"
         "\n"
         "**2 errors:**\n"
         '- `manifests/people.yaml:12:7` `users["alice"]`: '
@@ -152,7 +152,7 @@ def test_the_job_summary_of_several_environments_shows_each_of_them() -> None:
         "\n"
         "1 warning(s): see the full plan.\n"
         "\n"
-        "### qa: :white_check_mark: no changes: live matches the manifests (no changes)\n"
+        "### qa: :white_check_mark: no changes: live matches the manifests\n"
         "\n"
         "Safety brake: passes.\n"
         "\n"
@@ -244,12 +244,12 @@ def failure_text(fields: int) -> str:
 def test_twenty_fields_are_listed_whole() -> None:
     lines = failure_text(20).splitlines()
     assert lines[0] == 'update users["alice"] (manifests/people.yaml:3)'
-    assert lines[1:] == [f"    custom_fields.f{n:02d}: 'a' -> 'b'" for n in range(20)]
+    assert lines[1:] == [f'    custom_fields.f{n:02d}: "a" -> "b"' for n in range(20)]
 
 
 def test_past_twenty_fields_the_rest_are_counted() -> None:
     lines = failure_text(23).splitlines()
-    assert lines[1:21] == [f"    custom_fields.f{n:02d}: 'a' -> 'b'" for n in range(20)]
+    assert lines[1:21] == [f'    custom_fields.f{n:02d}: "a" -> "b"' for n in range(20)]
     assert lines[21:] == ["    ... and 3 more fields"]
 
 
@@ -305,5 +305,5 @@ def test_a_credential_is_masked_everywhere_in_the_file() -> None:
     assert SECRET not in text
     assert f'name="reconciler plan: env-{REDACTED}"' in text
     assert f'classname="reconciler.env-{REDACTED}"' in text
-    assert f"notes: '{REDACTED}' -&gt; 'x'" in text
+    assert f'notes: "{REDACTED}" -&gt; "x"' in text
     assert f'message="{REDACTED}.yaml:1: refused {REDACTED}"' in text
