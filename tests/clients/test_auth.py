@@ -181,3 +181,15 @@ async def test_workspace_bad_key_makes_exactly_one_request(state: SandboxState) 
             await ws.create_employee({"email": "a@b.co", "firstName": "A", "lastName": "B"})
     assert len(api_requests(state, "workspace")) == 1
     assert isinstance(ws, WorkspaceClient) and WORKSPACE_KEY != "wrong-key"
+
+
+def test_a_secret_is_true_only_when_not_empty() -> None:
+    assert not Secret("")
+    assert Secret("pw")
+    assert f"{Secret('pw')}" == str(Secret("pw")) == repr(Secret("pw")) == "***"
+
+
+def test_the_basic_header_is_the_encoded_credentials() -> None:
+    auth = BasicAuth("DOMAIN\\admin", "pä:ss")
+    assert auth.headers() == {"Authorization": "Basic RE9NQUlOXGFkbWluOnDDpDpzcw=="}
+    assert auth.headers() is not auth.headers()  # a fresh dict: callers may change it

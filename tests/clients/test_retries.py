@@ -352,3 +352,18 @@ def test_backoff_grows_exponentially_with_jitter_and_a_cap() -> None:
     assert [round(high.backoff(n), 3) for n in range(1, 6)] == [1.0, 2.0, 4.0, 8.0, 10.0]
     with pytest.raises(ValueError):
         RetryPolicy(max_attempts=0)
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        ("Thu, 26 Nov 2026 08:00:10 -0000", 10.0),  # no zone: read as UTC
+        ("Thu, 26 Nov 2026 08:00:10 GMT", 10.0),
+        ("Thu, 26 Nov 2026 09:00:10 +0100", 10.0),
+        ("Thu, 26 Nov 2026 07:59:00 GMT", 0.0),  # past
+    ],
+)
+def test_retry_after_as_an_http_date_is_seconds_from_now(header: str, seconds: float) -> None:
+    now = datetime(2026, 11, 26, 8, 0, 0, tzinfo=UTC)
+    response = httpx.Response(429, headers={"Retry-After": header})
+    assert retry_after(response, now=now) == seconds

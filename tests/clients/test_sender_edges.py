@@ -94,7 +94,9 @@ async def test_a_url_of_a_scheme_the_transport_does_not_speak_fails_at_once() ->
             )
     finally:
         await http.aclose()
-    assert str(failed.value) == "GET /api/Companies: unsupported URL scheme 'ftp'"
+    assert str(failed.value) == (
+        "GET /api/Companies: Request URL has an unsupported protocol 'ftp://'."
+    )
     assert sleeper.waits == []
     assert sender.calls == 1
 
