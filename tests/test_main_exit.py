@@ -1,5 +1,6 @@
-"""`python -m reconciler` ends without tearing the interpreter down (reconciler/__main__.py):
-what a caller sees must not change: the status, everything printed, the exit handlers."""
+"""How `python -m reconciler` and the installed script end (reconciler/__main__.py): with
+the command's status and everything it printed; the exit handlers run, a thread still
+alive is waited for, and a message given as the status is printed with status 1."""
 
 from __future__ import annotations
 
@@ -50,8 +51,8 @@ def test_exit_handlers_still_run_after_the_command() -> None:
 
 def test_a_thread_still_alive_is_waited_for() -> None:
     # The thread prints once the main thread has ended (Python's exit releases it before
-    # waiting for the other threads), whatever the load: a quick exit that did not wait
-    # for it would end the process with the line never printed.
+    # waiting for the other threads), whatever the load: an exit that did not wait for
+    # it would end the process with the line never printed.
     thread = (
         "import threading\n"
         "def late():\n"
@@ -82,3 +83,9 @@ def test_the_installed_script_completes_a_command_for_the_shell() -> None:
     env |= {"COMP_WORDS": "reconciler pl", "COMP_CWORD": "1"}
     done = subprocess.run([str(script)], capture_output=True, text=True, timeout=120, env=env)
     assert (done.returncode, done.stdout, done.stderr) == (0, "plain,plan\n", "")
+
+
+def test_a_message_as_the_status_is_printed_and_gives_status_1() -> None:
+    stop = "import reconciler.cli\nreconciler.cli.main = lambda: sys.exit('stopped: a message')"
+    done = run(as_program(before=stop))
+    assert (done.returncode, done.stderr) == (1, "stopped: a message\n")
