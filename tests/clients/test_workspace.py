@@ -155,14 +155,6 @@ async def test_next_links_resolve_under_a_sub_directory() -> None:
         assert ws.calls_by_path == {"/api/employees": 2}
 
 
-async def test_a_next_link_to_another_host_is_refused() -> None:
-    service = Pages((BASE, {"data": [E1], "next": "https://evil.example.net/api/employees"}))
-    async with mock(service) as ws:
-        with pytest.raises(ApiError, match="another host"):
-            await ws.employees()
-    assert service.urls == [BASE]  # the key never went there
-
-
 async def test_a_next_link_that_loops_is_refused() -> None:
     service = Pages(
         (BASE, {"data": [E1], "next": BASE + "?p=2"}),
@@ -170,13 +162,6 @@ async def test_a_next_link_that_loops_is_refused() -> None:
     )
     async with mock(service) as ws:
         with pytest.raises(ApiError, match="repeats a page"):
-            await ws.employees()
-
-
-async def test_a_list_shorter_than_its_total_is_refused() -> None:
-    service = Pages((BASE, {"data": [E1, E2], "total": 40}))
-    async with mock(service) as ws:
-        with pytest.raises(ApiError, match="40 items but gave 2"):
             await ws.employees()
 
 
@@ -206,20 +191,6 @@ async def test_workspace_429_is_waited_out() -> None:
     ) as ws:
         assert await ws.employees() == [E1]
     assert sleeper.waits == [3.0]
-
-
-async def test_opaque_ids_are_quoted_in_paths() -> None:
-    seen: list[httpx.Request] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        seen.append(request)
-        return httpx.Response(200, json={"id": "a/b c", **json.loads(request.content or b"{}")})
-
-    async with mock(handler) as ws:
-        await ws.update_employee("a/b c", {"email": "x@y.z"})
-        await ws.employee(42)
-    assert seen[0].url.raw_path == b"/api/employees/a%2Fb%20c" and seen[0].method == "PUT"
-    assert seen[1].url.path == "/api/employees/42"
 
 
 Call = Callable[[WorkspaceClient], Awaitable[Any]]
