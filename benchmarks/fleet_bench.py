@@ -64,25 +64,14 @@ def run_plan(
     project: Path,
     sandbox: SandboxProcess,
     *args: str,
-    profile: str | None = None,
-    sampled: str | None = None,
     wrap: str | None = None,
 ) -> Measured:
     """`reconciler plan --project FILE ARGS` in its own process, with that process's own
-    rusage (os.wait4): CPU seconds (user + system) and peak resident memory. With
-    `profile`, the process runs it under cProfile (profile_command.py) and writes the
-    pstats file and the printed profile (`PROFILE.txt`) there; with `sampled`, py-spy
-    samples it (1,000 Hz, collapsed stacks written there; see spy_report.py)."""
+    rusage (os.wait4): CPU seconds (user + system) and peak resident memory; `wrap` runs
+    it under another command (a profiler)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HELPDESK_", "WORKSPACE_"))}
     env.update(sandbox.env)
-    runner = ["-m", "reconciler"]
-    if profile is not None:
-        runner = [str(Path(__file__).with_name("profile_command.py")), "--out", profile,
-                  "--report", f"{profile}.txt", "--"]  # fmt: skip
-    command = [sys.executable, *runner, "plan", "--project", str(project), *args]
-    if sampled is not None:
-        command = ["py-spy", "record", "--rate", "1000", "--format", "raw", "--output", sampled,
-                   "--nonblocking", "--", *command]  # fmt: skip
+    command = [sys.executable, "-m", "reconciler", "plan", "--project", str(project), *args]
     if wrap is not None:
         command = [*shlex.split(wrap), *command]
     with tempfile.TemporaryFile("w+") as out:
@@ -102,8 +91,6 @@ def measure(
     count: int,
     latency: float,
     rate: int,
-    profile: str | None = None,
-    sampled: str | None = None,
     wrap: str | None = None,
 ) -> None:
     names = [f"t{n:03d}" for n in range(1, count + 1)]
@@ -121,10 +108,7 @@ def measure(
             before = process_cpu(pid)
             one = run_plan(project, sandbox, "--env", names[0], wrap=wrap)
             middle = process_cpu(pid)
-            fleet = run_plan(project, sandbox, "--env", "*", "--max-parallel", "0",
-                             profile=f"{profile}.{count}" if profile else None,
-                             sampled=f"{sampled}.{count}" if sampled else None,
-                             wrap=wrap)  # fmt: skip
+            fleet = run_plan(project, sandbox, "--env", "*", "--max-parallel", "0", wrap=wrap)
             after = process_cpu(pid)
         for label, result in (("one tenant", one), (f"{count} tenants", fleet)):
             if result.code != 0:
@@ -153,18 +137,6 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.02)
     parser.add_argument("--rate-limit", type=int, default=90)
     parser.add_argument(
-        "--profile",
-        metavar="FILE",
-        help="run the fleet's plan under cProfile (CPU clock): FILE.N (pstats) and FILE.N.txt "
-        "for N tenants; its figures then include the profiler's own cost",
-    )
-    parser.add_argument(
-        "--py-spy",
-        metavar="FILE",
-        help="sample the fleet's plan with py-spy (pip install py-spy): collapsed stacks in "
-        "FILE.N; summarise with benchmarks/spy_report.py FILE.N",
-    )
-    parser.add_argument(
         "--wrap",
         metavar="COMMAND",
         help="run both plans under COMMAND, e.g. 'valgrind --tool=callgrind "
@@ -176,8 +148,7 @@ def main() -> None:
     compile_package()  # as `pip install` does: both plans start from cached bytecode
     print(f"fleet_bench on {os.cpu_count()} CPU(s), load average {os.getloadavg()[0]:.1f}")
     for count in options.tenants:
-        measure(count, options.latency, options.rate_limit, options.profile, options.py_spy,
-                options.wrap)  # fmt: skip
+        measure(count, options.latency, options.rate_limit, options.wrap)
 
 
 if __name__ == "__main__":

@@ -5,8 +5,6 @@ allocates. The live state is parsed from generated API answers first (not timed)
 object in ten differs, so the plan is not empty. A fifth are companies, two fifths users,
 two fifths assets.
 
-`plan` pauses CPython's garbage collector while it runs (reconciler/planning/gcpause.py); the
-reference measured alongside is the same planner with the collector running, as before.
 CPU time (`time.process_time`) is printed next to wall time: on a shared machine the wall
 time mostly measures the other processes.
 
@@ -134,22 +132,20 @@ def tenant(total: int) -> tuple[DesiredState, dict[str, Any]]:
 
 
 def time_plan(total: int, repeat: int) -> dict[str, float]:
-    """Best of `repeat` runs of `plan` as users get it and of the planner with the collector
-    running (the reference); the peak memory one plan allocates; the changes planned."""
+    """Best of `repeat` runs of `plan`; the peak memory one plan allocates; the changes
+    planned."""
     desired, snapshot = tenant(total)
     live: LiveState = asyncio.run(read_live(desired, RESOURCES, helpdesk=SnapshotClient(snapshot)))
-    unpaused = plan.__wrapped__  # type: ignore[attr-defined]
     figures: dict[str, float] = {}
-    for label, planner in (("paused", plan), ("running", unpaused)):
-        best = best_cpu = float("inf")
-        for _ in range(repeat):
-            gc.collect()
-            started, cpu = time.perf_counter(), time.process_time()
-            result = planner(desired, live, resources=RESOURCES)
-            best = min(best, time.perf_counter() - started)
-            best_cpu = min(best_cpu, time.process_time() - cpu)
-            assert not result.errors, result.errors[:3]
-        figures[label], figures[f"{label}_cpu"] = best, best_cpu
+    best = best_cpu = float("inf")
+    for _ in range(repeat):
+        gc.collect()
+        started, cpu = time.perf_counter(), time.process_time()
+        result = plan(desired, live, resources=RESOURCES)
+        best = min(best, time.perf_counter() - started)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+        assert not result.errors, result.errors[:3]
+    figures["time"], figures["cpu"] = best, best_cpu
     figures["changes"] = len(result.changes)
     gc.collect()
     tracemalloc.start()
@@ -170,11 +166,9 @@ def main() -> None:
         figures = time_plan(size, args.repeat)
         print(
             f"  {size:>7} objects ({figures['changes']:.0f} changes): "
-            f"{figures['paused']:7.3f} s, {figures['paused_cpu']:.3f} s of CPU "
-            f"({figures['paused_cpu'] / size * 1e6:.1f} us/object), "
-            f"peak {figures['peak_mb']:.0f} MB allocated; "
-            f"collector running (reference): {figures['running']:.3f} s, "
-            f"{figures['running_cpu']:.3f} s of CPU"
+            f"{figures['time']:7.3f} s, {figures['cpu']:.3f} s of CPU "
+            f"({figures['cpu'] / size * 1e6:.1f} us/object), "
+            f"peak {figures['peak_mb']:.0f} MB allocated"
         )
         if first is None:
             first = (size, figures)
@@ -182,10 +176,8 @@ def main() -> None:
         base_size, base = first
         print(
             f"    growth for x{size / base_size:.0f} objects: "
-            f"x{figures['paused'] / base['paused']:.1f} time, "
-            f"x{figures['paused_cpu'] / base['paused_cpu']:.1f} CPU time (target <= 11); "
-            f"with the collector running x{figures['running'] / base['running']:.1f} time, "
-            f"x{figures['running_cpu'] / base['running_cpu']:.1f} CPU time"
+            f"x{figures['time'] / base['time']:.1f} time, "
+            f"x{figures['cpu'] / base['cpu']:.1f} CPU time"
         )
 
 

@@ -4,7 +4,7 @@ each in its own process, beside references measured in the same run (issue 25).
 Every command and reference runs `--repeat` times, taking turns, and the minimum CPU time
 (user + system of the child, `os.wait4`) of each is shown: the machine is shared, and CPU
 time is what the goals are about. The goals: `--help` and `--version` at most 0.15 s;
-`validate` of the acme example at most 1.0x the import of click, pydantic and ruamel.yaml.
+`validate` of the acme example at most 2x the import of click, pydantic and ruamel.yaml.
 Because `import pydantic` alone loads little (pydantic imports its parts on first use),
 the import of `pydantic.BaseModel` is shown as a second reference.
 
@@ -93,7 +93,7 @@ def main() -> None:
     with_model = best["import click, ruamel.yaml; from pydantic import BaseModel"]
     print(
         f"  validate examples/acme: {validate:.3f} s CPU = {validate / literal:.2f}x the "
-        f"import of click, pydantic and ruamel.yaml ({literal:.3f} s; target <= 1.0x), "
+        f"import of click, pydantic and ruamel.yaml ({literal:.3f} s; target <= 2x), "
         f"{validate / with_model:.2f}x with pydantic.BaseModel ({with_model:.3f} s)"
     )
 

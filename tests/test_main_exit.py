@@ -1,7 +1,6 @@
-"""`python -m reconciler` ends without tearing the interpreter down (reconciler/__main__.py):
-what a caller sees must not change: the status (what `sys.exit(code)` would give, for every
-kind of code a command ends with, and Python's own exit where it prints the code), everything
-printed, the exit handlers."""
+"""How `python -m reconciler` and the installed script end (reconciler/__main__.py): with
+the command's status and everything it printed; the exit handlers run, a thread still
+alive is waited for, and a message given as the status is printed with status 1."""
 
 from __future__ import annotations
 
@@ -10,10 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import reconciler
-from reconciler.__main__ import _status
 
 
 def run(code: str) -> subprocess.CompletedProcess[str]:
@@ -55,8 +51,8 @@ def test_exit_handlers_still_run_after_the_command() -> None:
 
 def test_a_thread_still_alive_is_waited_for() -> None:
     # The thread prints once the main thread has ended (Python's exit releases it before
-    # waiting for the other threads), whatever the load: a quick exit that did not wait
-    # for it would end the process with the line never printed.
+    # waiting for the other threads), whatever the load: an exit that did not wait for
+    # it would end the process with the line never printed.
     thread = (
         "import threading\n"
         "def late():\n"
@@ -89,35 +85,7 @@ def test_the_installed_script_completes_a_command_for_the_shell() -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "plain,plan\n", "")
 
 
-@pytest.mark.parametrize(
-    ("code", "status"),
-    [
-        (None, 0),
-        (0, 0),
-        (1, 1),
-        (2, 2),  # plan --detailed-exitcode: changes
-        (130, 130),  # interrupted
-        (255, 255),
-        (256, 0),  # as the operating system keeps it: the low byte
-        (258, 2),
-        (-1, 255),
-        (True, None),  # not an int status: Python prints it and exits 1
-        ("a message", None),
-        (2.0, None),
-    ],
-)
-def test_the_status_is_what_sys_exit_would_give(code: object, status: int | None) -> None:
-    assert _status(code) == status
-
-
-def test_a_command_ending_with_a_message_prints_it_and_gives_status_1() -> None:
-    code = (
-        "import runpy, sys\n"
-        "import reconciler.cli\n"
-        "reconciler.cli.main = lambda: sys.exit('stopped: a message')\n"
-        "sys.argv = ['reconciler']\n"
-        "runpy.run_module('reconciler', run_name='__main__', alter_sys=True)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=120)  # fmt: skip
+def test_a_message_as_the_status_is_printed_and_gives_status_1() -> None:
+    stop = "import reconciler.cli\nreconciler.cli.main = lambda: sys.exit('stopped: a message')"
+    done = run(as_program(before=stop))
     assert (done.returncode, done.stderr) == (1, "stopped: a message\n")

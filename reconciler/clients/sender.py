@@ -38,7 +38,6 @@ from typing import Any, TypeVar
 import httpx
 
 from reconciler.clients import activity
-from reconciler.clients.fastpath import join_path
 from reconciler.clients.parsing import error_message
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
 from reconciler.clients.retry import RetryPolicy
@@ -49,14 +48,12 @@ from reconciler.clients.unreachable import (
     unreachable,
     unreachable_message,
 )
-from reconciler.clients.urls import FORM, form_body
 from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, TransportFailure
 
 T = TypeVar("T")
 log = logging.getLogger("reconciler.clients")
 
 AUTH_FAILURES = (401, 403)
-_URLS_KEPT = 1024  # absolute URLs remembered per client (Sender._absolute)
 
 
 class Halted(Exception):
@@ -105,7 +102,6 @@ class Sender:
         # When this client's calls of the last rate window started, per bucket: a 429
         # without Retry-After is waited out from the first of them.
         self._starts: dict[str, deque[float]] = {GENERAL: deque(), SEARCH: deque()}
-        self._urls: dict[str, httpx.URL] = {}  # relative path -> absolute URL (_absolute)
 
     async def send(
         self,
@@ -139,19 +135,14 @@ class Sender:
         json_body: Any,
     ) -> httpx.Response:
         method, label, bucket = call.method, call.label, call.bucket
-        # Form fields encoded here (urls.form_body), as httpx would, at a third of its cost.
-        body = form_body(data) if data else None
         while True:
-            headers = self._auth_headers()
-            if body is not None:
-                headers = {**headers, "Content-Type": FORM}
             request = self.http.build_request(
                 method,
-                self._absolute(url),
+                url,
                 params=params,
-                content=body,
+                data=data or None,
                 json=json_body,
-                headers=headers,
+                headers=self._auth_headers(),
             )
             try:
                 response = await self._attempt(request, label, bucket)
@@ -162,19 +153,6 @@ class Sender:
                 continue
             if await self._is_final(call, request, response):
                 return response
-
-    def _absolute(self, url: str | httpx.URL) -> httpx.URL:
-        """`url` joined to the client's base address (fastpath.join_path: as httpx
-        joins it), once per path: httpx parses and joins a relative URL on every request
-        otherwise (issue 25). Bounded, since some paths name an object (`Rule/5`)."""
-        if isinstance(url, httpx.URL):
-            return url
-        joined = self._urls.get(url)
-        if joined is None:
-            if len(self._urls) >= _URLS_KEPT:
-                self._urls.clear()
-            joined = self._urls[url] = join_path(self.http, url)
-        return joined
 
     async def _after_transport_error(
         self, call: _Call, request: httpx.Request, exc: httpx.TransportError

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Mapping
-from typing import Any
-from urllib.parse import quote_plus, unquote
+from urllib.parse import unquote
 
 import httpx
 
@@ -80,43 +78,3 @@ def _is_loopback(host: str) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     return address in (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
-
-
-FORM = "application/x-www-form-urlencoded"
-_PLAIN = re.compile(r"[A-Za-z0-9_.~ -]*")
-
-
-def form_body(data: Mapping[str, Any]) -> bytes:
-    """`data` as httpx's `data=` encodes it (a list repeats its field; True, False and
-    None are `true`, `false` and empty), without its per-value layers of quoting calls:
-    most values need none (issue 25)."""
-    pairs = []
-    for name, value in data.items():
-        key = _quoted(_text(name))
-        for item in value if isinstance(value, list | tuple) else (value,):
-            pairs.append(f"{key}={_quoted(_text(item))}")
-    return "&".join(pairs).encode("utf-8")
-
-
-def _text(value: Any) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return "" if value is None else str(value)
-
-
-def _quoted(text: str) -> str:
-    return text.replace(" ", "+") if _PLAIN.fullmatch(text) else quote_plus(text)
-
-
-def query_string(params: Mapping[str, Any]) -> str:
-    """`params` as httpx's `QueryParams` encode them (`str(httpx.QueryParams(params))`): a
-    list or tuple repeats its field; True, False and None are `true`, `false` and empty;
-    names are `str()`-ed as they are."""
-    pairs = []
-    for name, value in params.items():
-        key = _quoted(str(name))
-        for item in value if isinstance(value, list | tuple) else (value,):
-            pairs.append(f"{key}={_quoted(_text(item))}")
-    return "&".join(pairs)

@@ -7,8 +7,7 @@
 - `safety.py`: the brake's verdict on a plan (octoDNS-style thresholds);
 - `addresses.py`: `kind["key"]` addresses and the manifest lines they come from;
 - `workflow.py`: the steps around the pure planner a command runs (open the clients,
-  authenticate once, read the live state, plan): `read_and_plan`;
-- `gcpause.py`: the garbage collector paused while a large plan is built.
+  authenticate once, read the live state, plan): `read_and_plan`.
 
 Takes: `DesiredState`, `LiveState`. Gives: `Plan`. Applying it is `applying/`.
 """

@@ -28,7 +28,6 @@ from reconciler.live.lookalikes import lookalike_warnings
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
 from reconciler.planning.addresses import split_address, unmatched, with_sources
-from reconciler.planning.gcpause import collector_paused
 from reconciler.planning.order import (
     CycleError,
     order_changes,
@@ -108,7 +107,6 @@ def prune_kinds(desired: DesiredState, prune: bool = False) -> frozenset[str]:
     return frozenset(kinds)
 
 
-@collector_paused()  # its passes, not the planning, grew with the heap (gcpause.py)
 def plan(
     desired: DesiredState,
     live: LiveState,

@@ -19,7 +19,6 @@ from reconciler.clients.connection import Connection, RateSettings, Timeouts, co
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.manifest import DesiredState, Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
-from reconciler.planning.gcpause import fewer_collections
 from reconciler.planning.plan import Plan, Selector
 from reconciler.planning.workflow import read_and_plan
 from reconciler.project.environments import Target
@@ -148,12 +147,11 @@ async def plan_environments(
     transport: Any = None,
 ) -> list[EnvironmentRun]:
     """Every prepared environment planned, at most `max_parallel` at once (0: no limit)."""
-    with fewer_collections():  # what the reads parse stays alive (gcpause.py)
-        return await in_order(
-            [partial(_plan_one, item, request, transport) for item in prepared],
-            max_parallel=max_parallel,
-            on_done=on_done,
-        )
+    return await in_order(
+        [partial(_plan_one, item, request, transport) for item in prepared],
+        max_parallel=max_parallel,
+        on_done=on_done,
+    )
 
 
 def run_to_end(work: Awaitable[T]) -> T:

@@ -17,7 +17,6 @@ import uvicorn
 from reconciler.errors import UsageError
 from reconciler.sandbox.app import create_app
 from reconciler.sandbox.config import QUIRKS, FaultConfig, SandboxConfig
-from reconciler.sandbox.protocol import joined_protocol
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.server import quiet_dropped_connections
 from reconciler.sandbox.state import SandboxState
@@ -190,7 +189,6 @@ def _run(app: Any, sock: socket.socket, states: list[SandboxState]) -> None:
             log_level="warning",
             access_log=False,
             lifespan="off",
-            http=joined_protocol(),
         )
     )
     try:

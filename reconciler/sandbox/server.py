@@ -14,7 +14,6 @@ import uvicorn
 from reconciler.sandbox.app import create_app
 from reconciler.sandbox.config import SandboxConfig
 from reconciler.sandbox.errors import ConnectionDropped
-from reconciler.sandbox.protocol import joined_protocol
 from reconciler.sandbox.state import SandboxState
 
 
@@ -55,7 +54,6 @@ class SandboxServer:
             log_level="warning",
             access_log=False,
             lifespan="off",
-            http=joined_protocol(),
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="sandbox", daemon=True)

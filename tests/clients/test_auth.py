@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
 
+from reconciler import masking
 from reconciler.clients import ApiKey, BasicAuth, BearerAuth, HelpdeskClient, WorkspaceClient
 from reconciler.clients.auth import Secret
 from reconciler.errors import AuthenticationError, ReconcilerError, TransportFailure
@@ -96,20 +98,11 @@ async def test_authentication_errors_are_not_retried(state: SandboxState) -> Non
     assert len(state.requests) == 1
 
 
-def test_secrets_never_show_in_repr_or_str() -> None:
-    basic = BasicAuth("admin", "s3cret-pw")
-    bearer = BearerAuth("tok-abc123")
-    key = ApiKey("key-xyz789")
-    secret = Secret("hidden-value")
-    for obj, value in ((basic, "s3cret-pw"), (bearer, "tok-abc123"), (key, "key-xyz789")):
-        assert value not in repr(obj) and value not in str(obj) and value not in f"{obj}"
-    assert "hidden-value" not in f"{secret} {secret!r} {secret!s} {secret:>20}"
-    assert secret.reveal() == "hidden-value"
-    assert "admin" in repr(basic)  # the user name is not a secret
-
-
-def test_auth_headers() -> None:
+def test_each_credential_makes_its_header() -> None:
     assert BasicAuth("admin", "pw").headers() == {"Authorization": "Basic YWRtaW46cHc="}
+    basic = BasicAuth("DOMAIN\\admin", "pä:ss")
+    assert basic.headers() == {"Authorization": "Basic RE9NQUlOXGFkbWluOnDDpDpzcw=="}
+    assert basic.headers() is not basic.headers()  # a fresh dict: callers may change it
     assert BearerAuth(Secret("tok")).headers() == {"Authorization": "Bearer tok"}
     assert ApiKey("k").headers() == {"X-API-Key": "k"}
 
@@ -181,3 +174,82 @@ async def test_workspace_bad_key_makes_exactly_one_request(state: SandboxState) 
             await ws.create_employee({"email": "a@b.co", "firstName": "A", "lastName": "B"})
     assert len(api_requests(state, "workspace")) == 1
     assert isinstance(ws, WorkspaceClient) and WORKSPACE_KEY != "wrong-key"
+
+
+TOKEN = "the helpdesk token is empty or holds spaces or control characters"
+KEY = "the workspace API key is empty or holds spaces or control characters"
+USERNAME = "the helpdesk username must be non-empty and cannot contain ':'"
+
+
+@pytest.fixture(autouse=True)
+def fresh_masking() -> Iterator[None]:
+    masking.install({})
+    yield
+    masking.install({})
+
+
+@pytest.mark.parametrize(
+    ("make", "value", "message"),
+    [
+        (BearerAuth, "", TOKEN), (BearerAuth, "tab\there", TOKEN), (BearerAuth, "del\x7f", TOKEN),
+        (BearerAuth, "caf\u00e9-token", TOKEN), (BearerAuth, "line\n", TOKEN),
+        (ApiKey, "", KEY), (ApiKey, "a b", KEY), (ApiKey, Secret("nul\x00key"), KEY),
+        (lambda u: BasicAuth(u, "pw"), "", USERNAME),
+        (lambda u: BasicAuth(u, "pw"), "domain:user", USERNAME),
+    ],
+)  # fmt: skip
+def test_a_credential_that_cannot_be_sent_is_refused_in_full(
+    make: object, value: str, message: str
+) -> None:
+    with pytest.raises(ValueError) as refused:
+        make(value)  # type: ignore[operator]
+    assert str(refused.value) == message
+
+
+def test_every_visible_ascii_character_may_be_in_a_token_or_key() -> None:
+    visible = "".join(map(chr, range(0x21, 0x7F)))  # ! to ~
+    assert BearerAuth(visible).headers() == {"Authorization": f"Bearer {visible}"}
+    assert ApiKey(Secret(visible)).headers() == {"X-API-Key": visible}
+
+
+def test_each_way_a_credential_is_shown() -> None:
+    secret = Secret("hidden-value")
+    assert (repr(secret), str(secret), f"{secret}", f"{secret:>20}") == ("***",) * 4
+    assert secret and not Secret("")
+    assert secret.reveal() == "hidden-value"
+    basic = BasicAuth("DOMAIN\\admin", Secret("s3cret-pw"))
+    assert repr(basic) == str(basic) == "BasicAuth(username='DOMAIN\\\\admin', password=***)"
+    assert basic.username == "DOMAIN\\admin"
+    assert (
+        repr(BearerAuth("tok-abc123")) == str(BearerAuth("tok-abc123")) == ("BearerAuth(token=***)")
+    )
+    assert repr(ApiKey("key-xyz789")) == str(ApiKey("key-xyz789")) == "ApiKey(***)"
+
+
+def test_each_credential_is_masked_once_its_auth_is_made() -> None:
+    text = (
+        "pw=s3cret-pw token=tok-abc123 key=key-xyz789 "
+        "header=Basic YWRtaW46czNjcmV0LXB3 cut=Basic YWRtaW46czNj..."
+    )
+    assert masking.mask(text) == text  # nothing masked yet
+    basic = BasicAuth("admin", "s3cret-pw")
+    BearerAuth(Secret("tok-abc123"))
+    ApiKey("key-xyz789")
+    assert basic.headers() == {"Authorization": "Basic YWRtaW46czNjcmV0LXB3"}
+    assert masking.mask(text) == ("pw=*** token=*** key=*** header=Basic *** cut=Basic ***...")
+
+
+@pytest.mark.parametrize(
+    ("make", "secret"),
+    [
+        (lambda: ApiKey("ws-key-mask-41"), "ws-key-mask-41"),
+        (lambda: BearerAuth("bearer-mask-42"), "bearer-mask-42"),
+        (lambda: BasicAuth("admin", "basic-mask-43"), "basic-mask-43"),
+    ],
+    ids=["api-key", "bearer", "basic"],
+)
+def test_a_credential_given_to_a_client_is_masked_in_every_output(
+    make: Callable[[], object], secret: str
+) -> None:
+    make()
+    assert masking.mask(f"failed with {secret} in it") == "failed with *** in it"

@@ -1,4 +1,6 @@
-"""The retry rules of DESIGN §5: 5xx and transport errors, 429 waits, unknown outcomes."""
+"""The retry rules of DESIGN §5: 5xx and transport errors, 429 waits (with and without
+`Retry-After`, the window widened by its margin), unknown outcomes, a single attempt as a
+valid policy."""
 
 from __future__ import annotations
 
@@ -11,7 +13,13 @@ from email.utils import format_datetime
 import httpx
 import pytest
 
-from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy, created_id
+from reconciler.clients import (
+    BasicAuth,
+    HelpdeskClient,
+    RateLimits,
+    RetryPolicy,
+    created_id,
+)
 from reconciler.clients.retry import retry_after
 from reconciler.errors import ApiError, OutcomeUnknown, TransportFailure
 from reconciler.sandbox import FaultConfig, SandboxConfig, SandboxServer, SandboxState
@@ -352,3 +360,35 @@ def test_backoff_grows_exponentially_with_jitter_and_a_cap() -> None:
     assert [round(high.backoff(n), 3) for n in range(1, 6)] == [1.0, 2.0, 4.0, 8.0, 10.0]
     with pytest.raises(ValueError):
         RetryPolicy(max_attempts=0)
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        ("Thu, 26 Nov 2026 08:00:10 -0000", 10.0),  # no zone: read as UTC
+        ("Thu, 26 Nov 2026 08:00:10 GMT", 10.0),
+        ("Thu, 26 Nov 2026 09:00:10 +0100", 10.0),
+        ("Thu, 26 Nov 2026 07:59:00 GMT", 0.0),  # past
+    ],
+)
+def test_retry_after_as_an_http_date_is_seconds_from_now(header: str, seconds: float) -> None:
+    now = datetime(2026, 11, 26, 8, 0, 0, tzinfo=UTC)
+    response = httpx.Response(429, headers={"Retry-After": header})
+    assert retry_after(response, now=now) == seconds
+
+
+def test_one_attempt_is_a_policy_and_none_is_refused() -> None:
+    assert RetryPolicy(max_attempts=1).max_attempts == 1
+    with pytest.raises(ValueError, match="max_attempts must be at least 1"):
+        RetryPolicy(max_attempts=0)
+
+
+@pytest.mark.parametrize(
+    ("age", "probe", "wait"),
+    [(0.0, 1, 61.2), (60.0, 1, 1.2), (61.0, 1, 1.0), (61.0, 3, 4.0), (0.0, 9, 61.2)],
+)
+def test_a_429_without_retry_after_waits_for_the_widened_window_to_free(
+    age: float, probe: int, wait: float
+) -> None:
+    policy = RetryPolicy(rate_window=60.0, rate_margin=0.02)
+    assert policy.throttle(httpx.Response(429), window_age=age, probe=probe) == pytest.approx(wait)

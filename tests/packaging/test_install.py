@@ -83,7 +83,7 @@ def test_the_web_server_is_an_extra_that_dev_includes() -> None:
     project = PYPROJECT["project"]
     base = {_name(r) for r in project["dependencies"]}
     extra = {_name(r) for r in project["optional-dependencies"]["sandbox"]}
-    assert extra == {"starlette", "uvicorn", "python-multipart", "httptools"}
+    assert extra == {"starlette", "uvicorn", "python-multipart"}
     assert not base & extra
     assert f"{DISTRIBUTION}[sandbox]" in project["optional-dependencies"]["dev"]
 

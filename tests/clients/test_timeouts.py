@@ -8,6 +8,7 @@ import httpx
 import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, WorkspaceClient
+from reconciler.clients.connection import Timeouts
 from tests.clients.test_requests import Recorder
 
 pytestmark = pytest.mark.anyio
@@ -55,3 +56,16 @@ async def test_each_request_carries_the_clients_timeout(
     assert len(requests) == 3  # the helpdesk's authorization, its call, the workspace's
     for request in requests:
         assert request.extensions["timeout"] == carried
+
+
+@pytest.mark.parametrize(("seconds", "connect"), [(60.0, 10.0), (4.0, 4.0)])
+def test_a_call_opens_its_connection_within_the_lesser_of_its_timeout_and_10_s(
+    seconds: float, connect: float
+) -> None:
+    timeout = Timeouts(seconds).http()
+    assert (timeout.connect, timeout.read, timeout.write, timeout.pool) == (
+        connect,
+        seconds,
+        seconds,
+        seconds,
+    )

@@ -1,22 +1,126 @@
-"""The retry loop's waits for a `429` as a user meets them: a `429` without `Retry-After`
-just before the rate window frees still waits the first step of the probing (a second),
-not the fraction left; and each `429` wait is told to whoever shows progress (the
-terminal's "waiting ... (429)"), with its length, and logged."""
+"""The retry loop (clients/sender.py) as a caller meets it: `429`s without `Retry-After`
+wait the probing's growing steps (at least a second, even just before the window frees),
+each wait told to whoever shows progress and logged; a request made after `halt()`, or
+waiting for a free slot when the client is halted, is never sent; a URL of a scheme httpx
+does not speak fails at once, without retries; the bound of requests in flight
+(`apply --parallelism`) below one is refused."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import warnings
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
 
-from reconciler.clients import BasicAuth, Halted, HelpdeskClient, RateLimits, RetryPolicy, activity
+from reconciler.clients import (
+    BasicAuth,
+    Halted,
+    HelpdeskClient,
+    RateLimits,
+    RetryPolicy,
+    WorkspaceClient,
+    activity,
+)
+from reconciler.clients.base import new_http_client
+from reconciler.clients.sender import Sender
+from reconciler.errors import TransportFailure
 from tests.clients.conftest import Sleeper
 from tests.clients.test_retries import scripted
 from tests.sandbox.conftest import FakeClock
 
 pytestmark = pytest.mark.anyio
+
+
+async def test_429s_in_a_row_as_the_window_frees_wait_growing_probing_steps() -> None:
+    clock = FakeClock()
+    sleeper = Sleeper()  # the clock stays where the window is about to free
+    limited = httpx.Response(429, text="API rate limit exceeded")
+    transport, seen = scripted(httpx.Response(200, json=[]), limited, limited, limited, limited)
+    retry = RetryPolicy(sleep=sleeper, clock=clock, rate_window=60.0, rate_margin=0.0)
+    async with client_of(transport, retry) as client:
+        await client.companies()
+        clock.advance(59.9)
+        assert await client.companies() == []
+    assert sleeper.waits == [1.0, 2.0, 4.0, 8.0]
+    assert seen.count("GET /api/Companies") == 6
+
+
+async def test_a_request_made_after_halt_is_never_sent() -> None:
+    transport, seen = scripted()
+    async with client_of(transport, RetryPolicy(sleep=Sleeper())) as client:
+        await client.companies()
+        client.halt()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for _ in range(2):
+                with pytest.raises(Halted) as halted:
+                    await client.companies()
+                assert not halted.value.reached
+            gc.collect()
+    assert seen == ["POST /api/Authorization", "GET /api/Companies"]
+    assert [str(w.message) for w in caught] == []  # no wait left unawaited
+
+
+async def test_a_request_waiting_for_a_free_slot_when_halted_is_never_sent() -> None:
+    release = asyncio.Event()
+    seen: list[str] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        if request.url.path.endswith("/Companies"):
+            await release.wait()
+        return httpx.Response(200, json={"UserID": 1} if "Authorization" in seen[-1] else [])
+
+    retry = RetryPolicy(sleep=Sleeper())
+    async with client_of(httpx.MockTransport(handler), retry, max_concurrency=1) as client:
+        await client.authenticate()
+        first = asyncio.create_task(client.companies())
+        second = asyncio.create_task(client.departments())
+        while "/api/Companies" not in seen:
+            await asyncio.sleep(0)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        client.halt()
+        release.set()
+        assert await first == []  # sent before the halt: its answer is not lost
+        with pytest.raises(Halted) as halted:
+            await second
+        assert not halted.value.reached
+    assert seen == ["/api/Authorization", "/api/Companies"]
+
+
+async def test_a_url_of_a_scheme_the_transport_does_not_speak_fails_at_once() -> None:
+    sleeper = Sleeper()
+    http = new_http_client("ftp://h.example/api/", None, 5.0, max_connections=10)
+    sender = Sender(http, auth_headers=dict, retry=RetryPolicy(sleep=sleeper))
+    try:
+        with pytest.raises(TransportFailure) as failed:
+            await sender.send(
+                "GET", "Companies", label="/api/Companies", write=False, idempotent=True
+            )
+    finally:
+        await http.aclose()
+    assert str(failed.value) == (
+        "GET /api/Companies: Request URL has an unsupported protocol 'ftp://'."
+    )
+    assert sleeper.waits == []
+    assert sender.calls == 1
+
+
+async def test_each_answer_is_logged_at_debug_with_its_status(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="reconciler.clients")
+    transport, _ = scripted(httpx.Response(200, json=[]))
+    async with client_of(transport, RetryPolicy(sleep=Sleeper())) as client:
+        await client.companies()
+    said = [r.getMessage() for r in caplog.records if r.name == "reconciler.clients"]
+    assert said == ["POST /api/Authorization -> 200", "GET /api/Companies -> 200"]
 
 
 def client_of(
@@ -166,3 +270,43 @@ async def test_a_request_cancelled_while_waiting_is_cancelled_not_halted() -> No
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
+
+
+NOWHERE = httpx.MockTransport(lambda request: httpx.Response(599))
+
+
+def helpdesk(concurrency: int) -> Any:
+    return HelpdeskClient(
+        "http://h.invalid/helpdesk",
+        BasicAuth("admin", "secret"),
+        transport=NOWHERE,
+        max_concurrency=concurrency,
+    )
+
+
+def workspace(concurrency: int) -> Any:
+    return WorkspaceClient(
+        "http://w.invalid/workspace", "key", transport=NOWHERE, max_concurrency=concurrency
+    )
+
+
+@pytest.mark.parametrize("make", [helpdesk, workspace], ids=["helpdesk", "workspace"])
+@pytest.mark.parametrize("concurrency", [0, -1])
+def test_fewer_than_one_request_in_flight_is_refused(
+    make: Callable[[int], Any], concurrency: int
+) -> None:
+    async def build() -> None:
+        make(concurrency)
+
+    with pytest.raises(ValueError) as refused:
+        asyncio.run(build())
+    assert str(refused.value) == "max_concurrency must be at least 1"
+
+
+@pytest.mark.parametrize("make", [helpdesk, workspace], ids=["helpdesk", "workspace"])
+def test_one_request_in_flight_is_accepted(make: Callable[[int], Any]) -> None:
+    async def build() -> None:
+        async with make(1):
+            pass
+
+    asyncio.run(build())
