@@ -29,7 +29,7 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.manifest import DesiredState, Manifest, load_manifests
-from reconciler.planning.workflow import read_and_plan
+from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.seeds_builtin import seed_path

@@ -33,14 +33,14 @@ from reconciler.errors import PlanHasErrors, ReconcilerError, StalePlanError
 from reconciler.manifest import DesiredState
 from reconciler.planfile import SavedPlan, differences, manifests_digest
 from reconciler.planning.plan import Selector, plan
-from reconciler.planning.workflow import (
+from reconciler.resources import LOCATORS, RESOURCES
+from reconciler.run.workflow import (
     Clients,
     check_services,
     judged,
     open_clients,
     read_state,
 )
-from reconciler.resources import LOCATORS, RESOURCES
 
 
 class BrakeHolds(ReconcilerError):

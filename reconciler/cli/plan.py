@@ -103,7 +103,7 @@ def plan(
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
     from reconciler.planning.plan import selections
-    from reconciler.planning.workflow import read_and_plan
+    from reconciler.run.workflow import read_and_plan
 
     selected, left_out = selections(targets, excludes)
     _check_outputs(out, comment_dir)

@@ -18,8 +18,8 @@ from reconciler.export.result import ExportResult
 from reconciler.export.selection import Selection
 from reconciler.export.snapshot import LiveSnapshot, read_snapshot
 from reconciler.manifest.kinds import service_of, spec
-from reconciler.planning.workflow import open_clients, require_administrator
 from reconciler.resources.category_records import LiveCategories
+from reconciler.run.workflow import open_clients, require_administrator
 
 
 def _converter(kind: str) -> Callable[[Converter], list[Entry]]:

@@ -21,8 +21,8 @@ from reconciler.manifest import DesiredState, Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
 from reconciler.planning.gcpause import fewer_collections
 from reconciler.planning.plan import Plan, Selector
-from reconciler.planning.workflow import read_and_plan
 from reconciler.project.environments import Target
+from reconciler.run.workflow import read_and_plan
 
 T = TypeVar("T")  # pragma: no mutate
 

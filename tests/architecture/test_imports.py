@@ -7,6 +7,8 @@
 - Imports go down the pipeline: a package imports only packages of a lower stage
   (`STAGES`), never one of its own stage or above; the `plan` facade is imported by nobody
   inside the package.
+- The planner is pure: no module of `planning/` imports the clients or a module of I/O
+  (network, files, processes) or opens a file; `run/` does that around it.
 - No import cycle between modules, counting every import a module makes: at the top,
   inside functions (lazy imports) and under `if TYPE_CHECKING:` alike.
 
@@ -44,7 +46,8 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "render",  # plan -> text, Markdown, JSON
         "report",  # plan and problems -> CI annotations, summaries, HTML, JUnit, drift issue
         "planfile",  # a saved plan: written, read, validated
-        "planning",  # the planner and the steps around it
+        "planning",  # the pure planner
+        "run",  # the steps a command takes around it: clients, authentication, reading, git
         "applying",  # execute a plan safely
         "project",  # reconciler.yaml: environments, and plans over many of them
         "terminal",  # what a person sees while a command runs
@@ -157,3 +160,72 @@ def test_the_graph_sees_each_kind_of_import() -> None:
     assert "reconciler.cli.extras" in GRAPH["reconciler.cli.options"]  # inside a function too
     assert "reconciler.planning.plan" in GRAPH["reconciler.plan"]
     assert "reconciler.clients.activity" in GRAPH["reconciler.clients.sender"]
+
+
+# What a pure stage may not import: the services' clients, and the standard library's and
+# the dependencies' ways to reach the network, the file system or another process.
+IO_MODULES = frozenset(
+    {
+        "reconciler.clients", "httpx", "httpcore", "asyncio", "socket", "ssl", "subprocess",
+        "tempfile", "shutil", "os", "io", "pathlib", "urllib", "http",
+    }
+)  # fmt: skip
+# Calls that read or write a file whatever module they come from.
+IO_CALLS = frozenset(
+    {
+        "open", "read_text", "read_bytes", "write_text", "write_bytes", "mkdir", "unlink",
+        "rename", "print", "input",
+    }
+)  # fmt: skip
+
+
+def io_of(path: Path) -> list[str]:
+    """The I/O a module's source shows: imports of IO_MODULES (or their submodules), calls
+    named in IO_CALLS, and coroutines (nothing pure waits)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        found += [
+            f"import {name}"
+            for name in names
+            if any(name == io or name.startswith(f"{io}.") for io in IO_MODULES)
+        ]
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if called in IO_CALLS:
+                found.append(f"{called}() on line {node.lineno}")
+        if isinstance(node, ast.AsyncFunctionDef):
+            found.append(f"async def {node.name}")
+    return found
+
+
+def test_planning_does_no_io() -> None:
+    impure = {
+        module: io_of(MODULES[module])
+        for module in MODULES
+        if _package_of(module) == "planning" and io_of(MODULES[module])
+    }
+    assert impure == {}, "planning/ is pure: move the I/O to run/"
+
+
+def test_the_io_check_sees_each_form(tmp_path: Path) -> None:
+    source = tmp_path / "impure.py"
+    source.write_text(
+        "import subprocess\nfrom reconciler.clients.helpdesk import X\nfrom httpx import Y\n"
+        "import os.path\nPath('a').read_text()\nopen('b')\nasync def f(): pass\n"
+        "from reconciler.manifest import Z\nimport heapq\nsorted([])\n"
+    )
+    assert sorted(io_of(source)) == [
+        "async def f",
+        "import httpx",
+        "import os.path",
+        "import reconciler.clients.helpdesk",
+        "import subprocess",
+        "open() on line 6",
+        "read_text() on line 5",
+    ]

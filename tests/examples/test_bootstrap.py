@@ -22,7 +22,7 @@ from reconciler.clients.connection import Connection, HelpdeskConnection, Worksp
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.manifest.models import Settings
 from reconciler.planning.plan import Plan
-from reconciler.planning.workflow import read_and_plan
+from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store

@@ -1,4 +1,4 @@
-"""`--changed-since` when git fails and says why in its own way (planning/scope.py): the
+"""`--changed-since` when git fails and says why in its own way (run/scope.py): the
 usage error gives git's last line, whatever its encoding (a localised git may write
 Latin-1: undecodable bytes are shown as replacement characters, never a traceback),
 and `?` when git said nothing."""
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.planning.scope import changed_since
+from reconciler.run.scope import changed_since
 from tests.planning.test_changed_since import MANIFEST, load
 
 

@@ -1,4 +1,4 @@
-"""The clients `plan` opens (planning/workflow.py open_clients): `--timeout` reaches every
+"""The clients `plan` opens (run/workflow.py open_clients): `--timeout` reaches every
 request of both services, `--rate-limit` holds the helpdesk's reads (a wait shown before
 the call over the limit), and a read-only pair (what `plan` and `export` open) refuses
 any write to either service before it is sent, while `apply`'s pair sends it."""
@@ -17,7 +17,7 @@ from reconciler.clients.connection import Connection, HelpdeskConnection, RateSe
 from reconciler.errors import ReadOnlyViolation
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Company, Department, Employee, Manifest, Workspace
-from reconciler.planning.workflow import Clients, open_clients, read_and_plan
+from reconciler.run.workflow import Clients, open_clients, read_and_plan
 from tests.applying.inprocess import asgi, connection, seeded
 
 _DESIRED = DesiredState.from_manifest(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reconciler.planning.scope import changed_since
+from reconciler.run.scope import changed_since
 from tests.planning.test_changed_since import load
 from tests.planning.test_mutants_scope_cut import BASE, committed_tenant
 

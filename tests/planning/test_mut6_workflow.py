@@ -19,7 +19,7 @@ from reconciler.errors import UsageError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Asset, Manifest, User
 from reconciler.planning.plan import Selector
-from reconciler.planning.workflow import check_services, read_and_plan
+from reconciler.run.workflow import check_services, read_and_plan
 from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials
 from tests.applying.inprocess import asgi, connection, seeded

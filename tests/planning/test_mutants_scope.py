@@ -10,7 +10,7 @@ from pathlib import Path
 
 from reconciler.manifest import DesiredState, validate_manifests
 from reconciler.manifest.models import Kind
-from reconciler.planning.scope import changed_since
+from reconciler.run.scope import changed_since
 from tests.planning.test_changed_since import git
 
 MANIFEST = """\

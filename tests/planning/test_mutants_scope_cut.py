@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reconciler.planning.scope import Scope, changed_since
+from reconciler.run.scope import Scope, changed_since
 from tests.planning.test_changed_since import git, load
 
 BASE = """\

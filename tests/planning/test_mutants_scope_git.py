@@ -9,7 +9,7 @@ import pytest
 
 from reconciler.errors import UsageError
 from reconciler.manifest.models import Kind
-from reconciler.planning.scope import changed_since
+from reconciler.run.scope import changed_since
 from tests.planning.test_changed_since import MANIFEST, git, load
 
 

@@ -1,4 +1,4 @@
-"""The steps around the planner (planning/workflow.py), whole messages: an account that is
+"""The steps around the planner (run/workflow.py), whole messages: an account that is
 not an administrator is refused on its `Authorization` answer, naming it; manifests whose
 services are both unconfigured get one line per service, each naming its variables."""
 
@@ -16,7 +16,7 @@ from reconciler.errors import AuthenticationError, UsageError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Company, Department, Manifest
 from reconciler.planning.plan import Selector
-from reconciler.planning.workflow import (
+from reconciler.run.workflow import (
     check_services,
     helpdesk_auth,
     open_clients,

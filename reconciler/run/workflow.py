@@ -1,6 +1,6 @@
-"""The steps around the pure planner: open the clients, authenticate once, read the live
-state and plan (`read_and_plan`, read-only). Applying is `reconciler.applying.session`. The CLI
-calls these; so can anyone embedding reconciler."""
+"""The steps a command takes around the pure planner: open the clients, authenticate once,
+read the live state and plan (`read_and_plan`, read-only). Applying is
+`reconciler.applying.session`. The CLI calls these; so can anyone embedding reconciler."""
 
 from __future__ import annotations
 
