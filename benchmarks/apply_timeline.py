@@ -39,11 +39,11 @@ from apply_bench import write_tenant
 from processes import process_cpu
 
 from reconciler.applying.session import ApplyOptions, ApplySession, SilentProgress
-from reconciler.changes import Plan
 from reconciler.clients import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.clients.transport import Transport
 from reconciler.manifest import load_manifests
+from reconciler.plans import Plan
 from reconciler.sandbox.embedded import seed_path
 from reconciler.sandbox.process import SandboxProcess
 

@@ -33,8 +33,8 @@ from client_cpu import sandbox_args
 import reconciler
 from reconciler.manifest import load_manifests, reference_warnings, validate_references
 from reconciler.manifest.desired import DesiredState
-from reconciler.planfile import plan_from_json
 from reconciler.planning.order import order_changes
+from reconciler.plans.planfile import plan_from_json
 from reconciler.render.text import format_text
 from reconciler.sandbox.process import SandboxProcess
 

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import httpx
 
-from reconciler.changes import Plan
 from reconciler.clients import Secret
 from reconciler.clients.connection import (
     Connection,
@@ -29,6 +28,7 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.manifest import DesiredState, Manifest, load_manifests
+from reconciler.plans import Plan
 from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import initialise

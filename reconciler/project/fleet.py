@@ -20,7 +20,8 @@ from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.manifest import DesiredState, Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
 from reconciler.planning.gcpause import fewer_collections
-from reconciler.planning.plan import Plan, Selector
+from reconciler.plans import Plan
+from reconciler.plans.addresses import Selector
 from reconciler.project.environments import Target
 from reconciler.run.workflow import read_and_plan
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote
 
-from reconciler.changes import Action, Change
+from reconciler.plans import Action, Change
 from reconciler.render.markdown_blocks import (
     code_span,
     diff_block,

@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 from importlib import import_module
 from typing import Any
 
-from reconciler.changes import Change
 from reconciler.manifest.kinds import KINDS, KindSpec
+from reconciler.plans import Change
 from reconciler.resources.base import KindPlan, PlanContext, Resource, norm_key
 from reconciler.resources.custom_fields import CustomFieldsResource
 

@@ -28,9 +28,9 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
-from reconciler.changes import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Employee
+from reconciler.plans import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader
 from reconciler.resources.employee_records import (
     KIND,

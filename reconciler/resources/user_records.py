@@ -9,11 +9,11 @@ from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reconciler.changes import FieldChange
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import spec
 from reconciler.manifest.models import Kind, User
 from reconciler.manifest.renames import formers_of, live_value
+from reconciler.plans import FieldChange
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for, unignored
 

@@ -24,8 +24,10 @@ from reconciler.errors import AuthenticationError, UsageError
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import service_of
-from reconciler.planning.plan import Plan, Selector, plan, prune_kinds
+from reconciler.planning.plan import plan, prune_kinds
 from reconciler.planning.safety import brake_verdict
+from reconciler.plans import Plan
+from reconciler.plans.addresses import Selector
 from reconciler.resources import RESOURCES
 
 MAX_CONCURRENCY = 6  # requests in flight per client, as the clients' own default

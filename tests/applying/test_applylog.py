@@ -13,8 +13,8 @@ import pytest
 
 from reconciler.applying.executor import Executor
 from reconciler.applying.log import ApplyLog, default_path
-from reconciler.changes import Change
 from reconciler.errors import ApiError, OutcomeUnknown
+from reconciler.plans import Change
 from tests.applying.fakes import FakeClient, ListLog, change, create, op, plan_of, ref
 
 SECRET = "hunter2-pa55word"

@@ -12,7 +12,7 @@ from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.errors import AuthenticationError
 from reconciler.manifest import load_manifests
-from reconciler.planning.plan import Selector
+from reconciler.plans.addresses import Selector
 from reconciler.run.workflow import read_and_plan
 from tests.applying.inprocess import EXAMPLE, asgi, seeded
 

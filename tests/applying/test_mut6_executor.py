@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from reconciler.applying.executor import ApplyReport, Executor
-from reconciler.changes import Change, Plan
 from reconciler.errors import OutcomeUnknown
+from reconciler.plans import Change, Plan
 from tests.applying.fakes import FakeClient, ListLog, change, create, op, plan_of
 
 

@@ -9,8 +9,8 @@ import re
 from typing import Any
 
 from reconciler.applying.executor import ApplyReport, Executor
-from reconciler.changes import Action, Change
 from reconciler.errors import ApiError, OutcomeUnknown
+from reconciler.plans import Action, Change
 from tests.applying.fakes import FakeClient, ListLog, change, create, op, plan_of, ref
 
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")

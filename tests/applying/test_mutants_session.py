@@ -17,7 +17,7 @@ from reconciler.applying.log import ApplyLog
 from reconciler.applying.session import ApplySession
 from reconciler.errors import StalePlanError
 from reconciler.manifest import load_manifests
-from reconciler.planfile import PlanInputs, SavedPlan, manifests_digest
+from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
 from tests.applying.inprocess import EXAMPLE, asgi, connection, seeded
 
 URLS = ["http://127.0.0.1/helpdesk", "http://127.0.0.1/workspace"]

@@ -14,9 +14,9 @@ import pytest
 
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.session import ApplySession
-from reconciler.changes import Action, Plan
 from reconciler.errors import AuthenticationError
 from reconciler.manifest import DesiredState, load_manifests
+from reconciler.plans import Action, Plan
 from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials
 from tests.applying.inprocess import (

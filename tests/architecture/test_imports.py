@@ -9,6 +9,8 @@
   inside the package.
 - The planner is pure: no module of `planning/` imports the clients or a module of I/O
   (network, files, processes) or opens a file; `run/` does that around it.
+- `export` reads the live state and writes manifests without the planner: it imports
+  nothing of `planning/`.
 - No import cycle between modules, counting every import a module makes: at the top,
   inside functions (lazy imports) and under `if TYPE_CHECKING:` alike.
 
@@ -40,12 +42,11 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "__init__ errors",  # the version; the exception tree
         "masking",  # secrets out of every output, and the one writer of output files
         "manifest clients",  # the desired state; the services' HTTP clients
-        "changes",  # the plan's data
+        "plans",  # the plan's data, its addresses and the saved plan file
         "resources",  # one module per kind: read live objects, plan changes
         "live",  # read the live state; coverage; look-alikes
         "render",  # plan -> text, Markdown, JSON
         "report",  # plan and problems -> CI annotations, summaries, HTML, JUnit, drift issue
-        "planfile",  # a saved plan: written, read, validated
         "planning",  # the pure planner
         "run",  # the steps a command takes around it: clients, authentication, reading, git
         "applying",  # execute a plan safely
@@ -156,7 +157,7 @@ def test_no_import_cycle_between_modules() -> None:
 def test_the_graph_sees_each_kind_of_import() -> None:
     # Guards the measure itself: a lazy import, a type-checking import, `from a import
     # module` and `from a import name` are all edges.
-    assert "reconciler.changes.coverage" in GRAPH["reconciler.changes"]
+    assert "reconciler.plans.coverage" in GRAPH["reconciler.plans"]
     assert "reconciler.cli.extras" in GRAPH["reconciler.cli.options"]  # inside a function too
     assert "reconciler.planning.plan" in GRAPH["reconciler.plan"]
     assert "reconciler.clients.activity" in GRAPH["reconciler.clients.sender"]
@@ -229,3 +230,14 @@ def test_the_io_check_sees_each_form(tmp_path: Path) -> None:
         "open() on line 6",
         "read_text() on line 5",
     ]
+
+
+def test_export_does_not_import_the_planner() -> None:
+    found = sorted(
+        f"{module} -> {target}"
+        for module, targets in GRAPH.items()
+        if _package_of(module) == "export"
+        for target in targets
+        if _package_of(target) == "planning"
+    )
+    assert found == []

@@ -1,10 +1,10 @@
-"""A plan read back from its JSON (planfile/shape.py) is the plan that was written, every
+"""A plan read back from its JSON (plans/planfile/shape.py) is the plan that was written, every
 optional part of a change and of the plan included: overlays' lines, a rename, the
 dependencies, the reason, a removal, asserted values, notes, the brake and the scope."""
 
 from __future__ import annotations
 
-from reconciler.changes import (
+from reconciler.plans import (
     Action,
     BrakeVerdict,
     Change,
@@ -16,7 +16,7 @@ from reconciler.changes import (
     note,
     warning,
 )
-from reconciler.planfile import plan_from_json
+from reconciler.plans.planfile import plan_from_json
 from reconciler.render import format_json
 
 CHANGE = Change(

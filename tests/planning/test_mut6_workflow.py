@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from reconciler.applying.session import ApplyOptions, ApplySession
-from reconciler.changes import Plan
 from reconciler.clients.connection import Connection
 from reconciler.errors import UsageError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Asset, Manifest, User
-from reconciler.planning.plan import Selector
+from reconciler.plans import Plan
+from reconciler.plans.addresses import Selector
 from reconciler.run.workflow import check_services, read_and_plan
 from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials

@@ -1,4 +1,4 @@
-"""`--target`/`--exclude` in-process (planning/addresses.py, planning/plan.py): every form
+"""`--target`/`--exclude` in-process (plans/addresses.py): every form
 an address is written in, what a selector matches (a key however spelt, the key a rename
 gives up), and contradicting selectors refused in full."""
 
@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import Action, Change
 from reconciler.errors import UsageError
-from reconciler.planning.addresses import split_address
-from reconciler.planning.plan import Selector, selections
+from reconciler.plans import Action, Change
+from reconciler.plans.addresses import Selector, selections, split_address
 
 
 @pytest.mark.parametrize(

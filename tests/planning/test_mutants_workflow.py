@@ -15,7 +15,7 @@ from reconciler.clients.connection import Connection, HelpdeskConnection, Worksp
 from reconciler.errors import AuthenticationError, UsageError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Company, Department, Manifest
-from reconciler.planning.plan import Selector
+from reconciler.plans.addresses import Selector
 from reconciler.run.workflow import (
     check_services,
     helpdesk_auth,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.planning.plan import Selector
+from reconciler.plans.addresses import Selector
 
 KINDS = (
     "companies, departments, categories, users, tech_permissions, assets, automation_rules, "

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from reconciler.changes import Action, BrakeVerdict, Change, Plan
+from reconciler.plans import Action, BrakeVerdict, Change, Plan
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.summary import report_json, summary_text
 

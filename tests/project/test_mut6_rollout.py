@@ -16,11 +16,11 @@ import httpx
 import pytest
 
 from reconciler.applying.session import ApplyOptions, ApplySession
-from reconciler.changes import Plan
 from reconciler.clients.connection import Connection
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.manifest.models import Manifest, User
-from reconciler.planning.plan import Selector
+from reconciler.plans import Plan
+from reconciler.plans.addresses import Selector
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.rollout import ApplyRequest, Result, apply_summary, apply_waves
 from reconciler.project.waves import Wave

@@ -12,12 +12,12 @@ import pytest
 
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.lock import ApplyLock
-from reconciler.changes import Action, Change, Plan
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
 from reconciler.errors import ProblemsError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Department, Manifest
+from reconciler.plans import Action, Change, Plan
 from reconciler.project import rollout
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.rollout import (

@@ -4,7 +4,7 @@ table and the Markdown table."""
 
 from __future__ import annotations
 
-from reconciler.changes import Action, BrakeVerdict, Change, Diagnostic, Plan
+from reconciler.plans import Action, BrakeVerdict, Change, Diagnostic, Plan
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.rollout import Applied, Result
 from reconciler.project.summary import report_json, summary_markdown, summary_text

@@ -14,8 +14,8 @@ import pytest
 
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.session import ApplyDeclined, ApplyOutcome
-from reconciler.changes import Action, Change, Plan
 from reconciler.errors import ReconcilerError
+from reconciler.plans import Action, Change, Plan
 from reconciler.project import rollout
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.rollout import ApplyRequest, Result, Stop, apply_summary, apply_waves

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import Action, Change, Plan
-from reconciler.changes.coverage import Coverage, KindCoverage
+from reconciler.plans import Action, Change, Plan
+from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.render import format_markdown, format_text
 
 

@@ -4,7 +4,7 @@ part is ever longer than the limit."""
 
 from __future__ import annotations
 
-from reconciler.changes import Action, Change, FieldChange, Plan
+from reconciler.plans import Action, Change, FieldChange, Plan
 from reconciler.render import markdown_parts
 
 # 640 users of one 60-character name each, then one whose name is `last` characters:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from reconciler.changes import Action, BrakeVerdict, Change, FieldChange, Plan, warning
+from reconciler.plans import Action, BrakeVerdict, Change, FieldChange, Plan, warning
 from reconciler.render import markdown_parts
 
 RULE = Change("automation_rules", "102", Action.disable, asserted=True)

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from reconciler.changes import Action, BrakeVerdict, Change, Plan
+from reconciler.plans import Action, BrakeVerdict, Change, Plan
 from reconciler.report.annotations import code_quality, code_quality_json, github_commands
 from reconciler.report.findings import (
     ERROR,

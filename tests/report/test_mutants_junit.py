@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from reconciler.changes import Action, Change, FieldChange, Plan
+from reconciler.plans import Action, Change, FieldChange, Plan
 from reconciler.report.digest import Planned
 from reconciler.report.junit import junit_xml
 from tests.report.plans import clean, every_diagnostic

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from reconciler.changes import Action, Change, Diagnostic, FieldChange, Plan
 from reconciler.masking import REDACTED, install, register
+from reconciler.plans import Action, Change, Diagnostic, FieldChange, Plan
 from reconciler.report.digest import Planned
 from reconciler.report.junit import junit_xml
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.changes import BrakeVerdict, Plan, error
+from reconciler.plans import BrakeVerdict, Plan, error
 from reconciler.report.digest import Planned
 from reconciler.report.summary import append_summary, fit, job_summary, where_from
 from tests.report.plans import clean, every_diagnostic, failed, several_kinds

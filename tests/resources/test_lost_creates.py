@@ -10,9 +10,9 @@ from typing import Any, cast
 
 import pytest
 
-from reconciler.changes import Action, Change
 from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState
+from reconciler.plans import Action, Change
 from reconciler.resources.companies import CompaniesResource
 from reconciler.resources.users import UsersResource
 

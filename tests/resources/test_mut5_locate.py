@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from reconciler.changes import Action, Change
 from reconciler.manifest import load_manifests
+from reconciler.plans import Action, Change
 from reconciler.resources.assets import AssetsResource
 from reconciler.resources.employees import EmployeesResource
 

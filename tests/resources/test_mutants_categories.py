@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any, cast
 
-from reconciler.changes import Action, Change, FieldChange
 from reconciler.manifest import DesiredState
+from reconciler.plans import Action, Change, FieldChange
 from reconciler.resources.categories import CategoriesResource
 
 NO_DESIRED = cast(DesiredState, None)  # locate looks only at the live service

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from reconciler.applying.executor import ApplyReport
-from reconciler.changes import Action, Change, Operation, Plan
+from reconciler.plans import Action, Change, Operation, Plan
 from reconciler.render import format_text
 from reconciler.terminal.console import ApplyReporter
 
