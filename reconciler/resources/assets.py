@@ -65,7 +65,7 @@ REMOVAL_REASON = "not in the manifests: pruned by disabling it (EnableAsset rest
 
 class AssetsResource(KindResource):
     kind = KIND
-    uses = ("custom_fields",)
+    uses: tuple[str, ...] = ("custom_fields",)
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState

@@ -32,7 +32,7 @@ def _text(value: str | None) -> str:
 
 class CompaniesResource(KindResource):
     kind = KIND
-    uses = ("custom_fields",)
+    uses: tuple[str, ...] = ("custom_fields",)
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState

@@ -72,7 +72,7 @@ def _sorted_names(names: list[str]) -> list[str]:
 
 class TechPermissionsResource(KindResource):
     kind = KIND
-    uses = (CATEGORIES, USERS)  # users: the administrators (implicit technicians)
+    uses: tuple[str, ...] = (CATEGORIES, USERS)  # users: the administrators (implicit technicians)
 
     async def read(self, reader: Reader) -> LiveTechPermissions:
         return await read_tech_permissions(reader)

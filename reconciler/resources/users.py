@@ -75,7 +75,7 @@ CREATE_FIELDS = ("first_name", "last_name", "phone", "location", "company", "dep
 
 class UsersResource(KindResource):
     kind = KIND
-    uses = (DEPARTMENTS, "custom_fields")  # departments: names for the listed ids
+    uses: tuple[str, ...] = (DEPARTMENTS, "custom_fields")  # departments: names for the listed ids
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState

@@ -241,3 +241,44 @@ def test_export_does_not_import_the_planner() -> None:
         if _package_of(target) == "planning"
     )
     assert found == []
+
+
+# Imports by name the import check cannot see, each for a reason that is not a kind: the
+# CLI imports a command's module only when it runs (the start-up figure of `validate`),
+# and checks the sandbox extra's third-party libraries without importing the sandbox.
+# The sandbox, beside the pipeline, loads its optional web server the same way.
+IMPORTS_BY_NAME = frozenset({"reconciler.cli.lazy", "reconciler.cli.extras"})
+
+
+def imports_by_name(path: Path) -> bool:
+    """Whether a module imports `importlib` or calls `import_module` or `__import__`."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import) and any(a.name == "importlib" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "importlib":
+            return True
+        if isinstance(node, ast.Name) and node.id == "__import__":
+            return True
+    return False
+
+
+def test_kinds_are_registered_by_imports_the_check_sees() -> None:
+    # A kind's resource and converter are imported by name in the registers
+    # (resources/__init__.py, export/run.py), never built from an import string.
+    found = {
+        module
+        for module, path in MODULES.items()
+        if _package_of(module) != "sandbox" and imports_by_name(path)
+    }
+    assert found <= IMPORTS_BY_NAME, f"import by name: {sorted(found - IMPORTS_BY_NAME)}"
+
+
+def test_the_import_by_name_check_sees_each_form(tmp_path: Path) -> None:
+    forms = ["import importlib\n", "from importlib import import_module\n", "__import__('x')\n"]
+    for number, text in enumerate(forms):
+        source = tmp_path / f"by_name_{number}.py"
+        source.write_text(text)
+        assert imports_by_name(source), text
+    plain = tmp_path / "plain.py"
+    plain.write_text("from reconciler.resources.users import UsersResource\n")
+    assert not imports_by_name(plain)
