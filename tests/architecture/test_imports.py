@@ -11,6 +11,7 @@
   (network, files, processes) or opens a file; `run/` does that around it.
 - `export` reads the live state and writes manifests without the planner: it imports
   nothing of `planning/`.
+- The sandbox stands beside the pipeline: only `cli/` imports it.
 - No import cycle between modules, counting every import a module makes: at the top,
   inside functions (lazy imports) and under `if TYPE_CHECKING:` alike.
 
@@ -42,6 +43,9 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "__init__ errors",  # the version; the exception tree
         "masking",  # secrets out of every output, and the one writer of output files
         "manifest clients",  # the desired state; the services' HTTP clients
+        # Beside the pipeline, not in it: the local imitation of both services, which
+        # speaks the clients' connection settings and only the CLI starts.
+        "sandbox",
         "plans",  # the plan's data, its addresses and the saved plan file
         "resources",  # one module per kind: read live objects, plan changes
         "live",  # read the live state; coverage; look-alikes
@@ -53,7 +57,6 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "project",  # reconciler.yaml: environments, and plans over many of them
         "terminal",  # what a person sees while a command runs
         "export",  # live state -> manifests
-        "sandbox",  # the local imitation of both services
         "cli plan",  # the command line; the planner's public facade
         "__main__",  # python -m reconciler
     )
@@ -282,3 +285,13 @@ def test_the_import_by_name_check_sees_each_form(tmp_path: Path) -> None:
     plain = tmp_path / "plain.py"
     plain.write_text("from reconciler.resources.users import UsersResource\n")
     assert not imports_by_name(plain)
+
+
+def test_only_the_cli_imports_the_sandbox() -> None:
+    importers = sorted(
+        module
+        for module, targets in GRAPH.items()
+        if _package_of(module) not in {"sandbox", "cli"}
+        and any(_package_of(t) == "sandbox" for t in targets)
+    )
+    assert importers == []
