@@ -26,10 +26,18 @@ from reconciler.resources.employees import EmployeesResource
 from reconciler.resources.tech_permissions import TechPermissionsResource
 from reconciler.resources.users import UsersResource
 
+
+def _in_table_order(*resources: Resource) -> tuple[Resource, ...]:
+    """The register as given, refused at import when out of step with the table."""
+    if tuple(r.kind for r in resources[1:]) != KIND_NAMES:  # pragma: no cover - a bug
+        raise RuntimeError("resources/__init__.py: RESOURCES must follow the table of kinds")
+    return resources
+
+
 # The register of kinds (as octoDNS's `Record.register_type`): one resource per row of
 # the table of kinds, in its order, each imported above where the import check sees it.
 # Adding a kind is its row in manifest/kinds.py, its module here and its line below.
-RESOURCES: tuple[Resource, ...] = (
+RESOURCES: tuple[Resource, ...] = _in_table_order(
     CustomFieldsResource(),
     CompaniesResource(),
     DepartmentsResource(),
@@ -40,8 +48,6 @@ RESOURCES: tuple[Resource, ...] = (
     AutomationRulesResource(),
     EmployeesResource(),
 )
-if tuple(r.kind for r in RESOURCES[1:]) != KIND_NAMES:  # pragma: no cover - a programming error
-    raise RuntimeError("resources/__init__.py: RESOURCES must follow the table of kinds")
 BY_KIND: dict[str, Resource] = {resource.kind: resource for resource in RESOURCES}
 
 Locate = Callable[[Change, Any, Any, Any], Awaitable[Any]]  # pragma: no mutate
