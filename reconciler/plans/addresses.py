@@ -73,7 +73,7 @@ def selections(targets: Iterable[str], excludes: Iterable[str]) -> tuple[list[Se
 
 
 def unmatched(
-    selectors: Iterable[Any],
+    selectors: Iterable[Selector],
     desired: DesiredState,
     live_kinds: Any,
     changes: Sequence[Change],
