@@ -65,7 +65,7 @@ from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.errors import PlanHasErrors
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.planning.plan import Plan
+from reconciler.plans import Plan
 from reconciler.sandbox.process import SandboxProcess
 from reconciler.sandbox.seeds_builtin import seed_path
 

@@ -30,8 +30,8 @@ from plan_calls import connection
 
 from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.manifest import DesiredState, validate_manifests
-from reconciler.planning.scope import changed_since
-from reconciler.planning.workflow import read_and_plan
+from reconciler.run.scope import changed_since
+from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.seeds_builtin import seed_path

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import httpx
 
-from reconciler.changes import Plan
 from reconciler.clients import Secret
 from reconciler.clients.connection import (
     Connection,
@@ -29,7 +28,8 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.manifest import DesiredState, Manifest, load_manifests
-from reconciler.planning.workflow import read_and_plan
+from reconciler.plans import Plan
+from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.seeds_builtin import seed_path

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reconciler.changes import Plan
+from reconciler.plans import Plan
 
 
 @dataclass(frozen=True)

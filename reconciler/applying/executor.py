@@ -21,10 +21,10 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from reconciler.changes import Change, Operation, Plan, Ref
 from reconciler.clients import Halted, created_id
 from reconciler.errors import ApiError, OutcomeUnknown, ReconcilerError
 from reconciler.planning.order import KIND_ORDER, dependencies
+from reconciler.plans import Change, Operation, Plan, Ref
 
 Locator = Callable[[Change], Awaitable[Any | None]]
 RECREATE_ATTEMPTS = 3

@@ -4,7 +4,7 @@ keeps them), so that every caller gets them, not only the CLI:
 1. the lock of every service it may write to is taken first (`applying/lock.py`), and held
    until the session ends: two applies to one helpdesk never interleave;
 2. the live state is read and the plan made afresh, with the brake's verdict on it;
-   a saved plan (`planfile/`) is executed only when the fresh one equals it;
+   a saved plan (`plans/planfile/`) is executed only when the fresh one equals it;
 3. a plan with errors is refused; the safety brake holds unless `force`;
 4. `confirm(plan)` is asked; only then is anything written;
 5. the apply log gets a start record, one record per operation, and an end record.
@@ -26,21 +26,22 @@ import httpx
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.applying.lock import ApplyLock
 from reconciler.applying.log import ApplyLog, default_path
-from reconciler.changes import Change, Plan
 from reconciler.clients.connection import Connection
 from reconciler.clients.urls import service_address
 from reconciler.errors import PlanHasErrors, ReconcilerError, StalePlanError
 from reconciler.manifest import DesiredState
-from reconciler.planfile import SavedPlan, differences, manifests_digest
-from reconciler.planning.plan import Selector, plan
-from reconciler.planning.workflow import (
+from reconciler.planning.plan import plan
+from reconciler.plans import Change, Plan
+from reconciler.plans.addresses import Selector
+from reconciler.plans.planfile import SavedPlan, differences, manifests_digest
+from reconciler.resources import LOCATORS, RESOURCES
+from reconciler.run.workflow import (
     Clients,
     check_services,
     judged,
     open_clients,
     read_state,
 )
-from reconciler.resources import LOCATORS, RESOURCES
 
 
 class BrakeHolds(ReconcilerError):

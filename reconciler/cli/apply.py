@@ -62,7 +62,7 @@ def _flags_from_saved(
     same flags on the command line are allowed, different ones refused. Var files are
     never taken from the file: those given here must have the recorded digests."""
     from reconciler.errors import UsageError
-    from reconciler.planfile import var_file_mismatch
+    from reconciler.plans.planfile import var_file_mismatch
 
     inputs = saved.inputs
     mismatch = var_file_mismatch(inputs.var_files, var_file_paths)
@@ -88,7 +88,7 @@ def _flags_from_saved(
 def _read_saved(plan_file: Path, since: str | None) -> Any:
     """The saved plan to apply; a partial one, or one with --changed-since, is refused."""
     from reconciler.errors import UsageError
-    from reconciler.planfile import read_plan_file
+    from reconciler.plans.planfile import read_plan_file
 
     if since is not None:
         raise UsageError("--changed-since belongs to `plan`: a saved plan is applied whole")
@@ -181,7 +181,7 @@ def apply(
     """Plan, show, confirm, and execute, in dependency order."""
     from reconciler.applying.log import default_path
     from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
-    from reconciler.planning.plan import selections
+    from reconciler.plans.addresses import selections
 
     _check_log(log_file)
     saved = None

@@ -1,4 +1,4 @@
-"""`--changed-since REF` on plan and apply: a partial plan of what changed (planning/scope.py)."""
+"""`--changed-since REF` on plan and apply: a partial plan of what changed (run/scope.py)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def narrowed(
 ) -> tuple[DesiredState, Any]:
     """The desired state to plan, and the scope (`Scope`) when `since` is given."""
     from reconciler.errors import UsageError
-    from reconciler.planning.scope import changed_since
+    from reconciler.run.scope import changed_since
 
     if since is None:
         return desired, None

@@ -138,7 +138,7 @@ def _write_reports(runs: list[Any], kwargs: dict[str, Any]) -> None:
 
 def _request(kwargs: dict[str, Any]) -> Any:
     from reconciler.clients.connection import RateSettings, Timeouts
-    from reconciler.planning.plan import Selector
+    from reconciler.plans.addresses import Selector
     from reconciler.project.fleet import PlanRequest
 
     return PlanRequest(

@@ -130,7 +130,7 @@ def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
 def _request(kwargs: dict[str, Any]) -> Any:
     from reconciler.applying.log import default_path
     from reconciler.applying.session import ApplyOptions
-    from reconciler.planning.plan import Selector
+    from reconciler.plans.addresses import Selector
     from reconciler.project.rollout import ApplyRequest
 
     return ApplyRequest(

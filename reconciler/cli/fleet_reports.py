@@ -57,8 +57,8 @@ def write_fleet_comments(directory: Path, runs: list[Any], source_url: str | Non
 def error_part(title: str, error: str) -> str:
     """An environment that could not be planned: its error, in a fence no line of it
     can close, cut to what a comment holds."""
+    from reconciler.plans.text import shorten
     from reconciler.render.markdown_blocks import inline, longest_backtick_run
-    from reconciler.render.values import shorten
 
     text = shorten(error, _MOST_ERROR)
     fence = "`" * max(3, longest_backtick_run(text) + 1)

@@ -102,8 +102,8 @@ def plan(
     **connection: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
-    from reconciler.planning.plan import selections
-    from reconciler.planning.workflow import read_and_plan
+    from reconciler.plans.addresses import selections
+    from reconciler.run.workflow import read_and_plan
 
     selected, left_out = selections(targets, excludes)
     _check_outputs(out, comment_dir)
@@ -161,7 +161,7 @@ def _save(
     var_files: tuple[Path, ...],
 ) -> None:
     from reconciler.errors import UsageError
-    from reconciler.planfile import PlanInputs, VarFile, manifests_digest, write_plan_file
+    from reconciler.plans.planfile import PlanInputs, VarFile, manifests_digest, write_plan_file
 
     recorded = [VarFile.of(path) for path in var_files]  # read a moment ago
     if None in recorded:

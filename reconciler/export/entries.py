@@ -136,7 +136,7 @@ class Converter:
             entry[name] = value
 
 
-# -- the kinds: one function each, named as the kind (see KindSpec.exporter) ----------
+# -- the kinds: one function each, named as the kind (registered in export/run.py) -----
 
 
 def companies(conv: Converter) -> list[Entry]:

@@ -5,28 +5,49 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from importlib import import_module
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 from reconciler.clients.connection import Connection
 from reconciler.errors import UsageError
+from reconciler.export.assets import assets
 from reconciler.export.clone import clone_settings
-from reconciler.export.entries import Converter, Entry
+from reconciler.export.entries import (
+    Converter,
+    Entry,
+    automation_rules,
+    categories,
+    companies,
+    departments,
+    tech_permissions,
+)
+from reconciler.export.people import employees, users
 from reconciler.export.result import ExportResult
 from reconciler.export.selection import Selection
 from reconciler.export.snapshot import LiveSnapshot, read_snapshot
-from reconciler.manifest.kinds import service_of, spec
-from reconciler.planning.workflow import open_clients, require_administrator
+from reconciler.manifest.kinds import KINDS, service_of
 from reconciler.resources.category_records import LiveCategories
+from reconciler.run.workflow import open_clients, require_administrator
 
-
-def _converter(kind: str) -> Callable[[Converter], list[Entry]]:
-    """The function converting `kind`'s live state (the table of kinds' `exporter`)."""
-    module, _, name = spec(kind).exporter.partition(":")
-    found: Callable[[Converter], list[Entry]] = getattr(import_module(module), name)
-    return found
+Convert = Callable[[Converter], list[Entry]]  # pragma: no mutate
+# The register of the kinds' converters: one per row of the table of kinds, in its order,
+# each named as the kind's `Kind` member and imported above where the import check sees it.
+_CONVERTERS: tuple[Convert, ...] = (
+    companies,
+    departments,
+    categories,
+    users,
+    tech_permissions,
+    assets,
+    automation_rules,
+    employees,
+)
+CONVERTERS: dict[str, Convert] = {
+    row.name: convert for row, convert in zip(KINDS, _CONVERTERS, strict=True)
+}
+if [c.__name__ for c in _CONVERTERS] != [row.kind.name for row in KINDS]:  # pragma: no cover
+    raise RuntimeError("export/run.py: the converters must follow the table of kinds")
 
 
 def public_url(url: str) -> str:
@@ -50,7 +71,7 @@ def convert(
 ) -> ExportResult:
     """The entries of every kind the snapshot holds (pure)."""
     conv = Converter(snapshot, selection, include_empty)
-    entries = {kind: _converter(kind)(conv) for kind in snapshot.kinds}
+    entries = {kind: CONVERTERS[kind](conv) for kind in snapshot.kinds}
     notes = [*(warnings or []), *snapshot.notes, *conv.notes]
     notes += [
         f"--target {target} matched no live object"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from reconciler.errors import UsageError
 from reconciler.manifest.kinds import KINDS, normalise_key
 from reconciler.manifest.models import Kind
-from reconciler.planning.plan import Selector
+from reconciler.plans.addresses import Selector
 
 RULES = Kind.automation_rules.value
 EMPLOYEES = Kind.employees.value

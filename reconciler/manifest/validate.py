@@ -41,7 +41,7 @@ from reconciler.errors import ManifestError
 from reconciler.manifest.characters import character_problems
 from reconciler.manifest.confusables import confusable_pairs, fold
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import ENTRY_MODELS, KINDS, KindSpec, key_field, norm_key, spec
+from reconciler.manifest.kinds import KINDS, KindSpec, email_key, key_field, norm_key, spec
 from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import PREVIOUSLY, Kind
 from reconciler.manifest.problems import printable
@@ -180,7 +180,7 @@ def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
     settings = desired.settings
     for kind, names in settings.ignore_fields.items():
         key = key_field(kind, settings.employee_key)
-        fields = [n for n in ENTRY_MODELS[kind].model_fields if n not in (key, PREVIOUSLY)]
+        fields = [n for n in spec(kind).model.model_fields if n not in (key, PREVIOUSLY)]
         for index, name in enumerate(names):
             where = ("ignore_fields", kind.value, index)
             if name == key:
@@ -221,7 +221,7 @@ def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
             value = getattr(entry, name)
             if value is None:
                 continue
-            earlier = first.setdefault(str(value).casefold(), entry_key)
+            earlier = first.setdefault(email_key(str(value)), entry_key)
             if earlier != entry_key:
                 where = desired.location(row.kind, earlier, name) or f"{row.noun} '{earlier}'"
                 if overlaid := _overlaid(desired, row.kind, earlier):

@@ -9,8 +9,8 @@ import heapq
 from collections.abc import Iterable, Sequence
 from graphlib import CycleError, TopologicalSorter
 
-from reconciler.changes import Change
 from reconciler.manifest.kinds import KIND_NAMES
+from reconciler.plans import Change
 
 # The kinds' natural order: that of the table of kinds.
 KIND_ORDER: tuple[str, ...] = KIND_NAMES

@@ -2,32 +2,19 @@
 order (so a user may refer to a company the plan creates), the changes are ordered, the
 selection (`--target`/`--exclude`) applied, and the diagnostics collected.
 
-The plan's data types live in `changes/` and are re-exported here.
+The plan's data types, and the `Selector`s of `--target`/`--exclude`, live in `plans/`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
-from reconciler.changes import (
-    Action,
-    Change,
-    Diagnostic,
-    FieldChange,
-    Operation,
-    Plan,
-    Ref,
-    error,
-    warning,
-)
-from reconciler.errors import UsageError
 from reconciler.live import LiveState
 from reconciler.live.coverage import coverage
 from reconciler.live.lookalikes import lookalike_warnings
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
-from reconciler.planning.addresses import split_address, unmatched, with_sources
 from reconciler.planning.order import (
     CycleError,
     order_changes,
@@ -36,66 +23,11 @@ from reconciler.planning.order import (
 )
 from reconciler.planning.renames import find_renames, mark_renames, with_renames
 from reconciler.planning.uniqueness import uniqueness_errors
-from reconciler.resources.base import PlanContext, Resource, norm_key
-
-__all__ = [
-    "Action",
-    "Change",
-    "Diagnostic",
-    "FieldChange",
-    "Operation",
-    "Plan",
-    "Ref",
-    "Selector",
-    "plan",
-    "prune_kinds",
-]
+from reconciler.plans import Change, Diagnostic, Plan, error, warning
+from reconciler.plans.addresses import Selector, unmatched, with_sources
+from reconciler.resources.base import PlanContext, Resource
 
 MANAGED_KINDS = KIND_NAMES
-
-
-@dataclass(frozen=True)
-class Selector:
-    """`KIND`, `KIND/KEY` or an address as the plan prints it (`users["dmitri"]`), from
-    `--target`/`--exclude`."""
-
-    kind: str
-    key: str | None = None
-    text: str = field(default="", compare=False)  # as given, for messages
-
-    @classmethod
-    def parse(cls, text: str) -> Selector:
-        kind, key = split_address(text)
-        if kind not in MANAGED_KINDS:
-            raise UsageError(
-                f"unknown kind {kind!r} in {text!r}; kinds: {', '.join(MANAGED_KINDS)}"
-            )
-        return cls(kind, key, text)
-
-    def matches(self, change: Change) -> bool:
-        """Its kind, and its key: the change's, or the key a rename gives up."""
-        keys = (change.key, change.renamed_from or change.key)
-        return change.kind == self.kind and (
-            self.key is None or norm_key(self.key) in {norm_key(k) for k in keys}
-        )
-
-
-def selections(targets: Iterable[str], excludes: Iterable[str]) -> tuple[list[Selector], ...]:
-    """`--target` and `--exclude` parsed; a target that an exclude covers in full (`--target
-    companies --exclude companies`) is a contradiction, refused as a usage error rather
-    than planned as nothing."""
-    selected, left_out = [Selector.parse(t) for t in targets], [Selector.parse(e) for e in excludes]
-    for target in selected:
-        for exclude in left_out:
-            same_key = exclude.key is None or (
-                target.key is not None and norm_key(target.key) == norm_key(exclude.key)
-            )
-            if target.kind == exclude.kind and same_key:
-                raise UsageError(
-                    f"--target {target.text} and --exclude {exclude.text} contradict each "
-                    "other: the target would select nothing; drop one of them"
-                )
-    return selected, left_out
 
 
 def prune_kinds(desired: DesiredState, prune: bool = False) -> frozenset[str]:

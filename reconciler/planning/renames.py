@@ -23,10 +23,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reconciler.changes import Change, Diagnostic, address, error, note
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import BY_NAME, KINDS, KindSpec, references_to
 from reconciler.manifest.renames import Formers, formers_of, live_match
+from reconciler.plans import Change, Diagnostic, address, error, note
 
 __all__ = ["Rename", "find_renames", "mark_renames", "with_renames"]
 

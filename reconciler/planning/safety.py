@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from reconciler.changes import Action, BrakeVerdict, Change, Plan
 from reconciler.live import LiveState
 from reconciler.manifest.models import Safety
+from reconciler.plans import Action, BrakeVerdict, Change, Plan
 
 _EMPTY: tuple[object, ...] = (None, "", [], {}, ())
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from reconciler.changes import Action, Change, Diagnostic, address, error
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import KINDS, KindSpec
+from reconciler.manifest.kinds import KINDS, KindSpec, email_key
 from reconciler.manifest.models import PREVIOUSLY
 from reconciler.manifest.references import entry_keys
 from reconciler.manifest.renames import formers_of
+from reconciler.plans import Action, Change, Diagnostic, address, error
 
 __all__ = ["uniqueness_errors"]
 
@@ -78,7 +78,7 @@ def _collisions(
 ) -> list[Diagnostic]:
     groups: dict[str, list[_Holder]] = {}
     for holder in holders:
-        text = str(holder.value or "").strip().casefold()
+        text = email_key(str(holder.value or ""))  # the unique fields are e-mail addresses
         if text:
             groups.setdefault(text, []).append(holder)
     named = _named(desired, row)

@@ -19,9 +19,10 @@ from reconciler.clients.connection import Connection, RateSettings, Timeouts, co
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.manifest import DesiredState, Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
-from reconciler.planning.plan import Plan, Selector
-from reconciler.planning.workflow import read_and_plan
+from reconciler.plans import Plan
+from reconciler.plans.addresses import Selector
 from reconciler.project.environments import Target
+from reconciler.run.workflow import read_and_plan
 
 T = TypeVar("T")  # pragma: no mutate
 

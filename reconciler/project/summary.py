@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from reconciler.changes import Action
+from reconciler.plans import Action
 from reconciler.project.fleet import EnvironmentRun
 
 ACTIONS = [action.value for action in Action]

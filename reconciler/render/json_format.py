@@ -1,5 +1,5 @@
 """The plan as JSON (DESIGN §4, exactly `Plan.to_dict()`). Reading it back, and the saved
-plan file `apply --plan` checks, belong to `reconciler.planfile`.
+plan file `apply --plan` checks, belong to `reconciler.plans.planfile`.
 
 (Named `json_format`, not `json`, so that inside this package `json` always means the
 standard library and `reconciler.render.json` never stands for two different modules.)
@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reconciler.changes import Plan
+from reconciler.plans import Plan
 
 
 def format_json(plan: Plan, *, data: dict[str, Any] | None = None) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from reconciler.changes import Action, Change, Plan
+from reconciler.plans import Action, Change, Plan
 from reconciler.render.markdown_blocks import (
     code_span,
     diagnostic_item,

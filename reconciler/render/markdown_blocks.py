@@ -12,16 +12,15 @@ from __future__ import annotations
 import html
 import re
 
-from reconciler.changes import Action, Change, Diagnostic, FieldChange
+from reconciler.plans import Action, Change, Diagnostic, FieldChange
+from reconciler.plans.text import clean, shorten
 from reconciler.render.values import (
-    clean,
     clean_lines,
     field_view,
     from_line,
     headline,
     label,
     label_width,
-    shorten,
     sides,
 )
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote, urlsplit
 
-from reconciler.changes import Action, Change
 from reconciler.errors import UsageError
+from reconciler.plans import Action, Change
 from reconciler.render.markdown_blocks import (
     code_span,
     diff_block,

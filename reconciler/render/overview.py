@@ -6,9 +6,10 @@ plan lists every unmanaged key."""
 
 from __future__ import annotations
 
-from reconciler.changes import Action, Change, Plan, address
+from reconciler.plans import Action, Change, Plan, address
+from reconciler.plans.text import clean, shorten
 from reconciler.render.markdown_blocks import code_span, inline
-from reconciler.render.values import clean, plural, quote, shorten
+from reconciler.render.values import plural, quote
 
 
 def is_removal(change: Change) -> bool:

@@ -14,7 +14,7 @@ from functools import cache
 
 from rich.style import Style
 
-from reconciler.changes import (
+from reconciler.plans import (
     SYMBOLS,
     Action,
     Change,
@@ -23,10 +23,10 @@ from reconciler.changes import (
     Operation,
     Plan,
 )
+from reconciler.plans.text import clean, summary_counts
 from reconciler.render.overview import brake_line, coverage_lines
 from reconciler.render.values import (
     KNOWN_AFTER_APPLY,
-    clean,
     clean_lines,
     field_view,
     format_value,
@@ -35,7 +35,6 @@ from reconciler.render.values import (
     label,
     label_width,
     plural,
-    summary_counts,
 )
 
 Segment = tuple[str, str | None]  # (text, rich style or None)  # pragma: no mutate

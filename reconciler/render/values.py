@@ -15,7 +15,8 @@ from typing import Any
 
 from rich.cells import cell_len
 
-from reconciler.changes import Action, Change, FieldChange, Ref
+from reconciler.plans import Action, Change, FieldChange, Ref
+from reconciler.plans.text import clean, shorten
 
 KNOWN_AFTER_APPLY = "(known after apply)"
 
@@ -26,24 +27,7 @@ MAX_LINES = 40  # lines of a multi-line string (or of its diff) shown
 CONTEXT_LINES = 1  # unchanged lines shown around each changed one in a multi-line diff
 MAX_LABEL_WIDTH = 30  # field names are aligned up to this width; longer ones stick out
 
-# C0 and C1 controls, DEL, line/paragraph separators and the bidi embeddings, overrides
-# and isolates ("Trojan Source"): none of them may reach a terminal or a comment raw.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _escape_control(match: re.Match[str]) -> str:
-    char = match.group()
-    if char in _NAMED_ESCAPES:
-        return _NAMED_ESCAPES[char]
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def clean(text: str) -> str:
-    """`text` on one line with every control character shown as an escape."""
-    return _CONTROL.sub(_escape_control, text)
 
 
 def from_line(change: Change) -> str:
@@ -58,16 +42,6 @@ def from_line(change: Change) -> str:
 def clean_lines(text: str) -> list[str]:
     """`text` split on line ends, each line cleaned (for messages and reasons)."""
     return [clean(line) for line in text.split("\n")]
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` with its middle replaced by `...` when it has more than `limit` characters:
-    the beginning and the end of a long value are what tell two values apart."""
-    if len(text) <= limit:
-        return text
-    head = (limit * 2) // 3
-    tail = limit - head - 3
-    return f"{text[:head]}...{text[len(text) - tail :]}"
 
 
 def quote(text: str, limit: int = MAX_STRING) -> str:
@@ -306,11 +280,6 @@ def headline(change: Change) -> str:
 
 
 _NAMED_ACTIONS = (Action.enable, Action.disable)
-
-
-def summary_counts(summary: Mapping[str, int]) -> str:
-    """`1 to create, 2 to update, 0 to delete, 0 to enable, 1 to disable`."""
-    return ", ".join(f"{summary.get(a.value, 0)} to {a.value}" for a in Action)
 
 
 def plural(count: int, word: str) -> str:

@@ -28,7 +28,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.changes import (
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Asset
+from reconciler.plans import (
     Action,
     Change,
     FieldChange,
@@ -38,8 +40,6 @@ from reconciler.changes import (
     error,
     warning,
 )
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Asset
 from reconciler.resources.asset_records import (
     COMPANIES,
     KIND,
@@ -65,7 +65,7 @@ REMOVAL_REASON = "not in the manifests: pruned by disabling it (EnableAsset rest
 
 class AssetsResource(KindResource):
     kind = KIND
-    uses = ("custom_fields",)
+    uses: tuple[str, ...] = ("custom_fields",)
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState

@@ -16,9 +16,9 @@ Decisions:
 
 from __future__ import annotations
 
-from reconciler.changes import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.clients import RuleInfo
 from reconciler.manifest.models import AutomationRule
+from reconciler.plans import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.rule_records import KIND, LiveRules, read_rules
 

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from reconciler.changes import Change, Diagnostic, Ref, address
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import BY_NAME, norm_key, service_of
+from reconciler.plans import Change, Diagnostic, Ref, address
 
 T = TypeVar("T")  # pragma: no mutate
 

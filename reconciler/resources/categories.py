@@ -31,7 +31,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reconciler.changes import (
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Category, Settings
+from reconciler.plans import (
     Action,
     Change,
     Diagnostic,
@@ -41,8 +43,6 @@ from reconciler.changes import (
     error,
     warning,
 )
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Category, Settings
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.category_records import (
     KIND,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.changes import Action, Change, FieldChange, Operation, Ref, address, warning
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Company
+from reconciler.plans import Action, Change, FieldChange, Operation, Ref, address, warning
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.company_records import (
     KIND,
@@ -32,7 +32,7 @@ def _text(value: str | None) -> str:
 
 class CompaniesResource(KindResource):
     kind = KIND
-    uses = ("custom_fields",)
+    uses: tuple[str, ...] = ("custom_fields",)
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from typing import Any
 
-from reconciler.changes import Diagnostic, FieldChange, Operation, Ref, error
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import OptionId
+from reconciler.plans import Diagnostic, FieldChange, Operation, Ref, error
 from reconciler.resources.base import KindPlan, Reader, norm_key
 from reconciler.resources.custom_field_records import (
     CHECKBOX,

@@ -5,8 +5,8 @@ that no managed user carries is an error with the remedy."""
 
 from __future__ import annotations
 
-from reconciler.changes import Action, Change, FieldChange, address, error, warning
 from reconciler.manifest.kinds import references_to
+from reconciler.plans import Action, Change, FieldChange, address, error, warning
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.department_records import KIND, LiveDepartments, read_departments
 

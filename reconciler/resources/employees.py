@@ -28,9 +28,10 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
-from reconciler.changes import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.manifest import DesiredState
+from reconciler.manifest.kinds import email_key
 from reconciler.manifest.models import Employee
+from reconciler.plans import Action, Change, FieldChange, Operation, address, error, warning
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader
 from reconciler.resources.employee_records import (
     KIND,
@@ -51,7 +52,7 @@ def comparable(name: str, value: Any) -> Any:
         text = value.rstrip()
         if not text:
             return None
-        return text.casefold() if name.casefold().endswith("email") else text
+        return email_key(text) if name.casefold().endswith("email") else text
     if isinstance(value, list):
         return [comparable(name, v) for v in value]
     if isinstance(value, dict):

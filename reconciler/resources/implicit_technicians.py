@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from reconciler.changes import Diagnostic, address, note
+from reconciler.plans import Diagnostic, address, note
 from reconciler.resources.base import norm_key
 
 ADMIN_ROLE = "the administrator role"

@@ -30,7 +30,8 @@ Decisions:
 
 from __future__ import annotations
 
-from reconciler.changes import (
+from reconciler.manifest.models import Category, TechPermission, User
+from reconciler.plans import (
     Action,
     Change,
     Diagnostic,
@@ -41,7 +42,6 @@ from reconciler.changes import (
     error,
     warning,
 )
-from reconciler.manifest.models import Category, TechPermission, User
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.category_records import (
     TWINS_REMEDY,
@@ -72,7 +72,7 @@ def _sorted_names(names: list[str]) -> list[str]:
 
 class TechPermissionsResource(KindResource):
     kind = KIND
-    uses = (CATEGORIES, USERS)  # users: the administrators (implicit technicians)
+    uses: tuple[str, ...] = (CATEGORIES, USERS)  # users: the administrators (implicit technicians)
 
     async def read(self, reader: Reader) -> LiveTechPermissions:
         return await read_tech_permissions(reader)

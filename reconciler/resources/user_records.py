@@ -9,11 +9,11 @@ from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reconciler.changes import FieldChange
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import spec
+from reconciler.manifest.kinds import email_key, spec
 from reconciler.manifest.models import Kind, User
 from reconciler.manifest.renames import formers_of, live_value
+from reconciler.plans import FieldChange
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for, unignored
 
@@ -179,7 +179,7 @@ def ignored_fields(desired: DesiredState) -> frozenset[str]:
 
 def _same(name: str, wanted: Any, current: Any) -> bool:
     if name == "email":
-        return str(wanted).strip().casefold() == _text(current).strip().casefold()
+        return email_key(str(wanted)) == email_key(_text(current))
     if name in ("company", "department"):
         return (norm_key(wanted) if wanted else None) == (norm_key(current) if current else None)
     if name in ("is_admin", "disabled"):

@@ -33,7 +33,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reconciler.changes import (
+from reconciler.errors import ApiError
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import User
+from reconciler.plans import (
     Action,
     Change,
     Diagnostic,
@@ -44,9 +47,6 @@ from reconciler.changes import (
     error,
     warning,
 )
-from reconciler.errors import ApiError
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import User
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.company_records import LiveCompanies
 from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue
@@ -75,7 +75,7 @@ CREATE_FIELDS = ("first_name", "last_name", "phone", "location", "company", "dep
 
 class UsersResource(KindResource):
     kind = KIND
-    uses = (DEPARTMENTS, "custom_fields")  # departments: names for the listed ids
+    uses: tuple[str, ...] = (DEPARTMENTS, "custom_fields")  # departments: names for the listed ids
 
     async def locate(
         self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState

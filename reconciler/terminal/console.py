@@ -13,8 +13,9 @@ from typing import Any
 import click
 
 from reconciler.applying.executor import ApplyReport
-from reconciler.changes import Plan
-from reconciler.render.values import clean, plural
+from reconciler.plans import Plan
+from reconciler.plans.text import clean
+from reconciler.render.values import plural
 from reconciler.terminal.progress import OperationsProgress, ReadingProgress, Tracker
 
 Progress = ReadingProgress  # what `plan` shows while it reads

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reconciler.changes import Action, Change, Operation, Plan, Ref, address
+from reconciler.plans import Action, Change, Operation, Plan, Ref, address
 
 Step = Any  # a value, an Exception, or a Callable[[], Awaitable[Any]]
 

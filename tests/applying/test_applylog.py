@@ -15,7 +15,7 @@ import pytest
 
 from reconciler.applying.executor import ApplyReport, Executor
 from reconciler.applying.log import ApplyLog, default_path
-from reconciler.changes import Action, Change
+from reconciler.plans import Action, Change
 from reconciler.errors import ApiError, OutcomeUnknown
 from tests.applying.fakes import FakeClient, ListLog, change, create, op, plan_of, ref
 

@@ -12,8 +12,8 @@ from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.errors import AuthenticationError
 from reconciler.manifest import load_manifests
-from reconciler.planning.plan import Selector
-from reconciler.planning.workflow import read_and_plan
+from reconciler.plans.addresses import Selector
+from reconciler.run.workflow import read_and_plan
 from tests.applying.inprocess import EXAMPLE, asgi, seeded
 
 HELPDESK_ONLY = [Selector("workspace.employees")]

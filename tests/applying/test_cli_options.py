@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from reconciler.changes import Plan
 from reconciler.cli import main
-from reconciler.planfile import PlanInputs, write_plan_file
+from reconciler.plans import Plan
+from reconciler.plans.planfile import PlanInputs, write_plan_file
 from tests.applying.inprocess import EXAMPLE
 
 MADE_WITH = PlanInputs("sha256:" + "0" * 64, prune=True, targets=("assets",))

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 
 from reconciler.applying.executor import ApplyReport, Executor
-from reconciler.changes import Plan
 from reconciler.errors import ApiError
+from reconciler.plans import Plan
 from tests.applying.fakes import FakeClient, change, gate, op, plan_of
 
 

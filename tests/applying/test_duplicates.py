@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.planning.workflow import read_and_plan
+from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxState, records
 from reconciler.sandbox.seed import Credentials
 from tests.applying.inprocess import EXAMPLE, asgi, connection, seeded, workspace_client

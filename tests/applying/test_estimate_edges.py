@@ -15,7 +15,7 @@ from reconciler.applying.estimate import (
     estimate,
     estimate_text,
 )
-from reconciler.changes import Action, Change
+from reconciler.plans import Action, Change
 from tests.applying.fakes import change, op, plan_of
 
 

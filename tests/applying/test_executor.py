@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from reconciler.applying.executor import RECREATE_ATTEMPTS, ApplyReport, Executor
-from reconciler.changes import Action, Change, Plan
 from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, TransportFailure
+from reconciler.plans import Action, Change, Plan
 from tests.applying.fakes import FakeClient, ListLog, change, create, gate, op, plan_of, ref
 
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.applying.session import ApplySession, SilentProgress
-from reconciler.changes import Plan
+from reconciler.plans import Plan
 from reconciler.cli import main
 from reconciler.manifest import DesiredState, load_manifests
 from tests.applying.fakes import FakeClient, change, op, plan_of

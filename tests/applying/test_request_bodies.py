@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from reconciler.applying.executor import Executor
-from reconciler.changes import Operation
+from reconciler.plans import Operation
 from tests.applying.fakes import change, plan_of
 
 

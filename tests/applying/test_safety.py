@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange, Plan
 from reconciler.live import LiveState
 from reconciler.manifest.models import Safety
 from reconciler.planning.safety import (
@@ -16,6 +15,7 @@ from reconciler.planning.safety import (
     brake_verdict,
     brake_violations,
 )
+from reconciler.plans import Action, Change, FieldChange, Plan
 
 
 class Objects(list[int]):

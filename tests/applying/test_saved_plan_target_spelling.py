@@ -11,8 +11,8 @@ import pytest
 
 from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.manifest import load_manifests
-from reconciler.planfile import PlanInputs, SavedPlan, manifests_digest
-from reconciler.planning.plan import Selector
+from reconciler.plans.addresses import Selector
+from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
 from tests.applying.inprocess import EXAMPLE, asgi, connection, seeded
 
 

@@ -14,8 +14,8 @@ from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, WorkspaceConnection
 from reconciler.errors import UsageError
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.planning.plan import Selector
-from reconciler.planning.workflow import check_services
+from reconciler.plans.addresses import Selector
+from reconciler.run.workflow import check_services
 from tests.applying.inprocess import EXAMPLE
 
 HELPDESK = HelpdeskConnection("http://127.0.0.1:9/helpdesk", token=Secret("t" * 20))

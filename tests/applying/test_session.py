@@ -19,10 +19,10 @@ import pytest
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.lock import ApplyLock
 from reconciler.applying.session import ApplySession
-from reconciler.changes import Action, Plan
+from reconciler.plans import Action, Plan
 from reconciler.errors import AuthenticationError, StalePlanError
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.planfile import PlanInputs, SavedPlan, manifests_digest
+from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
 from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials
 from tests.applying.inprocess import (

@@ -8,7 +8,7 @@ import asyncio
 from typing import Any
 
 from reconciler.applying.executor import ApplyReport
-from reconciler.changes import Plan
+from reconciler.plans import Plan
 from tests.applying.inprocess import asgi, seeded
 from tests.applying.test_session import desired, session  # noqa: F401  (a fixture)
 

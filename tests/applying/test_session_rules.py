@@ -20,11 +20,11 @@ from reconciler.applying.session import (
     ApplySession,
     BrakeHolds,
 )
-from reconciler.changes import Plan
 from reconciler.errors import PlanHasErrors, StalePlanError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Company, Department, Manifest, Safety, Settings
-from reconciler.planfile import PlanInputs, SavedPlan, manifests_digest
+from reconciler.plans import Plan
+from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
 from tests.applying.inprocess import asgi, connection, seeded
 
 STRICT = Settings(safety=Safety(max_change_percent=1, min_existing=1))

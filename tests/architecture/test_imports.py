@@ -7,6 +7,11 @@
 - Imports go down the pipeline: a package imports only packages of a lower stage
   (`STAGES`), never one of its own stage or above; the `plan` facade is imported by nobody
   inside the package.
+- The planner is pure: no module of `planning/` imports the clients or a module of I/O
+  (network, files, processes) or opens a file; `run/` does that around it.
+- `export` reads the live state and writes manifests without the planner: it imports
+  nothing of `planning/`.
+- The sandbox stands beside the pipeline: only `cli/` imports it.
 - No import cycle between modules, counting every import a module makes: at the top,
   inside functions (lazy imports) and under `if TYPE_CHECKING:` alike.
 
@@ -38,18 +43,20 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "__init__ errors",  # the version; the exception tree
         "masking",  # secrets out of every output, and the one writer of output files
         "manifest clients",  # the desired state; the services' HTTP clients
-        "changes",  # the plan's data
+        # Beside the pipeline, not in it: the local imitation of both services, which
+        # speaks the clients' connection settings and only the CLI starts.
+        "sandbox",
+        "plans",  # the plan's data, its addresses and the saved plan file
         "resources",  # one module per kind: read live objects, plan changes
         "live",  # read the live state; coverage; look-alikes
         "render",  # plan -> text, Markdown, JSON
         "report",  # plan and problems -> CI annotations, summaries, HTML, JUnit, drift issue
-        "planfile",  # a saved plan: written, read, validated
-        "planning",  # the planner and the steps around it
+        "planning",  # the pure planner
+        "run",  # the steps a command takes around it: clients, authentication, reading, git
         "applying",  # execute a plan safely
         "project",  # reconciler.yaml: environments, and plans over many of them
         "terminal",  # what a person sees while a command runs
         "export",  # live state -> manifests
-        "sandbox",  # the local imitation of both services
         "cli plan",  # the command line; the planner's public facade
         "__main__",  # python -m reconciler
     )
@@ -153,7 +160,138 @@ def test_no_import_cycle_between_modules() -> None:
 def test_the_graph_sees_each_kind_of_import() -> None:
     # Guards the measure itself: a lazy import, a type-checking import, `from a import
     # module` and `from a import name` are all edges.
-    assert "reconciler.changes.coverage" in GRAPH["reconciler.changes"]
+    assert "reconciler.plans.coverage" in GRAPH["reconciler.plans"]
     assert "reconciler.cli.extras" in GRAPH["reconciler.cli.options"]  # inside a function too
     assert "reconciler.planning.plan" in GRAPH["reconciler.plan"]
     assert "reconciler.clients.activity" in GRAPH["reconciler.clients.sender"]
+
+
+# What a pure stage may not import: the services' clients, and the standard library's and
+# the dependencies' ways to reach the network, the file system or another process.
+IO_MODULES = frozenset(
+    {
+        "reconciler.clients", "httpx", "httpcore", "asyncio", "socket", "ssl", "subprocess",
+        "tempfile", "shutil", "os", "io", "pathlib", "urllib", "http",
+    }
+)  # fmt: skip
+# Calls that read or write a file whatever module they come from.
+IO_CALLS = frozenset(
+    {
+        "open", "read_text", "read_bytes", "write_text", "write_bytes", "mkdir", "unlink",
+        "rename", "print", "input",
+    }
+)  # fmt: skip
+
+
+def io_of(path: Path) -> list[str]:
+    """The I/O a module's source shows: imports of IO_MODULES (or their submodules), calls
+    named in IO_CALLS, and coroutines (nothing pure waits)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        found += [
+            f"import {name}"
+            for name in names
+            if any(name == io or name.startswith(f"{io}.") for io in IO_MODULES)
+        ]
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+            if called in IO_CALLS:
+                found.append(f"{called}() on line {node.lineno}")
+        if isinstance(node, ast.AsyncFunctionDef):
+            found.append(f"async def {node.name}")
+    return found
+
+
+def test_planning_does_no_io() -> None:
+    impure = {
+        module: io_of(MODULES[module])
+        for module in MODULES
+        if _package_of(module) == "planning" and io_of(MODULES[module])
+    }
+    assert impure == {}, "planning/ is pure: move the I/O to run/"
+
+
+def test_the_io_check_sees_each_form(tmp_path: Path) -> None:
+    source = tmp_path / "impure.py"
+    source.write_text(
+        "import subprocess\nfrom reconciler.clients.helpdesk import X\nfrom httpx import Y\n"
+        "import os.path\nPath('a').read_text()\nopen('b')\nasync def f(): pass\n"
+        "from reconciler.manifest import Z\nimport heapq\nsorted([])\n"
+    )
+    assert sorted(io_of(source)) == [
+        "async def f",
+        "import httpx",
+        "import os.path",
+        "import reconciler.clients.helpdesk",
+        "import subprocess",
+        "open() on line 6",
+        "read_text() on line 5",
+    ]
+
+
+def test_export_does_not_import_the_planner() -> None:
+    found = sorted(
+        f"{module} -> {target}"
+        for module, targets in GRAPH.items()
+        if _package_of(module) == "export"
+        for target in targets
+        if _package_of(target) == "planning"
+    )
+    assert found == []
+
+
+# Imports by name the import check cannot see, each for a reason that is not a kind: the
+# CLI imports a command's module only when it runs (the start-up figure of `validate`),
+# and checks the sandbox extra's third-party libraries without importing the sandbox.
+# The sandbox, beside the pipeline, loads its optional web server the same way.
+IMPORTS_BY_NAME = frozenset({"reconciler.cli.lazy", "reconciler.cli.extras"})
+
+
+def imports_by_name(path: Path) -> bool:
+    """Whether a module imports `importlib` or calls `import_module` or `__import__`."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import) and any(a.name == "importlib" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "importlib":
+            return True
+        if isinstance(node, ast.Name) and node.id == "__import__":
+            return True
+    return False
+
+
+def test_kinds_are_registered_by_imports_the_check_sees() -> None:
+    # A kind's resource and converter are imported by name in the registers
+    # (resources/__init__.py, export/run.py), never built from an import string.
+    found = {
+        module
+        for module, path in MODULES.items()
+        if _package_of(module) != "sandbox" and imports_by_name(path)
+    }
+    assert found <= IMPORTS_BY_NAME, f"import by name: {sorted(found - IMPORTS_BY_NAME)}"
+
+
+def test_the_import_by_name_check_sees_each_form(tmp_path: Path) -> None:
+    forms = ["import importlib\n", "from importlib import import_module\n", "__import__('x')\n"]
+    for number, text in enumerate(forms):
+        source = tmp_path / f"by_name_{number}.py"
+        source.write_text(text)
+        assert imports_by_name(source), text
+    plain = tmp_path / "plain.py"
+    plain.write_text("from reconciler.resources.users import UsersResource\n")
+    assert not imports_by_name(plain)
+
+
+def test_only_the_cli_imports_the_sandbox() -> None:
+    importers = sorted(
+        module
+        for module, targets in GRAPH.items()
+        if _package_of(module) not in {"sandbox", "cli"}
+        and any(_package_of(t) == "sandbox" for t in targets)
+    )
+    assert importers == []

@@ -11,9 +11,9 @@ import click.testing
 import pytest
 from click.testing import CliRunner, Result
 
-from reconciler.changes import Plan
 from reconciler.cli import main
-from reconciler.planfile import PlanInputs, write_plan_file
+from reconciler.plans import Plan
+from reconciler.plans.planfile import PlanInputs, write_plan_file
 
 NEW_COMPANY = "companies:\n  - name: Zeta Ltd\n"
 

@@ -14,7 +14,7 @@ from reconciler.errors import UsageError
 from reconciler.manifest import validate_manifests
 from reconciler.manifest.models import Kind
 from reconciler.manifest.varfiles import load_var_files
-from reconciler.planning.scope import Scope
+from reconciler.run.scope import Scope
 from tests.planning.test_changed_since import git
 
 MANIFEST = """\

@@ -184,8 +184,8 @@ def test_a_plans_header_names_the_environment_and_its_services(
 
 
 def test_a_plan_saved_without_an_environment_is_refused_for_one(bound: Path) -> None:
-    from reconciler.changes import Plan
-    from reconciler.planfile import PlanInputs, write_plan_file
+    from reconciler.plans import Plan
+    from reconciler.plans.planfile import PlanInputs, write_plan_file
 
     write_plan_file(bound / "p.json", Plan((), live_digest="sha256:x"), PlanInputs("sha256:0"))
     result = invoke("apply", "--env", "prod", "--plan", "p.json", "--yes")

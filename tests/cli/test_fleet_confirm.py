@@ -13,8 +13,8 @@ from typing import Any
 import click
 import pytest
 
-from reconciler.changes import Action, Change, Plan
 from reconciler.cli import fleet_apply
+from reconciler.plans import Action, Change, Plan
 from reconciler.project.waves import Wave
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.changes import Action, BrakeVerdict, Change, Plan, warning
 from reconciler.cli.fleet_reports import error_part, write_fleet_comments, write_fleet_findings
+from reconciler.plans import Action, BrakeVerdict, Change, Plan, warning
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.summary import summary_markdown
 from reconciler.render import markdown_parts

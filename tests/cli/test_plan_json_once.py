@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from reconciler.cli import main
-from reconciler.planning.plan import Plan
+from reconciler.plans import Plan
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme"
 CI_VARIABLES = ("GITHUB_ACTIONS", "GITLAB_CI", "GITHUB_STEP_SUMMARY")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import Diagnostic, error, warning
+from reconciler.plans import Diagnostic, error, warning
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.planning.addresses import split_address
-from reconciler.planning.plan import Selector
+from reconciler.plans.addresses import Selector, split_address
 from tests.e2e.test_plan_cli import run, workdir  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.e2e

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from reconciler.changes import Action, Change, FieldChange, Plan
+from reconciler.plans import Action, Change, FieldChange, Plan
 from reconciler.render import markdown_parts
 from tests.e2e.test_plan_cli import run, workdir  # noqa: F401 (a fixture)
 

@@ -30,7 +30,8 @@ from reconciler.clients.workspace import WorkspaceClient
 from reconciler.live import read_live
 from reconciler.manifest import DesiredState, Manifest, load_manifests, managed_fields
 from reconciler.manifest.models import Safety
-from reconciler.planning.plan import Plan, plan
+from reconciler.planning.plan import plan
+from reconciler.plans import Plan
 from reconciler.resources import RESOURCES
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import Credentials, initialise

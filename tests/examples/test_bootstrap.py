@@ -16,13 +16,12 @@ from typing import Any
 import httpx
 import pytest
 
-from reconciler.changes import Change, address
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, WorkspaceConnection
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.manifest.models import Settings
-from reconciler.planning.plan import Plan
-from reconciler.planning.workflow import read_and_plan
+from reconciler.plans import Change, Plan, address
+from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store

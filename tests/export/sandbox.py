@@ -22,8 +22,8 @@ from reconciler.clients.connection import (
 )
 from reconciler.export import ExportResult, Selection, export_live, write_directory
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.planning.plan import Plan
-from reconciler.planning.workflow import read_and_plan
+from reconciler.plans import Plan
+from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from reconciler.changes.coverage import KindCoverage
 from reconciler.errors import UsageError
 from reconciler.live.coverage import NAMED_ONLY, NOT_LISTABLE, STATE_UNKNOWN
-from reconciler.planning.plan import Plan
+from reconciler.plans import Plan
+from reconciler.plans.coverage import KindCoverage
 from reconciler.terminal.console import refuse_partial_coverage
 from tests.planning.test_cases import run_case
 

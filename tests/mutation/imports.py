@@ -42,8 +42,6 @@ _IMPORTERS = {"import_module", "__import__"}
 # tables they import from by tests/mutation/test_imports.py. An importer by name not
 # listed here may import what any string of a module connected to it names (below).
 BY_NAME = {
-    "reconciler.resources": "reconciler.resources.",  # the table of kinds' `resource`
-    "reconciler.export.run": "reconciler.export.",  # the table of kinds' `exporter`
     "reconciler.cli.lazy": "reconciler.cli.",  # the commands' table, `COMMANDS`
     "reconciler.cli.extras": "",  # the sandbox extra's libraries: none of the tree's
     "reconciler.sandbox": "reconciler.sandbox.",  # its lazy names, `_LAZY`

@@ -1,4 +1,4 @@
-"""A saved plan file read back (`apply PLANFILE`, reconciler/planfile/): a file as `plan
+"""A saved plan file read back (`apply PLANFILE`, reconciler/plans/planfile/): a file as `plan
 --out` writes it reads back to the same plan and the same flags, and an edited or broken
 file is refused with every problem named by its JSON path, as the user sees it
 (`plan.json: changes[0].action: ...`). Data-driven: each row edits a file that reads back
@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from reconciler.changes import (
+from reconciler.errors import PlanFileError
+from reconciler.manifest import load_manifest_text
+from reconciler.plans import (
     Action,
     BrakeVerdict,
     Change,
@@ -29,9 +31,7 @@ from reconciler.changes import (
     note,
     warning,
 )
-from reconciler.errors import PlanFileError
-from reconciler.manifest import load_manifest_text
-from reconciler.planfile import (
+from reconciler.plans.planfile import (
     PlanInputs,
     SavedPlan,
     VarFile,

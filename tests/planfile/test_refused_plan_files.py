@@ -10,9 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.changes import Plan
 from reconciler.errors import PlanFileError
-from reconciler.planfile import PlanInputs, differences, format_plan_file, saved_plan_from_json
+from reconciler.plans import Plan
+from reconciler.plans.planfile import (
+    PlanInputs,
+    differences,
+    format_plan_file,
+    saved_plan_from_json,
+)
 from tests.planning.test_cases import run_case
 from tests.planning.test_saved_plans import _load
 

@@ -14,7 +14,9 @@ from ruamel.yaml import YAML
 
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import load_manifests
-from reconciler.planning.plan import Plan, Selector, plan, prune_kinds
+from reconciler.planning.plan import plan, prune_kinds
+from reconciler.plans import Plan
+from reconciler.plans.addresses import Selector
 from reconciler.resources import RESOURCES
 from tests.planning.fakes import SnapshotClient
 

@@ -16,7 +16,7 @@ from reconciler.cli import main
 from reconciler.errors import UsageError
 from reconciler.manifest import DesiredState, validate_manifests
 from reconciler.manifest.models import Kind
-from reconciler.planning.scope import Scope, changed_since
+from reconciler.run.scope import Scope, changed_since
 
 MANIFEST = """\
 settings:

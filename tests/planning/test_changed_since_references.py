@@ -1,4 +1,4 @@
-"""`plan --changed-since` (planning/scope.py): every entry added since the revision is
+"""`plan --changed-since` (run/scope.py): every entry added since the revision is
 planned, however the changed entries name each other (a company and a department added
 with thirty users that name both); a manifest on another drive than the repository's
 is a usage error that names it."""
@@ -12,7 +12,7 @@ import pytest
 
 from reconciler.errors import UsageError
 from reconciler.manifest.models import Kind
-from reconciler.planning.scope import changed_since
+from reconciler.run.scope import changed_since
 from tests.planning.test_changed_since import git, load
 
 USERS = 30

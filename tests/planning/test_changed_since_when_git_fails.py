@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.planning.scope import changed_since
+from reconciler.run.scope import changed_since
 from tests.planning.test_changed_since import MANIFEST, git, load
 
 

@@ -1,4 +1,4 @@
-"""`--target` and `--exclude` that contradict each other (planning/plan.py `selections`):
+"""`--target` and `--exclude` that contradict each other (plans/addresses.py `selections`):
 a target an exclude covers in full is refused with the message naming both as written,
 rather than planned as nothing; the combinations that select something are accepted."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.planning.plan import selections
+from reconciler.plans.addresses import selections
 
 
 @pytest.mark.parametrize(

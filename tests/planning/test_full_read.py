@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from reconciler.changes import Ref
 from reconciler.live import FullRead, LiveState, read_live
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import KIND_NAMES, KINDS, normalise_key
 from reconciler.manifest.models import Company, Kind, Manifest, Settings, User
 from reconciler.planning.order import KIND_ORDER
+from reconciler.plans import Ref
 from reconciler.resources import RESOURCES
 from reconciler.resources.base import PlanContext
 from tests.planning.fakes import SnapshotClient

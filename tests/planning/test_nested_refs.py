@@ -4,8 +4,8 @@ operation would be sent before the id it carries is known."""
 
 from __future__ import annotations
 
-from reconciler.changes import Action, Change, Operation, Ref
 from reconciler.planning.order import dependencies, order_changes
+from reconciler.plans import Action, Change, Operation, Ref
 
 
 def _change(kind: str, key: str, params: dict[str, object]) -> Change:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import Action, Change, Operation, Ref
 from reconciler.planning.order import (
     CycleError,
     dependencies,
@@ -14,6 +13,7 @@ from reconciler.planning.order import (
     with_dependencies,
     without_dependents,
 )
+from reconciler.plans import Action, Change, Operation, Ref
 
 
 def change(

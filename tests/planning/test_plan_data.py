@@ -4,7 +4,7 @@ it executes, how many operations, the refs it must resolve); diagnostics as text
 
 from __future__ import annotations
 
-from reconciler.changes import (
+from reconciler.plans import (
     SYMBOLS,
     Action,
     BrakeVerdict,
@@ -19,7 +19,7 @@ from reconciler.changes import (
     note,
     warning,
 )
-from reconciler.changes.coverage import Coverage, KindCoverage
+from reconciler.plans.coverage import Coverage, KindCoverage
 
 ACME = Ref('companies["Acme"]')
 NESTED = Ref('users["a"]', "email")

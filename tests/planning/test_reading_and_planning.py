@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from reconciler.applying.session import ApplyOptions, ApplySession
-from reconciler.changes import Plan
+from reconciler.plans import Plan
 from reconciler.clients import BasicAuth, BearerAuth, activity
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import (
@@ -36,8 +36,8 @@ from reconciler.manifest.models import (
     User,
     Workspace,
 )
-from reconciler.planning.plan import Selector
-from reconciler.planning.workflow import (
+from reconciler.plans.addresses import Selector
+from reconciler.run.workflow import (
     Clients,
     check_services,
     helpdesk_auth,

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from reconciler.planfile import plan_from_json
+from reconciler.plans.planfile import plan_from_json
 from reconciler.render import format_json
 from tests.planning.test_cases import CASES, _plain, run_case
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import Action, Change
+from reconciler.plans import Action, Change
 from reconciler.errors import UsageError
-from reconciler.planning.addresses import split_address
-from reconciler.planning.plan import Selector
+from reconciler.plans.addresses import split_address
+from reconciler.plans.addresses import Selector
 
 KINDS = (
     "companies, departments, categories, users, tech_permissions, assets, automation_rules, "

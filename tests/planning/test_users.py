@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from reconciler.live import read_live
 from reconciler.manifest import DesiredState, Manifest, Settings
 from reconciler.manifest.models import Kind, User
-from reconciler.planning.plan import Plan, plan, prune_kinds
+from reconciler.planning.plan import plan, prune_kinds
+from reconciler.plans import Plan
 from reconciler.resources import RESOURCES
 from reconciler.resources.base import PlanContext
 from reconciler.resources.users import LiveUser, LiveUsers, UsersResource

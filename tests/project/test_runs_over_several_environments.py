@@ -14,8 +14,8 @@ import pytest
 
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.session import ApplyOutcome
-from reconciler.changes import Action, Change, Plan
-from reconciler.planning.plan import Selector
+from reconciler.plans import Action, Change, Plan
+from reconciler.plans.addresses import Selector
 from reconciler.project import load_project, resolve, rollout
 from reconciler.project.fleet import (
     EnvironmentRun,

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from reconciler.changes import Action, BrakeVerdict, Change, Diagnostic, Plan
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
+from reconciler.plans import Action, BrakeVerdict, Change, Diagnostic, Plan
 from reconciler.project.fleet import EnvironmentRun
 from reconciler.project.rollout import Applied, Result
 from reconciler.project.summary import exit_code, report_json, summary_markdown, summary_text

@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from reconciler.changes import (
+from reconciler.plans import (
     Action,
     Change,
     Diagnostic,

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.changes import Plan
-from reconciler.planfile import plan_from_json
+from reconciler.plans import Plan
+from reconciler.plans.planfile import plan_from_json
 from reconciler.render import format_json, format_text, markdown_parts
 
 CASES = Path(__file__).parent / "cases"

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reconciler.changes import Action, Change, Plan
-from reconciler.changes.coverage import Coverage, KindCoverage
 from reconciler.live.coverage import NOT_LISTABLE
+from reconciler.plans import Action, Change, Plan
+from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.render import format_json, format_markdown, format_text, markdown_parts
 from reconciler.render.overview import MAX_UNMANAGED_ITEMS, MAX_UNMANAGED_SHOWN
 from tests.render.strategies import plans, texts

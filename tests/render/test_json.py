@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from reconciler.changes import Action, Change, FieldChange, Operation, Plan, Ref, error, warning
 from reconciler.errors import ProblemsError
-from reconciler.planfile import plan_from_dict, plan_from_json
+from reconciler.plans import Action, Change, FieldChange, Operation, Plan, Ref, error, warning
+from reconciler.plans.planfile import plan_from_dict, plan_from_json
 from reconciler.render import format_json
 from tests.render.strategies import plans
 

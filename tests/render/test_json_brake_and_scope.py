@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from reconciler.changes import Action, BrakeVerdict, Change, Plan
-from reconciler.planfile import plan_from_json
+from reconciler.plans import Action, BrakeVerdict, Change, Plan
+from reconciler.plans.planfile import plan_from_json
 from reconciler.render import format_json
 
 SCOPE = {

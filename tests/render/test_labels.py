@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import FieldChange
+from reconciler.plans import FieldChange
 from reconciler.render.values import label, label_width
 
 # (path, width, expected label): plain, wide characters (two cells each), a control

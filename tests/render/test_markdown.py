@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from reconciler.changes import Action, Change, FieldChange, Plan, Ref, address, error, warning
+from reconciler.plans import Action, Change, FieldChange, Plan, Ref, address, error, warning
 from reconciler.render import format_markdown, markdown_parts
 from reconciler.render.markdown import diff_block
 from tests.render.strategies import plans, texts

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.changes import Action, BrakeVerdict, Change, FieldChange, Plan
+from reconciler.plans import Action, BrakeVerdict, Change, FieldChange, Plan
 from reconciler.render import format_markdown, markdown_parts
 from reconciler.render.markdown_blocks import diff_block
 from tests.render.test_text_sections import PLAN

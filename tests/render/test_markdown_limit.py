@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from reconciler.changes import Action, BrakeVerdict, Change, FieldChange, Plan, warning
+from reconciler.plans import Action, BrakeVerdict, Change, FieldChange, Plan, warning
 from reconciler.render import markdown_parts
 
 # 640 users of one 60-character name each, then one whose name is `last` characters:

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange
+from reconciler.plans import Action, Change, FieldChange
 from reconciler.render.markdown_blocks import diff_block
 from reconciler.render.markdown_sections import (
     Section,

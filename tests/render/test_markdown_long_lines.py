@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange, Plan
+from reconciler.plans import Action, Change, FieldChange, Plan
 from reconciler.render import markdown_parts
 
 COUNTS = (

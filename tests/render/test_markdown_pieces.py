@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import Action, Change, Diagnostic, FieldChange
+from reconciler.plans import Action, Change, Diagnostic, FieldChange
 from reconciler.render.markdown_blocks import (
     code_span,
     diagnostic_item,

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange, Plan
 from reconciler.errors import PlanFileError
 from reconciler.manifest import DesiredState, load_manifests, validate_references
-from reconciler.planfile import plan_from_dict
-from reconciler.planning.addresses import with_sources
+from reconciler.plans import Action, Change, FieldChange, Plan
+from reconciler.plans.addresses import with_sources
+from reconciler.plans.planfile import plan_from_dict
 from reconciler.render import format_json, format_markdown, format_text, markdown_parts
 
 BASE = "https://github.com/msp/fleet/blob/0123abc"

@@ -4,7 +4,7 @@ by one, and each implicit technician's access named once (issue 11)."""
 
 from __future__ import annotations
 
-from reconciler.changes import Action, BrakeVerdict, Change, Operation, Plan, note
+from reconciler.plans import Action, BrakeVerdict, Change, Operation, Plan, note
 from reconciler.render import format_markdown, format_text, markdown_parts
 
 DISABLE_USER = Change("users", "zoe", Action.disable, removal=True)

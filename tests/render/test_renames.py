@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from reconciler.changes import Action, Change, FieldChange, Operation, Plan
-from reconciler.planfile import plan_from_dict
+from reconciler.plans import Action, Change, FieldChange, Operation, Plan
+from reconciler.plans.planfile import plan_from_dict
 from reconciler.render import format_json, format_markdown, format_text
 
 RENAME = Change(

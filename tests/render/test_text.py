@@ -8,7 +8,7 @@ import re
 import pytest
 from hypothesis import given, settings
 
-from reconciler.changes import Action, Change, FieldChange, Operation, Plan, Ref, error
+from reconciler.plans import Action, Change, FieldChange, Operation, Plan, Ref, error
 from reconciler.render import format_text
 from tests.render.strategies import plans
 from tests.render.test_cases import CASE_NAMES, load

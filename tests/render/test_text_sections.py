@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.changes import (
+from reconciler.plans import (
     Action,
     BrakeVerdict,
     Change,
@@ -18,7 +18,7 @@ from reconciler.changes import (
     Plan,
     Ref,
 )
-from reconciler.changes.coverage import Coverage, KindCoverage
+from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.render.text import (
     change_lines,
     format_diagnostics,

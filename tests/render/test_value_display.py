@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange, Ref
+from reconciler.plans import Action, Change, FieldChange, Ref
+from reconciler.plans.text import clean, shorten, summary_counts
 from reconciler.render.values import (
     FieldView,
-    clean,
     clean_lines,
     field_view,
     format_value,
@@ -23,8 +23,6 @@ from reconciler.render.values import (
     line_diff,
     plural,
     quote,
-    shorten,
-    summary_counts,
     text_lines,
 )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.changes import Action, BrakeVerdict, Change, FieldChange, Plan, error, note, warning
-from reconciler.changes.coverage import Coverage, KindCoverage
+from reconciler.plans import Action, BrakeVerdict, Change, FieldChange, Plan, error, note, warning
+from reconciler.plans.coverage import Coverage, KindCoverage
 
 
 def drifted(notes: str = "Changed by hand") -> dict[str, Any]:

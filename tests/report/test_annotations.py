@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from reconciler import masking
-from reconciler.changes import Action, BrakeVerdict, Change, Plan
+from reconciler.plans import Action, BrakeVerdict, Change, Plan
 from reconciler.cli import main
 from reconciler.report.annotations import (
     code_quality,

@@ -8,7 +8,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange, Plan, Ref
+from reconciler.plans import Action, Change, FieldChange, Plan, Ref
 from reconciler.report.digest import Planned
 from reconciler.report.junit import junit_xml
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reconciler.changes import (
+from reconciler.plans import (
     Action,
     BrakeVerdict,
     Change,
@@ -23,7 +23,7 @@ from reconciler.changes import (
     error,
     warning,
 )
-from reconciler.changes.coverage import Coverage, KindCoverage
+from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.report.digest import Planned
 from reconciler.report.html import html_report
 from reconciler.report.html_assets import CSP, CSS, SCRIPT

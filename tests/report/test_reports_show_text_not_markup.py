@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange, Plan, error
+from reconciler.plans import Action, Change, FieldChange, Plan, error
 from reconciler.errors import UsageError
 from reconciler.render.markdown import format_markdown
 from reconciler.render.markdown_sections import checked_source_url, source_link

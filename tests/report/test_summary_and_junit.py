@@ -9,7 +9,7 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from reconciler.changes import Action, BrakeVerdict, Change, Diagnostic, FieldChange, Plan, error
+from reconciler.plans import Action, BrakeVerdict, Change, Diagnostic, FieldChange, Plan, error
 from reconciler.masking import REDACTED, install, register
 from reconciler.report.digest import Planned
 from reconciler.report.junit import junit_xml

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 import pytest
 
-from reconciler.changes import Action, Change, FieldChange
+from reconciler.plans import Action, Change, FieldChange
 from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.resources.assets import AssetsResource

@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from reconciler.changes import Ref
 from reconciler.live import read_live
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Manifest
+from reconciler.plans import Ref
 from reconciler.resources import RESOURCES, PlanContext
 from tests.planning.fakes import SnapshotClient
 

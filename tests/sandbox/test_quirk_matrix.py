@@ -22,7 +22,6 @@ import httpx
 import pytest
 
 from reconciler.applying.session import ApplySession
-from reconciler.changes import Plan
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import (
     Connection,
@@ -32,7 +31,8 @@ from reconciler.clients.connection import (
 )
 from reconciler.export import ExportResult, Selection, export_live, write_directory
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.planning.workflow import read_and_plan
+from reconciler.plans import Plan
+from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import QUIRKS, SandboxConfig, SandboxState, create_app
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from reconciler.applying.executor import ApplyReport
-from reconciler.changes import Action, Change, Operation, Plan
-from reconciler.changes.coverage import Coverage, KindCoverage
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, WorkspaceConnection
 from reconciler.errors import UsageError
+from reconciler.plans import Action, Change, Operation, Plan
+from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.render import format_text
 from reconciler.terminal.console import (
     ApplyReporter,

@@ -23,7 +23,8 @@ from ruamel.yaml import YAML
 
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import load_manifests
-from reconciler.planning.plan import Plan, plan, prune_kinds
+from reconciler.planning.plan import plan, prune_kinds
+from reconciler.plans import Plan
 from reconciler.resources import RESOURCES
 from tests.planning.fakes import SnapshotClient
 

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from reconciler.changes import (
+from reconciler.plans import (
     FORMAT_VERSION,
     Action,
     BrakeVerdict,
@@ -22,8 +22,8 @@ from reconciler.changes import (
     Ref,
     address,
 )
-from reconciler.changes.coverage import COVERAGE_KEYS
-from reconciler.render.values import clean, shorten, summary_counts
+from reconciler.plans.coverage import COVERAGE_KEYS
+from reconciler.plans.text import clean, shorten, summary_counts
 
 T = TypeVar("T")  # pragma: no mutate
 

@@ -1,7 +1,7 @@
 """Addresses as `--target`/`--exclude` take them: every address the plan prints
 (`users["dmitri"]`, quotes and backslashes escaped as the plan escapes them), `KIND`, and
 `KIND/KEY`; and the check that each names something, so that a misspelt target is an
-error instead of a plan that silently does nothing.
+error instead of a plan that silently does nothing; `Selector`, one of them parsed.
 
 Pure: the live state and the desired state are given."""
 
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from reconciler.changes import Change, Diagnostic, error
+from reconciler.errors import UsageError
 from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import key_field, normalise_key
+from reconciler.manifest.kinds import KIND_NAMES, key_field, norm_key, normalise_key
+from reconciler.plans import Change, Diagnostic, error
 
 _ADDRESS = re.compile(r'(?P<kind>[^\[\]"/]+)\["(?P<key>(?:[^"\\]|\\.)*)"\]')
 _ESCAPE = re.compile(r"\\(.)")
@@ -29,8 +30,50 @@ def split_address(text: str) -> tuple[str, str | None]:
     return kind, key or None
 
 
+@dataclass(frozen=True)
+class Selector:
+    """`KIND`, `KIND/KEY` or an address as the plan prints it (`users["dmitri"]`), from
+    `--target`/`--exclude`."""
+
+    kind: str
+    key: str | None = None
+    text: str = field(default="", compare=False)  # as given, for messages
+
+    @classmethod
+    def parse(cls, text: str) -> Selector:
+        kind, key = split_address(text)
+        if kind not in KIND_NAMES:
+            raise UsageError(f"unknown kind {kind!r} in {text!r}; kinds: {', '.join(KIND_NAMES)}")
+        return cls(kind, key, text)
+
+    def matches(self, change: Change) -> bool:
+        """Its kind, and its key: the change's, or the key a rename gives up."""
+        keys = (change.key, change.renamed_from or change.key)
+        return change.kind == self.kind and (
+            self.key is None or norm_key(self.key) in {norm_key(k) for k in keys}
+        )
+
+
+def selections(targets: Iterable[str], excludes: Iterable[str]) -> tuple[list[Selector], ...]:
+    """`--target` and `--exclude` parsed; a target that an exclude covers in full (`--target
+    companies --exclude companies`) is a contradiction, refused as a usage error rather
+    than planned as nothing."""
+    selected, left_out = [Selector.parse(t) for t in targets], [Selector.parse(e) for e in excludes]
+    for target in selected:
+        for exclude in left_out:
+            same_key = exclude.key is None or (
+                target.key is not None and norm_key(target.key) == norm_key(exclude.key)
+            )
+            if target.kind == exclude.kind and same_key:
+                raise UsageError(
+                    f"--target {target.text} and --exclude {exclude.text} contradict each "
+                    "other: the target would select nothing; drop one of them"
+                )
+    return selected, left_out
+
+
 def unmatched(
-    selectors: Iterable[Any],
+    selectors: Iterable[Selector],
     desired: DesiredState,
     live_kinds: Any,
     changes: Sequence[Change],

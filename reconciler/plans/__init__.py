@@ -1,8 +1,17 @@
-"""The plan's data: a closed set of actions, `Change`s with field-level before/after and the
-exact API `Operation`s they need, and `Diagnostic`s (errors and warnings).
+"""Plans (as Terraform's `internal/plans`): the plan's data, here in `__init__.py`, a
+closed set of actions, `Change`s with field-level before/after and the exact API
+`Operation`s they need, `Diagnostic`s (errors and warnings) and the `Plan` that holds them.
 
 Plain frozen data with one serialisation (`to_dict`): the renderers and the saved plan
-file both use it. `plan.py` builds it; nothing here does I/O.
+file both use it. The planner (`planning/`) builds it; nothing here does I/O but the saved
+plan file's reading and writing.
+
+- `coverage.py`: the live objects no manifest manages, per kind;
+- `addresses.py`: addresses as `--target`/`--exclude` take them, and `Selector`;
+- `text.py`: a value on one line (control characters escaped, long values shortened);
+- `planfile/`: the saved plan file (`plan --out`, `apply --plan`).
+
+Takes: what the planner found. Gives: `Plan`, and a saved plan's `SavedPlan`.
 """
 
 from __future__ import annotations
@@ -12,7 +21,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from reconciler.changes.coverage import Coverage
+from reconciler.plans.coverage import Coverage
 
 
 class Action(StrEnum):

@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reconciler.changes import Plan
 from reconciler.errors import PlanFileError
 from reconciler.manifest import DesiredState
 from reconciler.manifest.files import FileRefused, read_regular_file
 from reconciler.masking import write_text
-from reconciler.planfile.shape import PlanReader, type_name
-from reconciler.render.values import clean, shorten
+from reconciler.plans import Plan
+from reconciler.plans.planfile.shape import PlanReader, type_name
+from reconciler.plans.text import clean, shorten
 
 MADE_FROM = "made_from"
 _MADE_FROM_FIELDS = {"manifests_digest", "prune", "targets", "excludes", "var_files"}

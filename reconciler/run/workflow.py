@@ -1,6 +1,6 @@
-"""The steps around the pure planner: open the clients, authenticate once, read the live
-state and plan (`read_and_plan`, read-only). Applying is `reconciler.applying.session`. The CLI
-calls these; so can anyone embedding reconciler."""
+"""The steps a command takes around the pure planner: open the clients, authenticate once,
+read the live state and plan (`read_and_plan`, read-only). Applying is
+`reconciler.applying.session`. The CLI calls these; so can anyone embedding reconciler."""
 
 from __future__ import annotations
 
@@ -24,8 +24,10 @@ from reconciler.errors import AuthenticationError, UsageError
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import service_of
-from reconciler.planning.plan import Plan, Selector, plan, prune_kinds
+from reconciler.planning.plan import plan, prune_kinds
 from reconciler.planning.safety import brake_verdict
+from reconciler.plans import Plan
+from reconciler.plans.addresses import Selector
 from reconciler.resources import RESOURCES
 
 MAX_CONCURRENCY = 6  # requests in flight per client, as the clients' own default
