@@ -15,8 +15,8 @@ import pytest
 
 from reconciler.applying.executor import ApplyReport, Executor
 from reconciler.applying.log import ApplyLog, default_path
-from reconciler.plans import Action, Change
 from reconciler.errors import ApiError, OutcomeUnknown
+from reconciler.plans import Action, Change
 from tests.applying.fakes import FakeClient, ListLog, change, create, op, plan_of, ref
 
 SECRET = "hunter2-pa55word"

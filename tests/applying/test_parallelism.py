@@ -14,9 +14,9 @@ from click.testing import CliRunner
 
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.applying.session import ApplySession, SilentProgress
-from reconciler.plans import Plan
 from reconciler.cli import main
 from reconciler.manifest import DesiredState, load_manifests
+from reconciler.plans import Plan
 from tests.applying.fakes import FakeClient, change, op, plan_of
 from tests.applying.inprocess import EXAMPLE, asgi, connection, mismatches, seeded
 

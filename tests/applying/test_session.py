@@ -19,9 +19,9 @@ import pytest
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.lock import ApplyLock
 from reconciler.applying.session import ApplySession
-from reconciler.plans import Action, Plan
 from reconciler.errors import AuthenticationError, StalePlanError
 from reconciler.manifest import DesiredState, load_manifests
+from reconciler.plans import Action, Plan
 from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
 from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials

@@ -15,7 +15,6 @@ import httpx
 import pytest
 
 from reconciler.applying.session import ApplyOptions, ApplySession
-from reconciler.plans import Plan
 from reconciler.clients import BasicAuth, BearerAuth, activity
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import (
@@ -36,6 +35,7 @@ from reconciler.manifest.models import (
     User,
     Workspace,
 )
+from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
 from reconciler.run.workflow import (
     Clients,

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from reconciler.plans import Action, Change
 from reconciler.errors import UsageError
-from reconciler.plans.addresses import split_address
-from reconciler.plans.addresses import Selector
+from reconciler.plans import Action, Change
+from reconciler.plans.addresses import Selector, split_address
 
 KINDS = (
     "companies, departments, categories, users, tech_permissions, assets, automation_rules, "

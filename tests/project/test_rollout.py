@@ -19,12 +19,12 @@ import pytest
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.lock import ApplyLock
 from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplyOutcome, ApplySession
-from reconciler.plans import Action, Change, Plan
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.manifest.models import Department, Manifest, User
+from reconciler.plans import Action, Change, Plan
 from reconciler.plans.addresses import Selector
 from reconciler.project import rollout
 from reconciler.project.fleet import EnvironmentRun

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from reconciler import masking
-from reconciler.plans import Action, BrakeVerdict, Change, Plan
 from reconciler.cli import main
+from reconciler.plans import Action, BrakeVerdict, Change, Plan
 from reconciler.report.annotations import (
     code_quality,
     code_quality_json,

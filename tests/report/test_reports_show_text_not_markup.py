@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from reconciler.plans import Action, Change, FieldChange, Plan, error
 from reconciler.errors import UsageError
+from reconciler.plans import Action, Change, FieldChange, Plan, error
 from reconciler.render.markdown import format_markdown
 from reconciler.render.markdown_sections import checked_source_url, source_link
 from reconciler.report.digest import Planned

@@ -9,8 +9,8 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from reconciler.plans import Action, BrakeVerdict, Change, Diagnostic, FieldChange, Plan, error
 from reconciler.masking import REDACTED, install, register
+from reconciler.plans import Action, BrakeVerdict, Change, Diagnostic, FieldChange, Plan, error
 from reconciler.report.digest import Planned
 from reconciler.report.junit import junit_xml
 from reconciler.report.summary import SUMMARY_LIMIT, append_summary, fit, job_summary, where_from

@@ -11,9 +11,9 @@ from typing import Any, cast
 
 import pytest
 
-from reconciler.plans import Action, Change, FieldChange
 from reconciler.errors import ApiError
 from reconciler.manifest import DesiredState, load_manifests
+from reconciler.plans import Action, Change, FieldChange
 from reconciler.resources.assets import AssetsResource
 from reconciler.resources.categories import CategoriesResource
 from reconciler.resources.companies import CompaniesResource
