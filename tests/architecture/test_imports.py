@@ -38,6 +38,7 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "__init__ errors",  # the version; the exception tree
         "masking",  # secrets out of every output, and the one writer of output files
         "manifest clients",  # the desired state; the services' HTTP clients
+        "project",  # reconciler.yaml: the environments and what a run for one needs
         "changes",  # the plan's data
         "resources",  # one module per kind: read live objects, plan changes
         "live",  # read the live state; coverage; look-alikes
@@ -46,10 +47,11 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "planfile",  # a saved plan: written, read, validated
         "planning",  # the planner and the steps around it
         "applying",  # execute a plan safely
-        "project",  # reconciler.yaml: environments, and plans over many of them
         "terminal",  # what a person sees while a command runs
         "export",  # live state -> manifests
-        "sandbox",  # the local imitation of both services
+        "run",  # one command run for one environment: typed flags in, output and exit code out
+        "fleet",  # a command run for the environments of reconciler.yaml, one or several
+        "sandbox",  # the local imitation of both services, beside the stages: the top uses it
         "cli plan",  # the command line; the planner's public facade
         "__main__",  # python -m reconciler
     )
@@ -154,6 +156,17 @@ def test_the_graph_sees_each_kind_of_import() -> None:
     # Guards the measure itself: a lazy import, a type-checking import, `from a import
     # module` and `from a import name` are all edges.
     assert "reconciler.changes.coverage" in GRAPH["reconciler.changes"]
-    assert "reconciler.cli.extras" in GRAPH["reconciler.cli.options"]  # inside a function too
+    assert "reconciler.sandbox.start" in GRAPH["reconciler.cli.options"]  # inside a function too
     assert "reconciler.planning.plan" in GRAPH["reconciler.plan"]
     assert "reconciler.clients.activity" in GRAPH["reconciler.clients.sender"]
+
+
+def test_only_the_command_line_uses_the_sandbox() -> None:
+    # The sandbox stands beside the pipeline: no stage below the command line needs it.
+    users = sorted(
+        module
+        for module, targets in GRAPH.items()
+        if _package_of(module) not in ("sandbox", "cli")
+        and any(_package_of(target) == "sandbox" for target in targets)
+    )
+    assert users == []

@@ -1,6 +1,6 @@
 """The one confirmation of `apply` over several environments names every environment
 that changes, its counts and addresses, and, with waves, which go together and that a
-failure stops the run before the next wave (cli/fleet_apply.py)."""
+failure stops the run before the next wave (fleet/apply.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import click
 import pytest
 
 from reconciler.changes import Action, Change, Plan
-from reconciler.cli import fleet_apply
-from reconciler.project.waves import Wave
+from reconciler.fleet import apply as fleet_apply
+from reconciler.fleet.waves import Wave
 
 
 class _Terminal(io.StringIO):

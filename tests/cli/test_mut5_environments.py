@@ -1,4 +1,4 @@
-"""`--env NAME` for one environment (cli/environments.py), in-process, no service reached:
+"""`--env NAME` for one environment (fleet/dispatch.py), in-process, no service reached:
 `--sandbox` refused beside it for each command that takes both; the listing of a project
 whose description is not ASCII and whose environment names only a workspace service."""
 

@@ -1,4 +1,4 @@
-"""The confirmation of `apply` over several environments, whole (cli/fleet_apply.py): an
+"""The confirmation of `apply` over several environments, whole (fleet/apply.py): an
 environment whose plan only asserts values (no change counted) is named as such, with
 both its services' URLs, and one without waves is listed at the first indent."""
 
@@ -13,8 +13,8 @@ import click
 import pytest
 
 from reconciler.changes import Action, Change, Plan
-from reconciler.cli import fleet_apply
-from reconciler.project.waves import Wave
+from reconciler.fleet import apply as fleet_apply
+from reconciler.fleet.waves import Wave
 
 
 class _Terminal(io.StringIO):
@@ -50,20 +50,30 @@ def test_an_environment_that_only_asserts_values_is_named_so(
 
 
 def test_the_options_of_apply_over_several_environments_reach_each_environments_apply(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`apply --env '*' --parallelism 3 --lock-timeout 5 ...`: what every environment's
     apply is given, from the options as click parses them."""
-    from reconciler.cli.apply import apply
-    from reconciler.cli.fleet_apply import _request
+    from click.testing import CliRunner
+
+    from reconciler.cli import main
+    from reconciler.fleet import dispatch
+    from reconciler.fleet.apply import _request
+
+    asked: list[Any] = []
+    monkeypatch.setattr(dispatch, "run_command", lambda flags, chosen: asked.append(flags))
+
+    def request(*args: str) -> Any:
+        CliRunner().invoke(main, ["apply", *args], catch_exceptions=False)
+        return _request(asked.pop())
 
     log = tmp_path / "apply.log"
     args = ["--env", "*", "--parallelism", "3", "--lock-timeout", "5", "--prune", "--force"]
     args += ["--target", "users", "--exclude", "users/bob", "--log", str(log)]
-    request = _request(apply.make_context("apply", args).params)
-    assert (request.parallelism, request.lock_timeout, request.log_path) == (3, 5, log)
-    assert (request.options.prune, request.options.force) == (True, True)
-    assert [t.text for t in request.options.targets] == ["users"]
-    assert [e.text for e in request.options.excludes] == ["users/bob"]
-    defaults = _request(apply.make_context("apply", ["--env", "*"]).params)
+    given = request(*args)
+    assert (given.parallelism, given.lock_timeout, given.log_path) == (3, 5, log)
+    assert (given.options.prune, given.options.force) == (True, True)
+    assert [t.text for t in given.options.targets] == ["users"]
+    assert [e.text for e in given.options.excludes] == ["users/bob"]
+    defaults = request("--env", "*")
     assert (defaults.parallelism, defaults.lock_timeout) == (10, 0)

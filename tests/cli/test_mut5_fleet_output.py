@@ -1,4 +1,4 @@
-"""What `plan --env '*'` writes on stdout (cli/fleet.py), in-process against one sandbox
+"""What `plan --env '*'` writes on stdout (fleet/commands.py), in-process against one sandbox
 process: the Markdown document whole (each environment's part, then the summary, ending
 in one newline), and the JSON document keeping names as written (not `\\u` escapes)."""
 

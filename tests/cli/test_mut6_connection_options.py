@@ -1,4 +1,4 @@
-"""The connection options every command shares (cli/options.py), each given a value other
+"""The connection options every command shares (run/connect.py), each given a value other
 than its default, seen where they take effect: the connection the command reads and
 writes through (its rates and timeout), for a configured service and for `--sandbox`."""
 
@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.cli.options import open_connection
 from reconciler.clients.connection import RateSettings, Timeouts
+from reconciler.run.connect import open_connection
+from reconciler.run.flags import ConnectionFlags
+from reconciler.sandbox.start import embedded
 
 SERVICE = {"HELPDESK_URL": "https://helpdesk.example", "HELPDESK_TOKEN": "t0ken"}
 
@@ -19,7 +21,9 @@ def test_the_rates_and_the_timeout_reach_the_connection(
 ) -> None:
     for name, value in SERVICE.items():
         monkeypatch.setenv(name, value)
-    with open_connection(None, None, 12, 7, 5.5, False, "acme") as connection:
+    with open_connection(
+        ConnectionFlags(rate_limit=12, search_rate_limit=7, timeout=5.5)
+    ) as connection:
         assert connection.rates == RateSettings(general=12, search=7)
         assert connection.timeouts == Timeouts(5.5)
         assert connection.helpdesk is not None and connection.workspace is None
@@ -31,12 +35,12 @@ def test_the_command_lines_url_wins_over_the_environments(
 ) -> None:
     for name, value in SERVICE.items():
         monkeypatch.setenv(name, value)
-    with open_connection("https://other.example", None, 90, 60, 60, False, "acme") as conn:
+    with open_connection(ConnectionFlags(helpdesk_url="https://other.example")) as conn:
         assert conn.helpdesk is not None
         assert conn.helpdesk.url.startswith("https://other.example")
 
 
 def test_the_sandbox_keeps_the_timeout_given(clean_workdir: Path) -> None:
-    with open_connection(None, None, 90, 60, 7.5, True, "acme") as connection:
+    with open_connection(ConnectionFlags(timeout=7.5, sandbox=embedded("acme"))) as connection:
         assert connection.timeouts == Timeouts(7.5)
         assert connection.helpdesk is not None and connection.workspace is not None

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.cli.fleet_reports import write_fleet_comments
-from reconciler.project.fleet import EnvironmentRun
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.reports import write_fleet_comments
 from tests.render.test_mut6_markdown_limit import users_plan
 
 

@@ -1,4 +1,4 @@
-"""`--changed-since` as the CLI prepares it (cli/changed.py): the old revision's manifests
+"""`--changed-since` as the CLI prepares it (run/inputs.py): the old revision's manifests
 are loaded with the same --var-file values as the current ones; --prune is refused with
 it; what the plan covers is said on stderr."""
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.cli.changed import announce, narrowed
 from reconciler.errors import UsageError
 from reconciler.manifest import validate_manifests
 from reconciler.manifest.models import Kind
 from reconciler.manifest.varfiles import load_var_files
 from reconciler.planning.scope import Scope
+from reconciler.run.inputs import announce, narrowed
 from tests.planning.test_changed_since import git
 
 MANIFEST = """\

@@ -1,4 +1,4 @@
-"""What the CLI's option modules share (cli/extras.py), in-process: the refusal of an
+"""What the commands share (run/outputs.py, fleet/dispatch.py), in-process: the refusal of an
 output path that cannot be written (one line naming the option, the path and why), the
 pull-request comment parts (exactly this plan's, stale parts removed), and --sandbox
 with --env."""
@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.cli.extras import check_writable, refuse_sandbox, write_comment_parts
 from reconciler.errors import UsageError
+from reconciler.fleet.dispatch import refuse_sandbox
+from reconciler.run.flags import ConnectionFlags, PlanFlags, ValidateFlags
+from reconciler.run.outputs import check_writable, write_comment_parts
+from reconciler.sandbox.start import embedded
 
 
 @pytest.fixture
@@ -86,9 +89,10 @@ def test_the_comment_parts_are_exactly_this_plans(tmp_path: Path) -> None:
 
 
 def test_sandbox_and_env_contradict() -> None:
-    refuse_sandbox({"sandbox": False, "env": "prod"})
+    refuse_sandbox(PlanFlags())
+    refuse_sandbox(ValidateFlags())
     with pytest.raises(UsageError) as refused:
-        refuse_sandbox({"sandbox": True})
+        refuse_sandbox(PlanFlags(connection=ConnectionFlags(sandbox=embedded("acme"))))
     assert str(refused.value) == (
         "--sandbox and --env contradict each other: an environment names its URLs"
     )

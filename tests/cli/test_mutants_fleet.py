@@ -1,4 +1,4 @@
-"""`plan`/`apply`/`validate --env A --env B` (cli/fleet.py) in-process (click's CliRunner),
+"""`plan`/`apply`/`validate --env A --env B` (fleet/commands.py) in-process (click's CliRunner),
 against one `sandbox serve` process on a free loopback port that two environments share,
 and a third environment on a loopback port nothing listens on: each plan whole in the
 project's order, then the summary; the JSON document; each environment's Markdown part;

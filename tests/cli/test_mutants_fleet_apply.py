@@ -1,4 +1,4 @@
-"""`apply --env '*'` (cli/fleet_apply.py) as its user reads it, before and after the
+"""`apply --env '*'` (fleet/apply.py) as its user reads it, before and after the
 rollout: nothing to apply, the safety brake of some environments, the one confirmation
 (only the environments that change, their waves), and each environment's outcome line
 as it finishes (applied, failed, nothing left to apply)."""
@@ -14,10 +14,11 @@ import click
 import pytest
 
 from reconciler.applying.executor import ApplyReport
-from reconciler.cli import fleet_apply
 from reconciler.errors import UsageError
-from reconciler.project.rollout import Applied, Result
-from reconciler.project.waves import Wave
+from reconciler.fleet import apply as fleet_apply
+from reconciler.fleet.rollout import Applied, Result
+from reconciler.fleet.waves import Wave
+from reconciler.run.flags import ApplyFlags
 
 
 class _Terminal(io.StringIO):
@@ -37,14 +38,14 @@ def _run(name: str, creates: int, *, holds: bool = False) -> Any:
 
 def test_no_change_anywhere_applies_nothing_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     unplanned = SimpleNamespace(name="initech", plan=None)
-    fleet_apply.apply_fleet([_run("acme", 0), unplanned], {"yes": True}, [], 0)
+    fleet_apply.apply_fleet([_run("acme", 0), unplanned], ApplyFlags(yes=True), [], 0)
     assert capsys.readouterr().err == "No changes in any environment: nothing to apply.\n"
 
 
 def test_the_brake_of_any_environment_holds_the_whole_run() -> None:
     runs = [_run("acme", 1, holds=True), _run("globex", 1), _run("initech", 2, holds=True)]
     with pytest.raises(UsageError) as refused:
-        fleet_apply.apply_fleet(runs, {"yes": True}, [Wave(None, ("acme",))], 0)
+        fleet_apply.apply_fleet(runs, ApplyFlags(yes=True), [Wave(None, ("acme",))], 0)
     assert str(refused.value) == (
         "the safety brake holds for acme, initech (see each plan): nothing applied; review "
         "the plans, then add --force to apply them anyway"
@@ -54,7 +55,7 @@ def test_the_brake_of_any_environment_holds_the_whole_run() -> None:
 def test_without_a_terminal_or_yes_nothing_is_applied(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO())
     with pytest.raises(UsageError) as refused:
-        fleet_apply.apply_fleet([_run("acme", 1)], {}, [Wave(None, ("acme",))], 0)
+        fleet_apply.apply_fleet([_run("acme", 1)], ApplyFlags(), [Wave(None, ("acme",))], 0)
     assert str(refused.value) == (
         "there is no terminal to confirm on: add --yes to apply without asking"
     )
@@ -69,7 +70,7 @@ def test_the_confirmation_names_only_what_changes_and_a_no_applies_nothing(
     runs = [_run("acme", 2, holds=True), _run("globex", 0), _run("initech", 1)]
     planned = [Wave(1, ("acme", "globex")), Wave(2, ("globex",)), Wave(3, ("initech",))]
     with pytest.raises(UsageError) as refused:
-        fleet_apply.apply_fleet(runs, {"force": True}, planned, 0)
+        fleet_apply.apply_fleet(runs, ApplyFlags(force=True), planned, 0)
     assert str(refused.value) == "nothing applied"
     assert capsys.readouterr().err == (
         "\nDo you want to apply these changes to 2 environment(s)?\n"

@@ -1,4 +1,4 @@
-"""`export` over several environments refuses before reading anything (cli/fleet_export.py),
+"""`export` over several environments refuses before reading anything (fleet/export.py),
 in-process: without --out (naming the environments), and with an environment's directory
 already holding manifests (unless --force). Nothing listens on 127.0.0.1:9, so a refusal
 that came after reading would say "cannot connect" instead."""

@@ -1,4 +1,4 @@
-"""The per-pull-request reports of a run over several environments (cli/fleet_reports.py),
+"""The per-pull-request reports of a run over several environments (fleet/reports.py),
 in-process: the comment directory holds exactly this run's parts (one directory per
 environment, its error in a fence no line closes, the summary), and every finding names
 its environment, placed on its line of the project file when it has no manifest line."""
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from reconciler.changes import Action, BrakeVerdict, Change, Plan, warning
-from reconciler.cli.fleet_reports import error_part, write_fleet_comments, write_fleet_findings
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.summary import summary_markdown
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.reports import error_part, write_fleet_comments, write_fleet_findings
+from reconciler.fleet.summary import summary_markdown
 from reconciler.render import markdown_parts
 
 PLAN = Plan(changes=(Change("companies", "Acme", Action.create),), brake=BrakeVerdict())

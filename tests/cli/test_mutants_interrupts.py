@@ -1,4 +1,4 @@
-"""Ctrl-C and SIGTERM while an apply executes (cli/interrupts.py), with real signals on a
+"""Ctrl-C and SIGTERM while an apply executes (terminal/interrupts.py), with real signals on a
 real event loop: the first asks the session to start nothing new and says so, the second
 (or a first the session cannot take) stops at once; disarmed, SIGTERM is Ctrl-C again,
 and disarming twice leaves alone a handler set in between."""
@@ -13,7 +13,7 @@ from types import FrameType
 
 import pytest
 
-from reconciler.cli.interrupts import ApplyInterrupts, sigterm_as_interrupt
+from reconciler.terminal.interrupts import ApplyInterrupts, sigterm_as_interrupt
 
 SAID = (
     "\nInterrupted: starting nothing new; waiting for the operations already sent to "

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from reconciler.cli import main
-from reconciler.cli.options import check_credentials
 from reconciler.errors import UsageError
+from reconciler.run.connect import check_credentials
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ BY_NAME = {
     "reconciler.resources": "reconciler.resources.",  # the table of kinds' `resource`
     "reconciler.export.run": "reconciler.export.",  # the table of kinds' `exporter`
     "reconciler.cli.lazy": "reconciler.cli.",  # the commands' table, `COMMANDS`
-    "reconciler.cli.extras": "",  # the sandbox extra's libraries: none of the tree's
+    "reconciler.sandbox.start": "",  # the sandbox extra's libraries: none of the tree's
     "reconciler.sandbox": "reconciler.sandbox.",  # its lazy names, `_LAZY`
     "reconciler.sandbox.helpdesk": "reconciler.sandbox.helpdesk.",  # its `MODULES`
 }

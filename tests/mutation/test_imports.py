@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from reconciler.cli import COMMANDS
-from reconciler.cli.extras import SANDBOX_MODULES
 from reconciler.manifest.kinds import KINDS
 from reconciler.sandbox import _LAZY
 from reconciler.sandbox.helpdesk import MODULES
+from reconciler.sandbox.start import SANDBOX_MODULES
 from tests.mutation.contexts import IMPORT
 from tests.mutation.imports import BY_NAME, Imports, module_name
 from tests.mutation.mutants import mutants_of

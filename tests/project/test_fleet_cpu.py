@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from reconciler.fleet.plans import in_order, run_to_end
 from reconciler.planning.gcpause import fewer_collections
-from reconciler.project.fleet import in_order, run_to_end
 
 
 class Loud:
@@ -93,8 +93,8 @@ environments:
 
 
 def test_the_environment_is_read_once_for_every_environment_of_a_fleet(tmp_path: Path) -> None:
+    from reconciler.fleet.plans import PlanRequest, prepare, prepare_all
     from reconciler.project import load_project, resolve
-    from reconciler.project.fleet import PlanRequest, prepare, prepare_all
 
     (tmp_path / "reconciler.yaml").write_text(FLEET, encoding="utf-8")
     (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The run summary over several environments (project/summary.py) with texts outside
+"""The run summary over several environments (fleet/summary.py) with texts outside
 ASCII: the JSON report (`--report-file`) keeps them as written, readable in the file, and
 the text table aligns its columns by characters."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from reconciler.changes import Action, BrakeVerdict, Change, Plan
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.summary import report_json, summary_text
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.summary import report_json, summary_text
 
 CHANGED = Plan(changes=(Change("companies", "Acme", Action.create),), brake=BrakeVerdict())
 HELD = Plan(

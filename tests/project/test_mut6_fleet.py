@@ -1,5 +1,5 @@
-"""Options of a run over several environments reaching the far end (project/fleet.py,
-project/rollout.py): `max_parallel` bounds how many environments are planned or applied
+"""Options of a run over several environments reaching the far end (fleet/plans.py,
+fleet/rollout.py): `max_parallel` bounds how many environments are planned or applied
 at once (0: all of them), whatever it is, results in the project's order; the plan
 request's `--prune`, `--target` and `--exclude` shape every environment's plan."""
 
@@ -14,17 +14,18 @@ import pytest
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.session import ApplyOutcome
 from reconciler.changes import Action, Change, Plan
-from reconciler.planning.plan import Selector
-from reconciler.project import load_project, resolve, rollout
-from reconciler.project.fleet import (
+from reconciler.fleet import rollout
+from reconciler.fleet.plans import (
     EnvironmentRun,
     PlanRequest,
     in_order,
     plan_environments,
     prepare_all,
 )
-from reconciler.project.rollout import ApplyRequest, Result, apply_waves
-from reconciler.project.waves import Wave
+from reconciler.fleet.rollout import ApplyRequest, Result, apply_waves
+from reconciler.fleet.waves import Wave
+from reconciler.planning.plan import Selector
+from reconciler.project import load_project, resolve
 from tests.applying.inprocess import asgi, seeded
 
 

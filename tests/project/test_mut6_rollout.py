@@ -1,4 +1,4 @@
-"""A fleet apply (project/rollout.py) with real sessions against the sandbox in-process:
+"""A fleet apply (fleet/rollout.py) with real sessions against the sandbox in-process:
 every request of each environment's session goes through the transport the caller gives
 (here no socket is listening: without it nothing is applied), `ApplyRequest`'s
 parallelism bounds the writes in flight, its options shape the fresh plan (a fresh plan
@@ -18,12 +18,12 @@ import pytest
 from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.changes import Plan
 from reconciler.clients.connection import Connection
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.rollout import ApplyRequest, Result, apply_summary, apply_waves
+from reconciler.fleet.waves import Wave
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.manifest.models import Manifest, User
 from reconciler.planning.plan import Selector
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.rollout import ApplyRequest, Result, apply_summary, apply_waves
-from reconciler.project.waves import Wave
 from reconciler.sandbox import SandboxState
 from tests.applying.inprocess import EXAMPLE, asgi, connection, mismatches, seeded
 

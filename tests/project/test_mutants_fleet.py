@@ -1,4 +1,4 @@
-"""Planning several environments (project/fleet.py) against the in-process sandbox:
+"""Planning several environments (fleet/plans.py) against the in-process sandbox:
 each environment's plan or its own error (manifest problems located, a credential not
 set, a refused sign-in), in the project's order, handed to `on_done` one by one; the
 same manifests loaded once for environments that share them; each environment's own
@@ -9,14 +9,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from reconciler.project import load_project, resolve
-from reconciler.project.fleet import (
+from reconciler.fleet.plans import (
     EnvironmentRun,
     PlanRequest,
     plan_environments,
     prepare_all,
 )
-from reconciler.project.summary import exit_code
+from reconciler.fleet.summary import exit_code
+from reconciler.project import load_project, resolve
 from tests.applying.inprocess import asgi, seeded
 
 PROJECT = """\

@@ -1,4 +1,4 @@
-"""One environment's apply in a rollout (project/rollout.py) with its real session: the
+"""One environment's apply in a rollout (fleet/rollout.py) with its real session: the
 `--lock-timeout` it is given reaches the lock (the refusal says how long it waited), its
 log is named after it; and the rollout's summary table, whole, for each way it ends."""
 
@@ -16,11 +16,9 @@ from reconciler.changes import Action, Change, Plan
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
 from reconciler.errors import ProblemsError
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Department, Manifest
-from reconciler.project import rollout
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.rollout import (
+from reconciler.fleet import rollout
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.rollout import (
     Applied,
     ApplyRequest,
     Result,
@@ -28,7 +26,9 @@ from reconciler.project.rollout import (
     apply_environment,
     apply_summary,
 )
-from reconciler.project.waves import Wave
+from reconciler.fleet.waves import Wave
+from reconciler.manifest import DesiredState
+from reconciler.manifest.models import Department, Manifest
 
 URL = "https://acme.example.com"
 

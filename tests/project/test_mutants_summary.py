@@ -1,14 +1,14 @@
-"""The run summary over several environments (project/summary.py), whole: the JSON
+"""The run summary over several environments (fleet/summary.py), whole: the JSON
 report (`--report-file`) as written, with and without the apply's results, the text
 table and the Markdown table."""
 
 from __future__ import annotations
 
 from reconciler.changes import Action, BrakeVerdict, Change, Diagnostic, Plan
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.rollout import Applied, Result
-from reconciler.project.summary import report_json, summary_markdown, summary_text
-from reconciler.project.waves import Wave
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.rollout import Applied, Result
+from reconciler.fleet.summary import report_json, summary_markdown, summary_text
+from reconciler.fleet.waves import Wave
 
 CHANGED = Plan(
     changes=(

@@ -1,4 +1,4 @@
-"""The rollout of an apply over several environments (project/rollout.py) with sessions
+"""The rollout of an apply over several environments (fleet/rollout.py) with sessions
 stood in for: waves in order, a wave's environments at once, a failure stopping the next
 wave, a fresh plan that differs refused, and Ctrl-C (`Stop`): what executes is
 interrupted (what was sent finishes), what has not begun writing does not begin, and no
@@ -16,10 +16,10 @@ from reconciler.applying.executor import ApplyReport
 from reconciler.applying.session import ApplyDeclined, ApplyOutcome
 from reconciler.changes import Action, Change, Plan
 from reconciler.errors import ReconcilerError
-from reconciler.project import rollout
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.rollout import ApplyRequest, Result, Stop, apply_summary, apply_waves
-from reconciler.project.waves import Wave
+from reconciler.fleet import rollout
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.rollout import ApplyRequest, Result, Stop, apply_summary, apply_waves
+from reconciler.fleet.waves import Wave
 
 PLAN = Plan((Change("users", "u1", Action.create),))
 WAVES = [Wave(1, ("acme", "globex")), Wave(2, ("initech",))]

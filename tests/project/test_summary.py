@@ -1,4 +1,4 @@
-"""The run summary over several environments (project/summary.py): the exit code across
+"""The run summary over several environments (fleet/summary.py): the exit code across
 them, the table's rows in the project's order, the JSON report; and the apply
 confirmation naming the environment."""
 
@@ -11,8 +11,8 @@ import pytest
 from reconciler.changes import Action, BrakeVerdict, Change, Diagnostic, Plan
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.summary import exit_code, report_json, summary_markdown, summary_text
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.summary import exit_code, report_json, summary_markdown, summary_text
 from reconciler.terminal.console import confirmation_text
 
 CHANGED = Plan(changes=(Change("companies", "Acme", Action.create),), brake=BrakeVerdict())

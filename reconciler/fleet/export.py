@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from reconciler.errors import ReconcilerError, UsageError
+from reconciler.run.flags import ExportFlags
 
 
 @dataclass
@@ -30,35 +31,33 @@ class _Exported:
     seconds: float = 0.0
 
 
-def export_fleet(
-    targets: list[Any], kwargs: dict[str, Any], max_parallel: int, request: Any
-) -> None:
-    from reconciler.cli.extras import check_writable
+def export_fleet(targets: list[Any], flags: ExportFlags, max_parallel: int, request: Any) -> None:
     from reconciler.export import Selection, check_directory, parse_rule_ids
-    from reconciler.project.fleet import in_order, run_to_end
+    from reconciler.fleet.plans import in_order, run_to_end
+    from reconciler.run.outputs import check_writable
 
-    out: Path | None = kwargs.get("out")
+    out = flags.out
     if out is None:
         names = ", ".join(target.name for target in targets)
         raise UsageError(
             f"export over several environments ({names}) needs --out DIR: each environment "
             "is written to DIR/NAME (or give one --env NAME to export to stdout)"
         )
-    force = bool(kwargs.get("force"))
+    force = flags.force
     for target in targets:  # before reading: fail fast
         check_directory(out / target.name, force=force)
     check_writable("--out", out, directory=True)
     selection = Selection.build(
-        kinds=kwargs.get("kinds", ()),
-        targets=kwargs.get("targets", ()),
-        excludes=kwargs.get("excludes", ()),
-        rule_ids=parse_rule_ids(kwargs.get("rule_ids", ())),
+        kinds=flags.kinds,
+        targets=flags.targets,
+        excludes=flags.excludes,
+        rule_ids=parse_rule_ids(flags.rule_ids),
     )
-    include_empty = bool(kwargs.get("include_empty"))
+    include_empty = flags.include_empty
     failed: list[str] = []
 
     def write(done: _Exported) -> None:
-        if not _write(done, out / done.name, kwargs.get("schema_ref"), force):
+        if not _write(done, out / done.name, flags.schema_ref, force):
             failed.append(done.name)
 
     click.echo(f"Exporting {len(targets)} environment(s)...", err=True)
@@ -76,7 +75,7 @@ def export_fleet(
 
 async def _export_one(target: Any, selection: Any, include_empty: bool, request: Any) -> _Exported:
     from reconciler.export import export_live
-    from reconciler.project.fleet import connection_for
+    from reconciler.fleet.plans import connection_for
 
     done = _Exported(target.name)
     started = time.perf_counter()

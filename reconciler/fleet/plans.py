@@ -22,7 +22,7 @@ from reconciler.manifest.varfiles import load_var_files
 from reconciler.planning.gcpause import fewer_collections
 from reconciler.planning.plan import Plan, Selector
 from reconciler.planning.workflow import read_and_plan
-from reconciler.project.environments import Target
+from reconciler.project.environments import Target, with_safety
 
 T = TypeVar("T")  # pragma: no mutate
 
@@ -111,16 +111,6 @@ def prepare(
     except ReconcilerError as exc:
         found.error = str(exc)
     return found
-
-
-def with_safety(desired: DesiredState, target: Target) -> DesiredState:
-    """The manifests with the environment's safety brake settings, if it has any."""
-    if target.declared.safety is None:
-        return desired
-    safety = target.safety(desired.settings.safety)
-    new_settings = desired.settings.model_copy(update={"safety": safety})
-    manifest = desired.manifest.model_copy(update={"settings": new_settings})
-    return replace(desired, manifest=manifest)
 
 
 def connection_for(

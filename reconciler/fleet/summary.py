@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from reconciler.changes import Action
-from reconciler.project.fleet import EnvironmentRun
+from reconciler.fleet.plans import EnvironmentRun
 
 ACTIONS = [action.value for action in Action]
 

@@ -30,10 +30,10 @@ _MOST_ERROR = 20_000  # characters of an environment's error shown in its commen
 
 
 def write_fleet_comments(directory: Path, runs: list[Any], source_url: str | None) -> None:
-    from reconciler.cli.extras import write_comment_parts
+    from reconciler.fleet.summary import summary_markdown
     from reconciler.masking import write_text
-    from reconciler.project.summary import summary_markdown
     from reconciler.render import markdown_parts
+    from reconciler.run.outputs import write_comment_parts
 
     total = 0
     for run in runs:
@@ -87,7 +87,7 @@ def write_fleet_findings(
     annotations and one Code Quality file, each naming its environment; those without a
     manifest line on the environment's line of the project file (`where`). An outcome is a
     `Prepared` (validate) or an `EnvironmentRun` (plan)."""
-    from reconciler.cli.reports import write_findings
+    from reconciler.report.files import write_findings
     from reconciler.report.findings import Finding, for_environment, from_plan, from_problems
 
     items: list[Finding] = []

@@ -1,7 +1,8 @@
 """Several environments in one run (`--env '*'`, or `--report-file`): validate each; plan
-them concurrently (reconciler/project/fleet.py), each plan printed whole in the project's
-order, then one summary; apply them after one confirmation naming every environment, in
-waves (cli/fleet_apply.py), stopping before the next wave when one fails."""
+them concurrently (fleet/plans.py), each plan printed whole in the project's order, then
+one summary; apply them after one confirmation naming every environment, in waves
+(fleet/apply.py), stopping before the next wave when one fails; export each to its own
+directory (fleet/export.py)."""
 
 from __future__ import annotations
 
@@ -13,66 +14,81 @@ from typing import Any
 
 import click
 
-from reconciler.cli.extras import refuse_sandbox
 from reconciler.errors import UsageError
+from reconciler.fleet.plans import PlanRequest
+from reconciler.project import Project
+from reconciler.run.flags import (
+    ApplyFlags,
+    Environments,
+    ExportFlags,
+    Flags,
+    PlanFlags,
+    ReportFlags,
+    ValidateFlags,
+)
 
-# Flags that make sense for one environment only, by command.
-_SINGLE_ONLY = {
-    "plan": {"out": "--out", "since": "--changed-since"},
-    "apply": {"plan_file": "--plan", "since": "--changed-since"},
-}
 
-
-def run_fleet(
-    command: str,
-    project: Any,
-    names: list[str],
-    kwargs: dict[str, Any],
-    max_parallel: int,
-    report_file: Path | None,
-) -> None:
+def run_fleet(project: Project, names: list[str], flags: Flags, chosen: Environments) -> None:
     from reconciler.project import resolve
 
-    _check_flags(command, kwargs)
+    _check_flags(flags)
     targets = [resolve(project, name) for name in names]
     for target in targets:  # every binding is checked before anything is sent anywhere
-        target.guard(os.environ, kwargs.get("helpdesk_url"), kwargs.get("workspace_url"))
-    request = _request(kwargs)
-    if command == "export":  # the live state only: no manifests to load
-        from reconciler.cli.fleet_export import export_fleet
+        if isinstance(flags, ValidateFlags):
+            target.guard(os.environ)
+        else:
+            target.guard(os.environ, flags.connection.helpdesk_url, flags.connection.workspace_url)
+    request = _request(flags)
+    if isinstance(flags, ExportFlags):  # the live state only: no manifests to load
+        from reconciler.fleet.export import export_fleet
 
-        export_fleet(targets, kwargs, max_parallel, request)
+        export_fleet(targets, flags, chosen.max_parallel, request)
         return
-    from reconciler.project.fleet import prepare_all
+    from reconciler.fleet.plans import prepare_all
 
-    connect = command != "validate"  # validate is offline: no credentials needed
-    prepared = prepare_all(targets, os.environ, request, connect=connect)
+    # validate is offline: no credentials needed
+    prepared = prepare_all(
+        targets, os.environ, request, connect=not isinstance(flags, ValidateFlags)
+    )
     where = {target.name: target.where for target in targets}
-    if command == "validate":
-        _findings(prepared, where, kwargs)
+    if isinstance(flags, ValidateFlags):
+        _findings(prepared, where, flags.reports)
         _validate(prepared)
         return
-    runs = _plan(prepared, request, kwargs.get("fmt", "text"), max_parallel, report_file, command)
-    _findings(runs, where, kwargs)
-    from reconciler.project.summary import exit_code
-
-    code = exit_code(runs, detailed=bool(kwargs.get("detailed_exitcode")))
-    if command == "plan":
-        _write_reports(runs, kwargs)
-        if kwargs.get("comment_dir") is not None:
-            from reconciler.cli.fleet_reports import write_fleet_comments
-
-            write_fleet_comments(kwargs["comment_dir"], runs, kwargs.get("source_url"))
-    if command == "apply":
-        if code == 1:
-            click.echo("Error: nothing applied: an environment has errors.", err=True)
-            sys.exit(1)
-        from reconciler.cli.fleet_apply import apply_fleet
-        from reconciler.project.waves import waves
-
-        apply_fleet(runs, kwargs, waves(project, names), max_parallel, report_file)
+    fmt = flags.fmt if isinstance(flags, PlanFlags) else "text"
+    command = "plan" if isinstance(flags, PlanFlags) else "apply"
+    runs = _plan(prepared, request, fmt, chosen.max_parallel, chosen.report_file, command)
+    if isinstance(flags, ApplyFlags):
+        _apply(project, names, runs, flags, chosen)
         return
-    if kwargs.get("fail_on_unmanaged"):
+    _findings(runs, where, flags.reports)
+    _plan_outputs(runs, flags)
+
+
+def _apply(
+    project: Project, names: list[str], runs: list[Any], flags: ApplyFlags, chosen: Environments
+) -> None:
+    from reconciler.fleet.apply import apply_fleet
+    from reconciler.fleet.summary import exit_code
+    from reconciler.fleet.waves import waves
+
+    if exit_code(runs, detailed=False) == 1:
+        click.echo("Error: nothing applied: an environment has errors.", err=True)
+        sys.exit(1)
+    apply_fleet(runs, flags, waves(project, names), chosen.max_parallel, chosen.report_file)
+
+
+def _plan_outputs(runs: list[Any], flags: PlanFlags) -> None:
+    """The reports and comments of a plan over several environments, then its exit code."""
+    from reconciler.fleet.summary import exit_code
+
+    code = exit_code(runs, detailed=flags.detailed_exitcode)
+    _write_reports(runs, flags.reports)
+    if flags.reports.comment_dir is not None:
+        from reconciler.fleet.reports import write_fleet_comments
+
+        write_fleet_comments(flags.reports.comment_dir, runs, flags.reports.source_url)
+    if flags.fail_on_unmanaged:
         from reconciler.terminal.console import unmanaged_failure
 
         if any(run.plan is not None and unmanaged_failure(run.plan) for run in runs):
@@ -80,42 +96,43 @@ def run_fleet(
     sys.exit(code)
 
 
-def _check_flags(command: str, kwargs: dict[str, Any]) -> None:
+def _check_flags(flags: Flags) -> None:
     """What cannot run over several environments is refused, and the comment directory
     checked, before anything is read or sent: fail fast."""
-    refuse_sandbox(kwargs)
-    for name, flag in _SINGLE_ONLY.get(command, {}).items():
-        if kwargs.get(name):
+    single_only: tuple[tuple[object, str], ...] = ()
+    if isinstance(flags, PlanFlags):
+        single_only = ((flags.out, "--out"), (flags.since, "--changed-since"))
+    elif isinstance(flags, ApplyFlags):
+        single_only = ((flags.plan_file, "--plan"), (flags.since, "--changed-since"))
+    for given, flag in single_only:
+        if given:
             raise UsageError(f"{flag} works with one environment: give one --env NAME")
-    if kwargs.get("comment_dir") is not None:
-        from reconciler.cli.extras import check_writable
+    if isinstance(flags, PlanFlags) and flags.reports.comment_dir is not None:
+        from reconciler.run.outputs import check_writable
 
-        check_writable("--comment-dir", kwargs["comment_dir"], directory=True)
+        check_writable("--comment-dir", flags.reports.comment_dir, directory=True)
 
 
-def _findings(outcomes: list[Any], where: dict[str, str], kwargs: dict[str, Any]) -> None:
+def _findings(outcomes: list[Any], where: dict[str, str], reports: ReportFlags) -> None:
     """--annotations and --codequality over every environment (validate and plan)."""
     from reconciler.report.annotations import GITHUB, platform_from
 
-    if "annotations" not in kwargs:  # apply has neither option
-        return
-    codequality = kwargs.get("codequality")
-    if platform_from(kwargs.get("annotations")) == GITHUB or codequality is not None:
-        from reconciler.cli.fleet_reports import write_fleet_findings
+    if platform_from(reports.annotations) == GITHUB or reports.codequality is not None:
+        from reconciler.fleet.reports import write_fleet_findings
 
-        write_fleet_findings(kwargs.get("annotations"), codequality, outcomes, where)
+        write_fleet_findings(reports.annotations, reports.codequality, outcomes, where)
 
 
-def _write_reports(runs: list[Any], kwargs: dict[str, Any]) -> None:
+def _write_reports(runs: list[Any], reports: ReportFlags) -> None:
     """--html, --junit and the job summary over every environment of the run, in the
     project's order; an environment that could not be planned is there with its error.
     Without any of them, no plan is turned into its document (a fleet's plans, for
     nothing: about 5 % of a 20-tenant plan's CPU)."""
-    files = ("html_file", "junit_file", "job_summary_file")
-    if all(kwargs.get(name) is None for name in files):
+    files = (reports.html_file, reports.junit_file, reports.job_summary_file)
+    if all(file is None for file in files):
         return
-    from reconciler.cli.reports import write_reports
     from reconciler.report.digest import Planned
+    from reconciler.report.files import write_reports
 
     plans = [
         Planned(
@@ -126,27 +143,23 @@ def _write_reports(runs: list[Any], kwargs: dict[str, Any]) -> None:
         )
         for run in runs
     ]
-    write_reports(
-        plans,
-        kwargs.get("html_file"),
-        kwargs.get("junit_file"),
-        kwargs.get("job_summary_file"),
-        kwargs.get("source_url"),
-        None,
-    )
+    write_reports(plans, *files, reports.source_url, None)
 
 
-def _request(kwargs: dict[str, Any]) -> Any:
+def _request(flags: Flags) -> PlanRequest:
     from reconciler.clients.connection import RateSettings, Timeouts
     from reconciler.planning.plan import Selector
-    from reconciler.project.fleet import PlanRequest
 
+    if isinstance(flags, ValidateFlags):
+        return PlanRequest()
+    selectors = (flags.targets, flags.excludes)
+    targets, excludes = (tuple(Selector.parse(t) for t in given) for given in selectors)
     return PlanRequest(
-        prune=bool(kwargs.get("prune")),
-        targets=tuple(Selector.parse(t) for t in kwargs.get("targets", ())),
-        excludes=tuple(Selector.parse(e) for e in kwargs.get("excludes", ())),
-        rates=RateSettings(kwargs.get("rate_limit", 90), kwargs.get("search_rate_limit", 60)),
-        timeouts=Timeouts(kwargs["timeout"]) if kwargs.get("timeout") else Timeouts(),
+        prune=not isinstance(flags, ExportFlags) and flags.prune,
+        targets=targets,
+        excludes=excludes,
+        rates=RateSettings(*flags.connection.rates),
+        timeouts=Timeouts(flags.connection.timeout),
     )
 
 
@@ -176,8 +189,8 @@ def _plan(
     report_file: Path | None,
     command: str,
 ) -> list[Any]:
-    from reconciler.project.fleet import plan_environments, run_to_end
-    from reconciler.project.summary import report_json, summary_markdown, summary_text
+    from reconciler.fleet.plans import plan_environments, run_to_end
+    from reconciler.fleet.summary import report_json, summary_markdown, summary_text
 
     done: list[Any] = []
 
@@ -219,7 +232,7 @@ def _print_run(run: Any, fmt: str) -> None:
         if run.plan is not None:
             body = format_markdown(run.plan, title=title)
         else:
-            from reconciler.cli.fleet_reports import error_part
+            from reconciler.fleet.reports import error_part
 
             body = error_part(title, run.error or "not planned")
         click.echo(body)
@@ -234,7 +247,7 @@ def _print_run(run: Any, fmt: str) -> None:
 
 
 def _fleet_json(runs: list[Any]) -> str:
-    from reconciler.project.summary import row
+    from reconciler.fleet.summary import row
 
     document = {
         "environments": [
@@ -251,7 +264,7 @@ def _fleet_json(runs: list[Any]) -> str:
 
 
 def _print_interrupted(done: list[Any], prepared: list[Any]) -> None:
-    from reconciler.project.summary import summary_text
+    from reconciler.fleet.summary import summary_text
 
     finished = {run.name for run in done}
     left = [item.target.name for item in prepared if item.target.name not in finished]
