@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,11 +20,16 @@ from reconciler.errors import UsageError
 from reconciler.run.flags import ApplyFlags
 from reconciler.terminal.interrupts import EXIT_INTERRUPTED, ApplyInterrupts, sigterm_as_interrupt
 
+if TYPE_CHECKING:
+    from reconciler.fleet.plans import EnvironmentRun
+    from reconciler.fleet.rollout import Applied, ApplyRequest
+    from reconciler.fleet.waves import Wave
+
 
 def apply_fleet(
-    runs: list[Any],
+    runs: list[EnvironmentRun],
     flags: ApplyFlags,
-    planned: list[Any],
+    planned: list[Wave],
     max_parallel: int,
     report_file: Path | None = None,
 ) -> None:
@@ -31,11 +37,12 @@ def apply_fleet(
     from reconciler.fleet.plans import run_to_end
     from reconciler.fleet.rollout import Result
 
-    changing = [run for run in runs if run.plan is not None and run.plan.to_apply]
+    shown = [(run, run.plan) for run in runs if run.plan is not None and run.plan.to_apply]
+    changing = [run for run, _ in shown]
     if not changing:
         click.echo("No changes in any environment: nothing to apply.", err=True)
         return
-    held = [run.name for run in changing if run.plan.brake and run.plan.brake.holds]
+    held = [run.name for run, plan in shown if plan.brake and plan.brake.holds]
     if held and not flags.force:
         raise UsageError(
             f"the safety brake holds for {', '.join(held)} (see each plan): nothing "
@@ -45,9 +52,9 @@ def apply_fleet(
     planned = [wave for wave in planned if names.intersection(wave.names)]
     if not _confirmed(changing, planned, flags.yes):
         raise UsageError("nothing applied")
-    done: list[Any] = []
+    done: list[Applied] = []
 
-    def show(item: Any) -> None:
+    def show(item: Applied) -> None:
         done.append(item)
         _print_applied(item)
 
@@ -79,8 +86,12 @@ def apply_fleet(
 
 
 async def _rollout(
-    changing: list[Any], planned: list[Any], flags: ApplyFlags, max_parallel: int, show: Any
-) -> list[Any]:
+    changing: list[EnvironmentRun],
+    planned: list[Wave],
+    flags: ApplyFlags,
+    max_parallel: int,
+    show: Callable[[Applied], None],
+) -> list[Applied]:
     """The waves, with Ctrl-C armed: the first stops the rollout gracefully (nothing new
     starts, what was sent finishes), a second stops it at once."""
     from reconciler.fleet.rollout import Stop, apply_waves
@@ -97,7 +108,7 @@ async def _rollout(
         interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run's close disarms too)
 
 
-def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
+def _confirmed(changing: list[EnvironmentRun], planned: list[Wave], yes: bool) -> bool:
     if yes:
         return True
     if not sys.stdin.isatty():
@@ -111,8 +122,10 @@ def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
             together = " (at once)" if len(members) > 1 else ""
             lines.append(f"  wave {wave.number}{together}:")
         for run in members:
-            counts = ", ".join(f"{n} to {action}" for action, n in run.plan.summary.items() if n)
-            urls = [s.url for s in (run.connection.helpdesk, run.connection.workspace) if s]
+            plan, connection = run.plan, run.connection
+            assert plan is not None and connection is not None  # planned, so connected
+            counts = ", ".join(f"{n} to {action}" for action, n in plan.summary.items() if n)
+            urls = [s.url for s in (connection.helpdesk, connection.workspace) if s]
             indent = "    " if waved else "  "
             lines.append(
                 f"{indent}{run.name}: {counts or 'asserted values only'}  {' '.join(urls)}"
@@ -127,7 +140,7 @@ def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
     return bool(answer.strip() == "yes")
 
 
-def _request(flags: ApplyFlags) -> Any:
+def _request(flags: ApplyFlags) -> ApplyRequest:
     from reconciler.applying.log import default_path
     from reconciler.applying.session import ApplyOptions
     from reconciler.fleet.rollout import ApplyRequest
@@ -146,7 +159,7 @@ def _request(flags: ApplyFlags) -> Any:
     )
 
 
-def _print_applied(item: Any) -> None:
+def _print_applied(item: Applied) -> None:
     """One environment's apply, whole: its report, or its error."""
     from reconciler.fleet.rollout import Result
     from reconciler.terminal.console import print_report

@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import click
 
 from reconciler.errors import UsageError
-from reconciler.fleet.plans import PlanRequest
+from reconciler.fleet.plans import EnvironmentRun, PlanRequest, Prepared
 from reconciler.project import Project
 from reconciler.run.flags import (
     ApplyFlags,
@@ -66,7 +66,11 @@ def run_fleet(project: Project, names: list[str], flags: Flags, chosen: Environm
 
 
 def _apply(
-    project: Project, names: list[str], runs: list[Any], flags: ApplyFlags, chosen: Environments
+    project: Project,
+    names: list[str],
+    runs: list[EnvironmentRun],
+    flags: ApplyFlags,
+    chosen: Environments,
 ) -> None:
     from reconciler.fleet.apply import apply_fleet
     from reconciler.fleet.summary import exit_code
@@ -78,7 +82,7 @@ def _apply(
     apply_fleet(runs, flags, waves(project, names), chosen.max_parallel, chosen.report_file)
 
 
-def _plan_outputs(runs: list[Any], flags: PlanFlags) -> None:
+def _plan_outputs(runs: list[EnvironmentRun], flags: PlanFlags) -> None:
     """The reports and comments of a plan over several environments, then its exit code."""
     from reconciler.fleet.summary import exit_code
 
@@ -113,7 +117,9 @@ def _check_flags(flags: Flags) -> None:
         check_writable("--comment-dir", flags.reports.comment_dir, directory=True)
 
 
-def _findings(outcomes: list[Any], where: dict[str, str], reports: ReportFlags) -> None:
+def _findings(
+    outcomes: Sequence[Prepared | EnvironmentRun], where: dict[str, str], reports: ReportFlags
+) -> None:
     """--annotations and --codequality over every environment (validate and plan)."""
     from reconciler.report.annotations import GITHUB, platform_from
 
@@ -123,7 +129,7 @@ def _findings(outcomes: list[Any], where: dict[str, str], reports: ReportFlags) 
         write_fleet_findings(reports.annotations, reports.codequality, outcomes, where)
 
 
-def _write_reports(runs: list[Any], reports: ReportFlags) -> None:
+def _write_reports(runs: list[EnvironmentRun], reports: ReportFlags) -> None:
     """--html, --junit and the job summary over every environment of the run, in the
     project's order; an environment that could not be planned is there with its error.
     Without any of them, no plan is turned into its document (a fleet's plans, for
@@ -163,7 +169,7 @@ def _request(flags: Flags) -> PlanRequest:
     )
 
 
-def _validate(prepared: list[Any]) -> None:
+def _validate(prepared: list[Prepared]) -> None:
     failed = 0
     for item in prepared:
         if item.error is not None:
@@ -173,6 +179,7 @@ def _validate(prepared: list[Any]) -> None:
         for message in item.warnings:
             click.echo(f"{item.target.name}: Warning: {message}", err=True)
         desired = item.desired
+        assert desired is not None  # loaded, as there is no error
         count = sum(len(desired.entries(kind)) for kind in desired.kinds_used)
         click.echo(f"{item.target.name}: valid: {count} objects in {len(desired.files)} file(s).",
                    err=True)  # fmt: skip
@@ -182,19 +189,19 @@ def _validate(prepared: list[Any]) -> None:
 
 
 def _plan(
-    prepared: list[Any],
-    request: Any,
+    prepared: list[Prepared],
+    request: PlanRequest,
     fmt: str,
     max_parallel: int,
     report_file: Path | None,
     command: str,
-) -> list[Any]:
+) -> list[EnvironmentRun]:
     from reconciler.fleet.plans import plan_environments, run_to_end
     from reconciler.fleet.summary import report_json, summary_markdown, summary_text
 
-    done: list[Any] = []
+    done: list[EnvironmentRun] = []
 
-    def show(run: Any) -> None:
+    def show(run: EnvironmentRun) -> None:
         done.append(run)
         if fmt != "json":
             _print_run(run, fmt)
@@ -219,7 +226,7 @@ def _plan(
     return done
 
 
-def _print_run(run: Any, fmt: str) -> None:
+def _print_run(run: EnvironmentRun, fmt: str) -> None:
     """One environment's plan, whole (warnings on stderr just before it)."""
     from reconciler.render import format_markdown, format_text
     from reconciler.terminal.console import colour
@@ -246,7 +253,7 @@ def _print_run(run: Any, fmt: str) -> None:
     sys.stdout.flush()
 
 
-def _fleet_json(runs: list[Any]) -> str:
+def _fleet_json(runs: list[EnvironmentRun]) -> str:
     from reconciler.fleet.summary import row
 
     document = {
@@ -263,7 +270,7 @@ def _fleet_json(runs: list[Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def _print_interrupted(done: list[Any], prepared: list[Any]) -> None:
+def _print_interrupted(done: list[EnvironmentRun], prepared: list[Prepared]) -> None:
     from reconciler.fleet.summary import summary_text
 
     finished = {run.name for run in done}

@@ -15,23 +15,30 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from reconciler.errors import ReconcilerError, UsageError
 from reconciler.run.flags import ExportFlags
 
+if TYPE_CHECKING:
+    from reconciler.export import ExportResult, Selection
+    from reconciler.fleet.plans import PlanRequest
+    from reconciler.project import Target
+
 
 @dataclass
 class _Exported:
     name: str
-    result: Any = None  # an ExportResult
+    result: ExportResult | None = None
     error: str | None = None
     seconds: float = 0.0
 
 
-def export_fleet(targets: list[Any], flags: ExportFlags, max_parallel: int, request: Any) -> None:
+def export_fleet(
+    targets: list[Target], flags: ExportFlags, max_parallel: int, request: PlanRequest
+) -> None:
     from reconciler.export import Selection, check_directory, parse_rule_ids
     from reconciler.fleet.plans import in_order, run_to_end
     from reconciler.run.outputs import check_writable
@@ -73,7 +80,9 @@ def export_fleet(targets: list[Any], flags: ExportFlags, max_parallel: int, requ
     click.echo(f"Exported {len(targets)} environment(s) to {out}.", err=True)
 
 
-async def _export_one(target: Any, selection: Any, include_empty: bool, request: Any) -> _Exported:
+async def _export_one(
+    target: Target, selection: Selection, include_empty: bool, request: PlanRequest
+) -> _Exported:
     from reconciler.export import export_live
     from reconciler.fleet.plans import connection_for
 
@@ -97,15 +106,15 @@ def _write(done: _Exported, directory: Path, schema: str | None, force: bool) ->
     if done.error is not None:
         click.echo(f"Error: {done.name}: {done.error}", err=True)
         return False
-    for message in done.result.warnings:
+    result = done.result
+    assert result is not None  # exported, as there is no error
+    for message in result.warnings:
         click.echo(f"Warning: {done.name}: {message}", err=True)
     try:
-        written = write_directory(done.result, directory, schema=schema, force=force)
+        written = write_directory(result, directory, schema=schema, force=force)
     except ReconcilerError as exc:
         click.echo(f"Error: {done.name}: {exc}", err=True)
         return False
     names = ", ".join(p.name for p in written.files)
-    click.echo(
-        f"{done.name}: exported {done.result.count} object(s) to {directory}: {names}.", err=True
-    )
+    click.echo(f"{done.name}: exported {result.count} object(s) to {directory}: {names}.", err=True)
     return True

@@ -19,6 +19,7 @@ always holds exactly this run's comments."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,10 @@ def _remove_stale(directory: Path, names: set[str]) -> None:
 
 
 def write_fleet_findings(
-    annotations: str | None, codequality: Path | None, outcomes: list[Any], where: dict[str, str]
+    annotations: str | None,
+    codequality: Path | None,
+    outcomes: Sequence[Any],
+    where: dict[str, str],
 ) -> None:
     """The findings of every environment (validation problems and warnings, the plan's
     errors, warnings and notes, the brake, an environment's error) in one set of
