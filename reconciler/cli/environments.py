@@ -39,25 +39,19 @@ def environments(
     schema: bool,
 ) -> None:  # fmt: skip
     """List the environments of the project file (reconciler.yaml)."""
-    from reconciler.project import locate_project, project_schema_text, resolve, select
-    from reconciler.project.environments import affected, listing
+    from reconciler.project import project_schema_text
+    from reconciler.project.environments import listing_text, listings
 
     if schema:
         click.echo(project_schema_text(), nl=False)
         return
-    project = locate_project(project_file)
-    targets = [resolve(project, name) for name in select(project, envs or ("*",))]
-    if changed:
-        files = [Path(f) for f in _changed_names(changed)]
-        targets = [t for t in targets if affected(project, t, files)]
-    rows = [listing(target) for target in targets]
+    rows = listings(
+        project_file, envs, [Path(f) for f in _changed_names(changed)] if changed else None
+    )
     if fmt == "json":
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    width = max((len(row["name"]) for row in rows), default=0)
-    for row in rows:
-        url = row["helpdesk_url"] or row["workspace_url"] or "(URLs from the environment)"
-        click.echo(f"{row['name'].ljust(width)}  {url}  {' '.join(row['paths'])}")
+    click.echo(listing_text(rows), nl=False)
     sys.stdout.flush()  # pragma: no mutate (equivalent: nothing follows; the exit flushes)
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from reconciler.errors import UsageError
 from reconciler.manifest.models import Safety
-from reconciler.project.load import Project
+from reconciler.project.load import Project, locate_project
 from reconciler.project.model import Credential, Environment
 
 if TYPE_CHECKING:
@@ -191,3 +191,25 @@ def listing(target: Target) -> dict[str, Any]:
         "credentials": {str(k): v for k, v in declared.credentials.items()},
         "wave": declared.wave,  # apply's wave (None: no waves), for a CI pipeline's stages
     }
+
+
+def listings(
+    project_file: Path | None, patterns: Sequence[str], changed: Sequence[Path] | None = None
+) -> list[dict[str, Any]]:
+    """`reconciler environments`: the environments `patterns` select (all without one),
+    only those a change to `changed` can affect when given, each as `listing` says it."""
+    project = locate_project(project_file)
+    targets = [resolve(project, name) for name in select(project, patterns or ("*",))]
+    if changed is not None:
+        targets = [target for target in targets if affected(project, target, changed)]
+    return [listing(target) for target in targets]
+
+
+def listing_text(rows: Sequence[dict[str, Any]]) -> str:
+    """The listings for a person: name, address, paths; a line each."""
+    width = max((len(row["name"]) for row in rows), default=0)
+    lines = []
+    for row in rows:
+        url = row["helpdesk_url"] or row["workspace_url"] or "(URLs from the environment)"
+        lines.append(f"{row['name'].ljust(width)}  {url}  {' '.join(row['paths'])}\n")
+    return "".join(lines)
