@@ -2,7 +2,7 @@
 command (`ValidateFlags`, `PlanFlags`, `ApplyFlags`, `ExportFlags`) and the parts they
 share (`ConnectionFlags`, `ReportFlags`). `for_target` gives the flags a command runs
 with for one environment of the project file: its paths, its var files before those
-given, its rate limits where none was given. Nothing here is imported but dataclasses:
+given, its rate limits where none was given. Only the standard library is imported here:
 `validate` and `--help` start quickly."""
 
 from __future__ import annotations
