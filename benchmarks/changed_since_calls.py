@@ -31,11 +31,11 @@ from plan_calls import connection
 from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.manifest import DesiredState, validate_manifests
 from reconciler.run.scope import changed_since
-from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.seeds_builtin import seed_path
 from reconciler.sandbox.store import Store
+from reconciler.session.workflow import read_and_plan
 
 DEPARTMENTS = ("IT", "Finance", "Sales", "Operations", "Legal")
 CENTRES = ("CC-100 IT", "CC-200 Finance", "CC-300 Sales", "CC-400 Operations")

@@ -29,11 +29,11 @@ from reconciler.clients.connection import (
 )
 from reconciler.manifest import DesiredState, Manifest, load_manifests
 from reconciler.plans import Plan
-from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.seeds_builtin import seed_path
 from reconciler.sandbox.store import Store
+from reconciler.session.workflow import read_and_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 USERS_PAGE, ASSETS_PAGE = 500, 50

@@ -35,7 +35,7 @@ from reconciler.plans import Change, Plan
 from reconciler.plans.addresses import Selector
 from reconciler.plans.planfile import SavedPlan, differences, manifests_digest
 from reconciler.resources import LOCATORS, RESOURCES
-from reconciler.run.workflow import (
+from reconciler.session.workflow import (
     Clients,
     check_services,
     judged,

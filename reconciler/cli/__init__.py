@@ -1,8 +1,10 @@
 """The command line: a thin click layer over the library (parse flags, call, map errors
-to exit codes). Human output and progress go to stderr; the plan goes to stdout. One
-module per command; `options.py` holds the options they share, `extras.py` what the
-option modules share without importing each other. A command's module is imported only
-when that command runs (lazy.py): `--help`, `--version` and `validate` start quickly.
+to exit codes). Each command's module parses its options into the typed flags of
+reconciler/run/flags.py and hands them to reconciler/fleet/dispatch.py, which runs the
+command for no environment, one, or several; `options.py` holds the options commands
+share. Human output and progress go to stderr; the plan goes to stdout. A command's module
+is imported only when that command runs (lazy.py): `--help`, `--version` and `validate`
+start quickly.
 
 Exit codes (group.py): 0 success (with --detailed-exitcode: no changes), 1 any error,
 usage errors included, 2 changes present (only with --detailed-exitcode), 130 interrupted."""

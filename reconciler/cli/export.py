@@ -1,20 +1,23 @@
-"""`reconciler export`: manifests from the live state."""
+"""`reconciler export`: manifests from the live state (reconciler/run/export.py; several
+environments: reconciler/fleet/export.py)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import click
 
-from reconciler.cli.environments import with_environments
-from reconciler.cli.options import connection_options, open_connection
-from reconciler.terminal.console import Progress
+from reconciler.cli.options import (
+    connection_flags,
+    connection_options,
+    environments,
+    export_environment_options,
+)
 
 
 @click.command()
-@with_environments("export")
+@export_environment_options
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
@@ -64,42 +67,15 @@ def export(
     include_empty: bool,
     schema_ref: str | None,
     force: bool,
-    **connection: Any,
+    **given: Any,
 ) -> None:
     """Write manifests from the live state; `plan` on them then shows no change."""
-    from reconciler.export import (
-        Selection,
-        check_directory,
-        export_live,
-        parse_rule_ids,
-        write_directory,
-    )
+    from reconciler.fleet.dispatch import run_command
+    from reconciler.run.flags import ExportFlags
 
-    selection = Selection.build(
-        kinds=kinds, targets=targets, excludes=excludes, rule_ids=parse_rule_ids(rule_ids)
-    )
-    if out is not None:
-        from reconciler.cli.extras import check_writable
-
-        check_directory(out, force=force)  # before reading: fail fast
-        check_writable("--out", out, directory=True)
-    with open_connection(**connection) as conn, Progress() as progress:
-        result = asyncio.run(
-            export_live(conn, selection, include_empty=include_empty, on_read=progress.read)
-        )
-    for message in result.warnings:
-        click.echo(f"Warning: {message}", err=True)
-    if out is None:
-        click.echo(result.document(schema_ref or "manifest.schema.json"), nl=False)
-        click.echo(f"Exported {result.count} object(s).", err=True)
-        return
-    written = write_directory(result, out, schema=schema_ref, force=force)
-    names = ", ".join(p.name for p in written.files)
-    click.echo(f"Exported {result.count} object(s) to {out}: {names}.", err=True)
-    if written.others:
-        others = ", ".join(str(p.relative_to(out)) for p in written.others)
-        click.echo(
-            f"Warning: {out} also holds other manifests, left as they were, which `plan "
-            f"{out}` reads too: {others}",
-            err=True,
-        )
+    flags = ExportFlags(
+        out=out, kinds=kinds, targets=targets, excludes=excludes, rule_ids=rule_ids,
+        include_empty=include_empty, schema_ref=schema_ref, force=force,
+        connection=connection_flags(given),
+    )  # fmt: skip
+    run_command(flags, environments(given))

@@ -3,32 +3,32 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
-from reconciler.cli.environments import with_environments
-from reconciler.cli.options import load_manifests, manifest_paths, var_files
-from reconciler.cli.reports import annotation_options, reported
+from reconciler.cli.options import (
+    annotation_options,
+    environment_options,
+    environments,
+    manifest_paths,
+    report_flags,
+    var_files,
+)
 
 
 @click.command()
-@with_environments("validate")
+@environment_options
 @manifest_paths
 @var_files
 @annotation_options
-def validate(
-    paths: tuple[Path, ...],
-    var_files: tuple[Path, ...],
-    annotations: str | None,
-    codequality: Path | None,
-) -> None:
+def validate(paths: tuple[Path, ...], var_files: tuple[Path, ...], **given: Any) -> None:
     """Check manifests offline: syntax, schema, duplicates, references. No network."""
-    with reported(annotations, codequality, paths) as findings:
-        validated = load_manifests(paths, var_files)
-        findings.problems(warnings=validated.warnings)
-    desired = validated.desired
-    count = sum(len(desired.entries(kind)) for kind in desired.kinds_used)
-    click.echo(f"Valid: {count} objects in {len(desired.files)} file(s).", err=True)
+    from reconciler.fleet.dispatch import run_command
+    from reconciler.run.flags import ValidateFlags
+
+    flags = ValidateFlags(paths=paths, var_files=var_files, reports=report_flags(given))
+    run_command(flags, environments(given))
 
 
 @click.command()

@@ -1,22 +1,25 @@
-"""Options and steps every command shares: manifest paths, --var-file, the connection
-options (or --sandbox), and loading the manifests with their warnings printed."""
+"""The options commands share, and their values made into the typed flags the library
+takes (reconciler/run/flags.py): manifest paths, --var-file, --changed-since, the
+connection options (or --sandbox), the report options, and --env with its companions."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-# Calls a minute (MAX_RATE): the helpdesk allows 90; a self-hosted install may allow more,
-# not 10,000.
-from reconciler.cli.extras import MAX_RATE
+from reconciler.run.flags import ConnectionFlags, Environments, ReportFlags
 from reconciler.sandbox.config import builtin_seed_names
 
-# Not required by click: `--env NAME` gives them instead (cli/environments.py checks).
+# The highest calls-a-minute any --*rate-limit option takes (0 turns the limiter off): the
+# helpdesk allows 90; a self-hosted install may allow more, not 10,000.
+MAX_RATE = 10_000
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+# Not required by click: `--env NAME` gives them instead (fleet/dispatch.py checks).
 manifest_paths = click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 var_files = click.option(
     "--var-file",
@@ -25,166 +28,133 @@ var_files = click.option(
     type=click.Path(dir_okay=False, path_type=Path),
     help="YAML mapping of NAME: value filling ${NAME} before the environment; repeatable.",
 )
+changed_since_option = click.option(
+    "--changed-since",
+    "since",
+    metavar="REF",
+    help="Plan only the entries added or changed since this git revision, and those they "
+    "name (a partial plan: it removes nothing).",
+)
 
 
-def load_manifests(paths: tuple[Path, ...], var_file_paths: tuple[Path, ...]) -> Any:
-    """Load and validate the manifests (with --var-file values), print the warnings."""
-    from reconciler.manifest import validate_manifests
-    from reconciler.manifest.varfiles import load_var_files
+def _apply_all(options: list[Decorator]) -> Decorator:
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            func = option(func)
+        return func
 
-    variables = load_var_files(list(var_file_paths)) if var_file_paths else None
-    result = validate_manifests(list(paths), os.environ, variables)
-    target = _environment()
-    if target is not None:  # the environment's own safety settings (reconciler.yaml)
-        from dataclasses import replace
-
-        from reconciler.project.fleet import with_safety
-
-        result = replace(result, desired=with_safety(result.desired, target))
-    for message in result.warnings:
-        click.echo(f"Warning: {message}", err=True)
-    return result
+    return decorate
 
 
-def connection_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    options = [
-        click.option(
-            "--helpdesk-url", help="Helpdesk base URL (or HELPDESK_URL); /api is appended."
-        ),
-        click.option("--workspace-url", help="Workspace base URL (or WORKSPACE_URL)."),
-        click.option(
-            "--rate-limit",
-            type=click.IntRange(0, MAX_RATE),
-            default=90,
-            show_default=True,
-            help="Helpdesk calls a minute; 0 for installs with DisableRateLimit.",
-        ),
-        click.option(
-            "--search-rate-limit",
-            type=click.IntRange(0, MAX_RATE),
-            default=60,
-            show_default=True,
-            help="Search/UserByEmail calls a minute.",
-        ),
-        click.option(
-            "--timeout",
-            type=click.FloatRange(min=0.1, max=3600),
-            default=60,
-            show_default=True,
-            envvar="RECONCILER_TIMEOUT",
-            metavar="SECONDS",
-            help="Longest wait for one answer (connecting: at most 10 s); a failing call "
-            "is not retried after SECONDS more, so a silent server costs about 2 x SECONDS "
-            "(or RECONCILER_TIMEOUT).",
-        ),
-        click.option(
-            "--sandbox",
-            is_flag=True,
-            help="Start an embedded sandbox on loopback (state in .reconciler/sandbox.db).",
-        ),
-        click.option(
-            "--sandbox-seed",
-            default="acme",
-            show_default=True,
-            help="With --sandbox: seed used on first start (a built-in one: "
-            f"{', '.join(builtin_seed_names())}; or a seed file).",
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+connection_options = _apply_all([
+    click.option("--helpdesk-url", help="Helpdesk base URL (or HELPDESK_URL); /api is appended."),
+    click.option("--workspace-url", help="Workspace base URL (or WORKSPACE_URL)."),
+    click.option("--rate-limit", type=click.IntRange(0, MAX_RATE), default=90, show_default=True,
+                 help="Helpdesk calls a minute; 0 for installs with DisableRateLimit."),
+    click.option("--search-rate-limit", type=click.IntRange(0, MAX_RATE), default=60,
+                 show_default=True, help="Search/UserByEmail calls a minute."),
+    click.option(
+        "--timeout", type=click.FloatRange(min=0.1, max=3600), default=60, show_default=True,
+        envvar="RECONCILER_TIMEOUT", metavar="SECONDS",
+        help="Longest wait for one answer (connecting: at most 10 s); a failing call "
+        "is not retried after SECONDS more, so a silent server costs about 2 x SECONDS "
+        "(or RECONCILER_TIMEOUT).",
+    ),
+    click.option("--sandbox", is_flag=True,
+                 help="Start an embedded sandbox on loopback (state in .reconciler/sandbox.db)."),
+    click.option("--sandbox-seed", default="acme", show_default=True,
+                 help="With --sandbox: seed used on first start (a built-in one: "
+                 f"{', '.join(builtin_seed_names())}; or a seed file)."),
+])  # fmt: skip
 
 
-@contextmanager
-def open_connection(
-    helpdesk_url: str | None,
-    workspace_url: str | None,
-    rate_limit: int,
-    search_rate_limit: int,
-    timeout: float,
-    sandbox: bool,
-    sandbox_seed: str,
-) -> Iterator[Any]:
-    from dataclasses import replace
+def connection_flags(given: dict[str, Any]) -> ConnectionFlags:
+    """The connection options' values; a rate limit left at its default is None (the
+    environment's own then applies)."""
+    context = click.get_current_context()
 
-    from reconciler.clients.connection import RateSettings, Timeouts, connection_from
-    from reconciler.errors import UsageError
+    def chosen(name: str) -> Any:
+        default = context.get_parameter_source(name) in (None, click.core.ParameterSource.DEFAULT)
+        return None if default else given[name]
 
-    if sandbox:
-        if helpdesk_url or workspace_url:
-            raise UsageError("--sandbox cannot be combined with --helpdesk-url/--workspace-url")
-        from reconciler.cli.extras import require_sandbox_extra
+    sandbox = None
+    if given["sandbox"]:
+        from reconciler.sandbox.start import embedded
 
-        require_sandbox_extra()
-        from reconciler.sandbox.embedded import embedded_sandbox
-
-        ignored = [name for name in ("HELPDESK_URL", "WORKSPACE_URL") if os.environ.get(name)]
-        if ignored:
-            click.echo(
-                f"Warning: --sandbox is used: {' and '.join(ignored)} (exported) "
-                f"{'is' if len(ignored) == 1 else 'are'} ignored, as are the credentials.",
-                err=True,
-            )
-
-        with embedded_sandbox(seed=sandbox_seed) as connection:
-            yield replace(connection, timeouts=Timeouts(timeout))
-        return
-    target = _environment()
-    env = os.environ if target is None else target.variables(os.environ)
-    check_credentials(env)
-    connection = connection_from(
-        env,
-        helpdesk_url=helpdesk_url,
-        workspace_url=workspace_url,
-        rates=RateSettings(rate_limit, search_rate_limit),
-        timeouts=Timeouts(timeout),
+        sandbox = embedded(given["sandbox_seed"])
+    return ConnectionFlags(
+        helpdesk_url=given["helpdesk_url"],
+        workspace_url=given["workspace_url"],
+        rate_limit=chosen("rate_limit"),
+        search_rate_limit=chosen("search_rate_limit"),
+        timeout=given["timeout"],
+        sandbox=sandbox,
     )
-    if target is not None:
-        from dataclasses import replace
-
-        connection = replace(connection, environment=target.name)
-    if not connection.configured:
-        raise UsageError(
-            "no service configured: set HELPDESK_URL (and credentials) and/or "
-            "WORKSPACE_URL, or try --sandbox"
-        )
-    yield connection
 
 
-def _environment() -> Any:
-    """The `--env` environment this command runs for, or None (cli/environments.py)."""
-    from reconciler.cli.environments import current_target
+annotation_options = _apply_all([
+    click.option(
+        "--annotations", type=click.Choice(["github", "gitlab", "none"]), default=None,
+        help="Put errors and warnings on the manifest lines: GitHub workflow commands (on "
+        "stderr), or with gitlab the --codequality file. Default: github under GitHub "
+        "Actions (GITHUB_ACTIONS), gitlab under GitLab CI (GITLAB_CI), else none.",
+    ),
+    click.option(
+        "--codequality", type=click.Path(dir_okay=False, path_type=Path),
+        help="Also write the findings as a GitLab Code Quality report (JSON), even when none.",
+    ),
+])  # fmt: skip
+plan_report_options = _apply_all([
+    annotation_options,
+    click.option("--html", "html_file", type=click.Path(dir_okay=False, path_type=Path),
+                 help="Also write the plan as one self-contained HTML page (filters, search; "
+                 "links to the manifest lines with --source-url)."),
+    click.option("--junit", "junit_file", type=click.Path(dir_okay=False, path_type=Path),
+                 help="Also write JUnit XML: a test case per kind, failing on changes or errors."),
+    click.option(
+        "--job-summary", "job_summary_file", envvar="GITHUB_STEP_SUMMARY",
+        type=click.Path(dir_okay=False),  # a str: only ever opened to append
+        help="Append the plan's summary (Markdown) to FILE, within GitHub's 1 MiB "
+        "(default: $GITHUB_STEP_SUMMARY, GitHub's job summary).",
+    ),
+])  # fmt: skip
 
-    return current_target()
+
+def report_flags(given: dict[str, Any]) -> ReportFlags:
+    names = ("annotations", "codequality", "html_file", "junit_file", "job_summary_file",
+             "comment_dir", "source_url")  # fmt: skip
+    return ReportFlags(**{name: given[name] for name in names if name in given})
 
 
-def check_credentials(env: Mapping[str, str]) -> None:
-    """A credential that cannot travel in an HTTP header is named (never shown) up front,
-    rather than failing deep in the HTTP library with a message that would quote it."""
-    from reconciler.errors import UsageError
+env_option = click.option(
+    "--env", "envs", multiple=True, metavar="NAME|PATTERN",
+    help="Run for this environment of reconciler.yaml (its paths, var files, URLs and "
+    "credentials); repeatable; shell-style patterns ('*' for all).",
+)  # fmt: skip
+project_option = click.option(
+    "--project", "project_file", type=click.Path(dir_okay=False, path_type=Path),
+    help="The project file (default: reconciler.yaml here or in a directory above).",
+)  # fmt: skip
+max_parallel_option = click.option(
+    "--max-parallel", type=click.IntRange(min=0), default=32, show_default=True,
+    help="With several environments: how many are planned (exported; in one apply "
+    "wave, applied) at once (0: all).",
+)  # fmt: skip
+report_file_option = click.option(
+    "--report-file", type=click.Path(dir_okay=False, path_type=Path),
+    help="With --env: also write the run summary of the environments as JSON.",
+)  # fmt: skip
+environment_options = _apply_all([env_option, project_option])
+fleet_options = _apply_all([env_option, project_option, max_parallel_option,
+                            report_file_option])  # fmt: skip
+export_environment_options = _apply_all([env_option, project_option, max_parallel_option])
 
-    for name, header_text in _CREDENTIAL_RULES.items():
-        value = env.get(name) or ""
-        for position, char in enumerate(value, start=1):
-            if header_text and not "\x21" <= char <= "\x7e":
-                what = "a space" if char == " " else "a control or non-ASCII character"
-            elif not char.isprintable():
-                what = "a control character"
-            elif name == "HELPDESK_USERNAME" and char == ":":
-                what = "':', which Basic authentication cannot carry in a username"
-            else:
-                continue
-            raise UsageError(
-                f"{name} holds {what} (at position {position}); check how the variable "
-                "is set (a trailing newline from a file?)"
-            )
 
-
-# Credential variables and whether they are sent as header text (visible ASCII only)
-# rather than inside Basic authentication's base64 (any printable text).
-_CREDENTIAL_RULES = {
-    "HELPDESK_TOKEN": True,
-    "WORKSPACE_API_KEY": True,
-    "HELPDESK_USERNAME": False,
-    "HELPDESK_PASSWORD": False,
-}
+def environments(given: dict[str, Any]) -> Environments:
+    """--env and its companions (those the command has)."""
+    return Environments(
+        envs=given["envs"],
+        project_file=given["project_file"],
+        max_parallel=given.get("max_parallel", 32),
+        report_file=given.get("report_file"),
+    )

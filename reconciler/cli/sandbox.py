@@ -1,4 +1,4 @@
-"""`reconciler sandbox serve`: the local sandbox of both APIs."""
+"""`reconciler sandbox serve`: the local sandbox of both APIs (reconciler/sandbox/start.py)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,10 @@ from typing import Any
 
 import click
 
-from reconciler.cli.extras import MAX_RATE, require_sandbox_extra
 from reconciler.cli.group import ReconcilerGroup
-from reconciler.errors import UsageError
+from reconciler.cli.options import MAX_RATE
 from reconciler.sandbox.config import FAULT_SETTINGS, QUIRKS, builtin_seed_names
-
-# The tenant `sandbox serve` starts with, the same as `--sandbox`'s (`--sandbox-seed`), so
-# that the example plan means the same against either.
-DEFAULT_SEED = "acme"
+from reconciler.sandbox.start import DEFAULT_SEED
 
 
 @click.group(cls=ReconcilerGroup)
@@ -104,23 +100,6 @@ def sandbox_serve(seed: str | None, empty: bool, allow_remote: bool, **options: 
 
     A new database starts with the built-in acme tenant, as --sandbox does (--seed for
     another, --empty for none); a database that holds data keeps it."""
-    require_sandbox_extra()
-    from reconciler.sandbox.dblock import exclusive_db
-    from reconciler.sandbox.seeds_builtin import seed_path
-    from reconciler.sandbox.serve import is_loopback, serve_forever
+    from reconciler.sandbox.start import serve
 
-    host = options["host"]
-    if not is_loopback(host):
-        if not allow_remote:
-            raise UsageError(
-                f"--host {host} is not loopback: other machines could reach the sandbox, "
-                "whose /_sandbox/* routes need no credentials; add --allow-remote if that "
-                "is meant"
-            )
-        click.echo(f"Warning: listening on {host}: /_sandbox/* needs no credentials.", err=True)
-
-    if empty and seed is not None:
-        raise UsageError("--empty and --seed contradict each other: give one of them")
-    chosen = None if empty else seed_path(seed or DEFAULT_SEED)
-    with exclusive_db(options["db"]):  # one sandbox per database (dblock.py)
-        serve_forever(seed=chosen, explicit=empty or seed is not None, **options)
+    serve(seed, empty, allow_remote, **options)

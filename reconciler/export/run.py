@@ -28,7 +28,7 @@ from reconciler.export.selection import Selection
 from reconciler.export.snapshot import LiveSnapshot, read_snapshot
 from reconciler.manifest.kinds import KINDS, service_of
 from reconciler.resources.category_records import LiveCategories
-from reconciler.run.workflow import open_clients, require_administrator
+from reconciler.session.workflow import open_clients, require_administrator
 
 Convert = Callable[[Converter], list[Entry]]  # pragma: no mutate
 # The register of the kinds' converters: one per row of the table of kinds, in its order,

@@ -14,13 +14,17 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from reconciler.errors import UsageError
 from reconciler.manifest.models import Safety
-from reconciler.project.load import Project
+from reconciler.project.load import Project, locate_project
 from reconciler.project.model import Credential, Environment
+
+if TYPE_CHECKING:
+    from reconciler.manifest.desired import DesiredState
 
 # The credentials of each service: naming one of them for an environment replaces all
 # the plain variables of that service, so that another tenant's token never leaks in.
@@ -162,3 +166,50 @@ def affected(project: Project, target: Target, changed: Sequence[Path]) -> bool:
         if any(path == mine or mine in path.parents for mine in own):
             return True
     return False
+
+
+def with_safety(desired: DesiredState, target: Target) -> DesiredState:
+    """The manifests with the environment's safety brake settings, if it has any."""
+    if target.declared.safety is None:
+        return desired
+    safety = target.safety(desired.settings.safety)
+    new_settings = desired.settings.model_copy(update={"safety": safety})
+    manifest = desired.manifest.model_copy(update={"settings": new_settings})
+    return replace(desired, manifest=manifest)
+
+
+def listing(target: Target) -> dict[str, Any]:
+    """What `reconciler environments --format json` says of an environment."""
+    declared = target.declared
+    return {
+        "name": target.name,
+        "description": declared.description,
+        "paths": [str(p) for p in target.paths],
+        "var_files": [str(p) for p in target.var_files],
+        "helpdesk_url": declared.helpdesk_url,
+        "workspace_url": declared.workspace_url,
+        "credentials": {str(k): v for k, v in declared.credentials.items()},
+        "wave": declared.wave,  # apply's wave (None: no waves), for a CI pipeline's stages
+    }
+
+
+def listings(
+    project_file: Path | None, patterns: Sequence[str], changed: Sequence[Path] | None = None
+) -> list[dict[str, Any]]:
+    """`reconciler environments`: the environments `patterns` select (all without one),
+    only those a change to `changed` can affect when given, each as `listing` says it."""
+    project = locate_project(project_file)
+    targets = [resolve(project, name) for name in select(project, patterns or ("*",))]
+    if changed is not None:
+        targets = [target for target in targets if affected(project, target, changed)]
+    return [listing(target) for target in targets]
+
+
+def listing_text(rows: Sequence[dict[str, Any]]) -> str:
+    """The listings for a person: name, address, paths; a line each."""
+    width = max((len(row["name"]) for row in rows), default=0)
+    lines = []
+    for row in rows:
+        url = row["helpdesk_url"] or row["workspace_url"] or "(URLs from the environment)"
+        lines.append(f"{row['name'].ljust(width)}  {url}  {' '.join(row['paths'])}\n")
+    return "".join(lines)

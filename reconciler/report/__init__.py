@@ -8,8 +8,10 @@ validation's problems: beside `render/`, which prints the plan itself.
     html.py          one self-contained HTML page (html_assets.py: its CSS and script)
     drift.py         the drift issue's decision: open, update, close or leave
     tracker.py       that decision carried out through GitHub's or GitLab's issues API
+    files.py         the reports a run asked for, written (annotations on stderr, files)
 
-Everything here is pure but `tracker.py` (HTTP through httpx). Secrets are masked
-(`reconciler.masking.mask`) in everything these modules produce; the files are written
-by cli/reports.py through `masking.write_text`, the writer of every output file.
+Everything here is pure but `tracker.py` (HTTP through httpx) and `files.py` (stderr and
+the report files). Secrets are masked (`reconciler.masking.mask`) in everything these
+modules produce; the files are written through `masking.write_text`, the writer of every
+output file.
 """

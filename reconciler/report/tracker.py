@@ -1,18 +1,23 @@
 """The drift issue's decision (drift.py) carried out through GitHub's or GitLab's REST API
-(httpx): list the open issues labelled `drift`, then open, update, or comment and close
-one. The token comes from the environment and is only ever sent as a header; a refused
-call is an error naming the method, path and status, never retried."""
+(httpx): read the plan's JSON (`sync_drift_issue`), list the open issues labelled `drift`,
+then open, update, or comment and close one. The token comes from the environment and is
+only ever sent as a header; a refused call is an error naming the method, path and
+status, never retried."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import quote
 
 import httpx
 
 from reconciler.errors import ApiError, AuthenticationError, UsageError
-from reconciler.report.drift import CLOSE, LABEL, NOTHING, OPEN, UPDATE, Decision, Issue
+from reconciler.report.annotations import default_platform
+from reconciler.report.digest import Planned
+from reconciler.report.drift import CLOSE, LABEL, NOTHING, OPEN, UPDATE, Decision, Issue, decide
 
 TIMEOUT = 30.0
 MAX_PAGES = 50
@@ -168,3 +173,40 @@ def tracker_from(
         GitHubIssues(client, place) if platform == "github" else GitLabIssues(client, place)
     )
     return tracker, client
+
+
+def sync_drift_issue(
+    plan_file: Path,
+    env: Mapping[str, str],
+    platform: str | None = None,
+    environment: str | None = None,
+    run_url: str | None = None,
+) -> str:
+    """`reconciler drift-issue`: the drift issue of the plan in `plan_file` brought in
+    step on `platform` (default: the CI this runs in); what was done, in one line."""
+    plan = _read_plan(plan_file)
+    named = plan.get("environment")
+    planned = Planned(plan, environment or (named if isinstance(named, str) else None))
+    chosen = platform or default_platform(env)
+    where = [f"[this run]({url})" for url in [run_url or _run_url(env)] if url]
+    tracker, client = tracker_from(chosen, env)
+    with client:
+        decision = decide(planned, tracker.open_issues(LABEL), where)
+        return carry_out(tracker, decision, labels_for(planned.environment))
+
+
+def _read_plan(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise UsageError(f"{path}: cannot read the plan's JSON ({err})") from None
+    if not isinstance(data, dict) or "changes" not in data:
+        raise UsageError(f"{path}: not a plan (no `changes`): give plan --out or --format json")
+    return data
+
+
+def _run_url(env: Mapping[str, str]) -> str | None:
+    if env.get("GITHUB_RUN_ID") and env.get("GITHUB_REPOSITORY"):
+        server = env.get("GITHUB_SERVER_URL") or "https://github.com"
+        return f"{server}/{env['GITHUB_REPOSITORY']}/actions/runs/{env['GITHUB_RUN_ID']}"
+    return env.get("CI_PIPELINE_URL") or None

@@ -1,14 +1,19 @@
-"""Running: the steps a command takes around the pure stages, with the I/O they need.
+"""Running: a command run for one environment (or none: the flags and variables alone),
+the steps it takes around the pure stages, with the I/O they need.
 
-- `workflow.py`: check that each managed kind's service is configured, open the clients,
-  authenticate once (an administrator's account, refused on its one request), read the
-  live state (`live/`) and plan it (`planning/`), with the safety brake's verdict on the
-  plan: `read_and_plan`, read-only. `export/` opens its clients here too, and `applying/`
-  reads and plans here before it writes;
-- `scope.py`: `--changed-since REF`, the manifests at a git revision (read with `git
-  ls-tree` and `git cat-file`) compared with the working tree's, and the desired state
-  cut down to the entries in scope.
+    flags.py     what each command was asked (frozen: `PlanFlags`, `ApplyFlags`, ...)
+    inputs.py    the manifests read and narrowed (--changed-since); `validate`
+    scope.py     `--changed-since REF`: the manifests at a git revision (read with `git
+                 ls-tree` and `git cat-file`) compared with the working tree's, and the
+                 desired state cut down to the entries in scope
+    connect.py   the connection: the services, or the embedded sandbox (--sandbox)
+    workflow.py  check that each managed kind's service is configured, open the clients,
+                 authenticate once, read the live state (`live/`) and plan it
+                 (`planning/`) with the brake's verdict: `read_and_plan`, read-only
+    outputs.py   output paths checked before any call; comment parts written
+    plan.py, apply.py, export.py   each command: `run_plan(flags, target)`, ...
 
-Takes: a `DesiredState` and a `Connection`. Gives: a judged `Plan` with the `LiveState` it
-was made from, or open `Clients` for a caller that reads or writes itself.
+Takes: the flags and the environment (`project.Target`). Gives: the command's output on
+stdout and stderr, its files, and its exit code (`sys.exit`). Several environments at once
+are the fleet's (reconciler/fleet/), which uses this package's parts.
 """

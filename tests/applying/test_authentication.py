@@ -13,7 +13,7 @@ from reconciler.clients.connection import Connection, HelpdeskConnection, RateSe
 from reconciler.errors import AuthenticationError
 from reconciler.manifest import load_manifests
 from reconciler.plans.addresses import Selector
-from reconciler.run.workflow import read_and_plan
+from reconciler.session.workflow import read_and_plan
 from tests.applying.inprocess import EXAMPLE, asgi, seeded
 
 HELPDESK_ONLY = [Selector("workspace.employees")]

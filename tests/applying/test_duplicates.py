@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from reconciler.manifest import DesiredState, load_manifests
-from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxState, records
 from reconciler.sandbox.seed import Credentials
+from reconciler.session.workflow import read_and_plan
 from tests.applying.inprocess import EXAMPLE, asgi, connection, seeded, workspace_client
 
 

@@ -15,7 +15,7 @@ from reconciler.clients.connection import Connection, HelpdeskConnection, Worksp
 from reconciler.errors import UsageError
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.plans.addresses import Selector
-from reconciler.run.workflow import check_services
+from reconciler.session.workflow import check_services
 from tests.applying.inprocess import EXAMPLE
 
 HELPDESK = HelpdeskConnection("http://127.0.0.1:9/helpdesk", token=Secret("t" * 20))

@@ -43,6 +43,7 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "__init__ errors",  # the version; the exception tree
         "masking",  # secrets out of every output, and the one writer of output files
         "manifest clients",  # the desired state; the services' HTTP clients
+        "project",  # reconciler.yaml: the environments and what a run for one needs
         # Beside the pipeline, not in it: the local imitation of both services, which
         # speaks the clients' connection settings and only the CLI starts.
         "sandbox",
@@ -52,11 +53,12 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "render",  # plan -> text, Markdown, JSON
         "report",  # plan and problems -> CI annotations, summaries, HTML, JUnit, drift issue
         "planning",  # the pure planner
-        "run",  # the steps a command takes around it: clients, authentication, reading, git
+        "session",  # a session with the services: clients opened, authenticated, read, planned
         "applying",  # execute a plan safely
-        "project",  # reconciler.yaml: environments, and plans over many of them
         "terminal",  # what a person sees while a command runs
         "export",  # live state -> manifests
+        "run",  # one command run for one environment: typed flags in, output and exit code out
+        "fleet",  # a command run for the environments of reconciler.yaml, one or several
         "cli plan",  # the command line; the planner's public facade
         "__main__",  # python -m reconciler
     )
@@ -161,7 +163,7 @@ def test_the_graph_sees_each_kind_of_import() -> None:
     # Guards the measure itself: a lazy import, a type-checking import, `from a import
     # module` and `from a import name` are all edges.
     assert "reconciler.plans.coverage" in GRAPH["reconciler.plans"]
-    assert "reconciler.cli.extras" in GRAPH["reconciler.cli.options"]  # inside a function too
+    assert "reconciler.sandbox.start" in GRAPH["reconciler.cli.options"]  # inside a function too
     assert "reconciler.planning.plan" in GRAPH["reconciler.plan"]
     assert "reconciler.clients.activity" in GRAPH["reconciler.clients.sender"]
 
@@ -250,7 +252,7 @@ def test_export_does_not_import_the_planner() -> None:
 # CLI imports a command's module only when it runs (the start-up figure of `validate`),
 # and checks the sandbox extra's third-party libraries without importing the sandbox.
 # The sandbox, beside the pipeline, loads its optional web server the same way.
-IMPORTS_BY_NAME = frozenset({"reconciler.cli.lazy", "reconciler.cli.extras"})
+IMPORTS_BY_NAME = frozenset({"reconciler.cli.lazy"})
 
 
 def imports_by_name(path: Path) -> bool:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.cli.changed import announce, narrowed
 from reconciler.errors import UsageError
 from reconciler.manifest import validate_manifests
 from reconciler.manifest.models import Kind
 from reconciler.manifest.varfiles import load_var_files
+from reconciler.run.inputs import announce, narrowed
 from reconciler.run.scope import Scope
 from tests.planning.test_changed_since import git
 

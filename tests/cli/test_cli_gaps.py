@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import reconciler.run.workflow as workflow
+import reconciler.session.workflow as workflow
 from reconciler.cli import main
 
 ROOT = Path(__file__).parents[2]

@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from reconciler.cli import main
-from reconciler.cli.options import check_credentials
 from reconciler.errors import UsageError
+from reconciler.run.connect import check_credentials
 
 SECRET = "s3cret-Value-42"
 BASE = {"HELPDESK_URL": "http://127.0.0.1:9/helpdesk", "NO_COLOR": "1"}

@@ -20,8 +20,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from reconciler.cli import main
-from reconciler.cli.extras import refuse_sandbox
 from reconciler.errors import UsageError
+from reconciler.fleet.dispatch import refuse_sandbox
+from reconciler.run.flags import ConnectionFlags, PlanFlags, ValidateFlags
+from reconciler.sandbox.start import embedded
 
 PROJECT = """\
 environments:
@@ -397,9 +399,10 @@ def test_the_listing_keeps_text_as_written_and_names_a_workspace_only_url(descri
 
 
 def test_sandbox_beside_an_environment_is_refused_saying_the_environment_names_its_urls() -> None:
-    refuse_sandbox({"sandbox": False, "env": "prod"})
+    refuse_sandbox(PlanFlags())
+    refuse_sandbox(ValidateFlags())
     with pytest.raises(UsageError) as refused:
-        refuse_sandbox({"sandbox": True})
+        refuse_sandbox(PlanFlags(connection=ConnectionFlags(sandbox=embedded("acme"))))
     assert str(refused.value) == (
         "--sandbox and --env contradict each other: an environment names its URLs"
     )

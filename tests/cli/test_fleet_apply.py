@@ -1,4 +1,4 @@
-"""`apply --env '*'` (cli/fleet_apply.py) as its user reads it, before and after the
+"""`apply --env '*'` (fleet/apply.py) as its user reads it, before and after the
 rollout: nothing to apply, the safety brake of some environments, the one confirmation
 (only the environments that change, their waves), each environment's outcome line as it
 finishes (applied, failed, nothing left to apply), and the options of the command as each
@@ -15,10 +15,11 @@ import click
 import pytest
 
 from reconciler.applying.executor import ApplyReport
-from reconciler.cli import fleet_apply
 from reconciler.errors import UsageError
-from reconciler.project.rollout import Applied, Result
-from reconciler.project.waves import Wave
+from reconciler.fleet import apply as fleet_apply
+from reconciler.fleet.rollout import Applied, Result
+from reconciler.fleet.waves import Wave
+from reconciler.run.flags import ApplyFlags
 
 
 class _Terminal(io.StringIO):
@@ -38,14 +39,14 @@ def _run(name: str, creates: int, *, holds: bool = False) -> Any:
 
 def test_no_change_anywhere_applies_nothing_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     unplanned = SimpleNamespace(name="initech", plan=None)
-    fleet_apply.apply_fleet([_run("acme", 0), unplanned], {"yes": True}, [], 0)
+    fleet_apply.apply_fleet([_run("acme", 0), unplanned], ApplyFlags(yes=True), [], 0)
     assert capsys.readouterr().err == "No changes in any environment: nothing to apply.\n"
 
 
 def test_the_brake_of_any_environment_holds_the_whole_run() -> None:
     runs = [_run("acme", 1, holds=True), _run("globex", 1), _run("initech", 2, holds=True)]
     with pytest.raises(UsageError) as refused:
-        fleet_apply.apply_fleet(runs, {"yes": True}, [Wave(None, ("acme",))], 0)
+        fleet_apply.apply_fleet(runs, ApplyFlags(yes=True), [Wave(None, ("acme",))], 0)
     assert str(refused.value) == (
         "the safety brake holds for acme, initech (see each plan): nothing applied; review "
         "the plans, then add --force to apply them anyway"
@@ -55,7 +56,7 @@ def test_the_brake_of_any_environment_holds_the_whole_run() -> None:
 def test_without_a_terminal_or_yes_nothing_is_applied(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO())
     with pytest.raises(UsageError) as refused:
-        fleet_apply.apply_fleet([_run("acme", 1)], {}, [Wave(None, ("acme",))], 0)
+        fleet_apply.apply_fleet([_run("acme", 1)], ApplyFlags(), [Wave(None, ("acme",))], 0)
     assert str(refused.value) == (
         "there is no terminal to confirm on: add --yes to apply without asking"
     )
@@ -70,7 +71,7 @@ def test_the_confirmation_names_only_what_changes_and_a_no_applies_nothing(
     runs = [_run("acme", 2, holds=True), _run("globex", 0), _run("initech", 1)]
     planned = [Wave(1, ("acme", "globex")), Wave(2, ("globex",)), Wave(3, ("initech",))]
     with pytest.raises(UsageError) as refused:
-        fleet_apply.apply_fleet(runs, {"force": True}, planned, 0)
+        fleet_apply.apply_fleet(runs, ApplyFlags(force=True), planned, 0)
     assert str(refused.value) == "nothing applied"
     assert capsys.readouterr().err == (
         "\nDo you want to apply these changes to 2 environment(s)?\n"
@@ -147,20 +148,30 @@ def test_an_applied_environment_gives_its_report_and_log(
 
 
 def test_the_options_of_apply_over_several_environments_reach_each_environments_apply(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`apply --env '*' --parallelism 3 --lock-timeout 5 ...`: what every environment's
     apply is given, from the options as click parses them."""
-    from reconciler.cli.apply import apply
-    from reconciler.cli.fleet_apply import _request
+    from click.testing import CliRunner
+
+    from reconciler.cli import main
+    from reconciler.fleet import dispatch
+    from reconciler.fleet.apply import _request
+
+    asked: list[Any] = []
+    monkeypatch.setattr(dispatch, "run_command", lambda flags, chosen: asked.append(flags))
+
+    def request(*args: str) -> Any:
+        CliRunner().invoke(main, ["apply", *args], catch_exceptions=False)
+        return _request(asked.pop())
 
     log = tmp_path / "apply.log"
     args = ["--env", "*", "--parallelism", "3", "--lock-timeout", "5", "--prune", "--force"]
     args += ["--target", "users", "--exclude", "users/bob", "--log", str(log)]
-    request = _request(apply.make_context("apply", args).params)
-    assert (request.parallelism, request.lock_timeout, request.log_path) == (3, 5, log)
-    assert (request.options.prune, request.options.force) == (True, True)
-    assert [t.text for t in request.options.targets] == ["users"]
-    assert [e.text for e in request.options.excludes] == ["users/bob"]
-    defaults = _request(apply.make_context("apply", ["--env", "*"]).params)
+    given = request(*args)
+    assert (given.parallelism, given.lock_timeout, given.log_path) == (3, 5, log)
+    assert (given.options.prune, given.options.force) == (True, True)
+    assert [t.text for t in given.options.targets] == ["users"]
+    assert [e.text for e in given.options.excludes] == ["users/bob"]
+    defaults = request("--env", "*")
     assert (defaults.parallelism, defaults.lock_timeout) == (10, 0)

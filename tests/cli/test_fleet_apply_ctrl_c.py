@@ -1,4 +1,4 @@
-"""Ctrl-C during `apply --env '*'` (cli/fleet_apply.py) with real signals on the real
+"""Ctrl-C during `apply --env '*'` (fleet/apply.py) with real signals on the real
 event loop: the first asks the rollout to start nothing new and says so, the second stops
 it at once, naming the environments not finished, exit 130; and after a rollout, stopped
 or not, Ctrl-C and SIGTERM are handled again as they were before the command. The
@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-import reconciler.project.rollout as rollout
+import reconciler.fleet.rollout as rollout
 from reconciler.applying.executor import ApplyReport
-from reconciler.cli import fleet_apply
-from reconciler.project.rollout import Applied, Result
-from reconciler.project.waves import Wave
+from reconciler.fleet import apply as fleet_apply
+from reconciler.fleet.rollout import Applied, Result
+from reconciler.fleet.waves import Wave
+from reconciler.run.flags import ApplyFlags
 
 FIRST = (
     "\nInterrupted: starting nothing new; waiting for the operations already sent to "
@@ -69,7 +70,7 @@ def test_ctrl_c_during_a_fleet_apply_and_the_handlers_after_it(
     before = handlers()
     code: object = 0
     try:
-        fleet_apply.apply_fleet(runs, {"yes": True}, planned, 0)
+        fleet_apply.apply_fleet(runs, ApplyFlags(yes=True), planned, 0)
     except SystemExit as stopped:
         code = stopped.code
     assert handlers() == before

@@ -13,9 +13,9 @@ from typing import Any
 import click
 import pytest
 
-from reconciler.cli import fleet_apply
+from reconciler.fleet import apply as fleet_apply
+from reconciler.fleet.waves import Wave
 from reconciler.plans import Action, Change, Plan
-from reconciler.project.waves import Wave
 
 
 class _Terminal(io.StringIO):

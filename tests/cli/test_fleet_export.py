@@ -28,7 +28,7 @@ environments:
 """
 REFUSED = (
     "cannot connect to the helpdesk at 127.0.0.1:9: connection refused (ConnectError: "
-    "[Errno 111] Connect call failed ('127.0.0.1', 9)); nothing accepts connections there: "
+    "All connection attempts failed); nothing accepts connections there: "
     "check the URL's host and port, and that the service is running"
 )
 

@@ -1,4 +1,4 @@
-"""Ctrl-C during a plan of several environments (cli/fleet.py), in-process with a real
+"""Ctrl-C during a plan of several environments (fleet/commands.py), in-process with a real
 SIGINT sent as an environment's plan is done: the summary of the environments finished,
 then those not finished, by name, on stderr; exit 130. Each environment's warnings are
 named by it, just before its plan. No service is reached: the environments point at a
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-import reconciler.project.fleet as fleet
+import reconciler.fleet.plans as fleet
 from reconciler.cli import main
 
 PROJECT = "".join(

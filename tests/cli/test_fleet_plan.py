@@ -1,4 +1,4 @@
-"""`plan`/`apply`/`validate --env A --env B` (cli/fleet.py) in-process (click's CliRunner),
+"""`plan`/`apply`/`validate --env A --env B` (fleet/commands.py) in-process (click's CliRunner),
 against one `sandbox serve` process on a free loopback port that two environments share,
 and a third environment on a loopback port nothing listens on: each plan whole in the
 project's order, then the summary; the JSON document (names kept as written, not `\\u`
@@ -332,7 +332,7 @@ Live objects no manifest entry names: not changes, `apply` leaves them alone.
 
 ```text
 cannot connect to the helpdesk at 127.0.0.1:PORT: connection refused (ConnectError: \
-[Errno 111] Connect call failed ('127.0.0.1', PORT)); nothing accepts connections there: \
+All connection attempts failed); nothing accepts connections there: \
 check the URL's host and port, and that the service is running
 ```
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.cli.fleet_reports import error_part, write_fleet_comments, write_fleet_findings
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.reports import error_part, write_fleet_comments, write_fleet_findings
+from reconciler.fleet.summary import summary_markdown
 from reconciler.plans import Action, BrakeVerdict, Change, Plan, warning
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.summary import summary_markdown
 from reconciler.render import markdown_parts
 from tests.render.test_markdown_limit import users_plan
 

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from reconciler.cli import main
-from reconciler.cli.interrupts import ApplyInterrupts, sigterm_as_interrupt
+from reconciler.terminal.interrupts import ApplyInterrupts, sigterm_as_interrupt
 
 SAID = (
     "\nInterrupted: starting nothing new; waiting for the operations already sent to "

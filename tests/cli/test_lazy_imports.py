@@ -120,10 +120,21 @@ def test_a_users_plugin_setting_is_kept_and_a_non_ascii_name_loads_the_table(
 
 def test_validate_imports_what_it_validates_with() -> None:
     """The check above can fail: `validate` does import the manifest models, and `plan`
-    (whose --help loads its module) brings the HTTP stack."""
+    brings the HTTP stack and the terminal's, even when it stops for want of a service."""
     assert "reconciler.manifest.models" in imported_by("validate", str(ROOT / "examples" / "acme"))
-    plan_help = {m.split(".")[0] for m in heavy_among(imported_by("plan", "--help"))}
-    assert {"httpx", "rich"} <= plan_help
+    report = "state = [code, sorted(n for n, m in sys.modules.items() if m is not None)]"
+    unset = {k: v for k, v in os.environ.items() if not k.startswith(("HELPDESK_", "WORKSPACE_"))}
+    loaded = run_as_program("plan", str(ROOT / "examples" / "acme"), report=report, env=unset)
+    assert isinstance(loaded, list)
+    code, modules = loaded
+    assert code == 1  # no service configured
+    assert {"httpx", "rich"} <= {m.split(".")[0] for m in heavy_among(set(modules))}
+
+
+def test_the_help_of_a_command_imports_nothing_heavy() -> None:
+    """A command's --help loads its module, which parses options only: the library it
+    calls is imported when it runs."""
+    assert heavy_among(imported_by("plan", "--help")) == []
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

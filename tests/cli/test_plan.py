@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from reconciler.cli import main
-from reconciler.cli.extras import write_comment_parts
+from reconciler.run.outputs import write_comment_parts
 
 NEW_COMPANY = "companies:\n  - name: Zeta Ltd\n"
 UNKNOWN_COMPANY = (

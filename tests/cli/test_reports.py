@@ -1,4 +1,4 @@
-"""The report options' writing (cli/reports.py), in-process: each report of a plan is the
+"""The report options' writing (report/files.py), in-process: each report of a plan is the
 report module's own output for that plan, environment included; the findings of a run
 that fails are written too, their paths made relative to the repository's root."""
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.cli.reports import reported, write_findings, write_plan_reports
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.report.annotations import code_quality_json, github_commands
 from reconciler.report.digest import Planned
+from reconciler.report.files import reported, write_findings, write_plan_reports
 from reconciler.report.findings import Finding, from_plan
 from reconciler.report.html import html_report
 from reconciler.report.junit import junit_xml

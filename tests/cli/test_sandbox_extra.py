@@ -10,8 +10,8 @@ import types
 
 import pytest
 
-from reconciler.cli.extras import require_sandbox_extra
 from reconciler.errors import UsageError
+from reconciler.sandbox.start import require_sandbox_extra
 
 
 def test_python_multipart_under_its_old_import_name_is_enough(

@@ -15,10 +15,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from reconciler.cli import main
-from reconciler.cli.extras import check_writable
-from reconciler.cli.options import open_connection
 from reconciler.clients.connection import RateSettings, Timeouts
 from reconciler.errors import UsageError
+from reconciler.run.connect import open_connection
+from reconciler.run.flags import ConnectionFlags
+from reconciler.run.outputs import check_writable
+from reconciler.sandbox.start import embedded
 
 
 @pytest.fixture
@@ -154,7 +156,9 @@ def test_the_rates_and_the_timeout_reach_the_connection(
 ) -> None:
     for name, value in SERVICE.items():
         monkeypatch.setenv(name, value)
-    with open_connection(None, None, 12, 7, 5.5, False, "acme") as connection:
+    with open_connection(
+        ConnectionFlags(rate_limit=12, search_rate_limit=7, timeout=5.5)
+    ) as connection:
         assert connection.rates == RateSettings(general=12, search=7)
         assert connection.timeouts == Timeouts(5.5)
         assert connection.helpdesk is not None and connection.workspace is None
@@ -166,13 +170,13 @@ def test_the_command_lines_url_wins_over_the_environments(
 ) -> None:
     for name, value in SERVICE.items():
         monkeypatch.setenv(name, value)
-    with open_connection("https://other.example", None, 90, 60, 60, False, "acme") as conn:
+    with open_connection(ConnectionFlags(helpdesk_url="https://other.example")) as conn:
         assert conn.helpdesk is not None
         assert conn.helpdesk.url.startswith("https://other.example")
 
 
 def test_the_sandbox_keeps_the_timeout_given(clean_workdir: Path) -> None:
-    with open_connection(None, None, 90, 60, 7.5, True, "acme") as connection:
+    with open_connection(ConnectionFlags(timeout=7.5, sandbox=embedded("acme"))) as connection:
         assert connection.timeouts == Timeouts(7.5)
         assert connection.helpdesk is not None and connection.workspace is not None
 

@@ -21,10 +21,10 @@ from reconciler.clients.connection import Connection, HelpdeskConnection, Worksp
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.manifest.models import Settings
 from reconciler.plans import Change, Plan, address
-from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store
+from reconciler.session.workflow import read_and_plan
 
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "acme"

@@ -23,10 +23,10 @@ from reconciler.clients.connection import (
 from reconciler.export import ExportResult, Selection, export_live, write_directory
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.plans import Plan
-from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store
+from reconciler.session.workflow import read_and_plan
 
 ROOT = Path(__file__).parents[2]
 ACME_SEED = ROOT / "reconciler" / "sandbox" / "seeds" / "acme.yaml"

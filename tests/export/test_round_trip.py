@@ -18,7 +18,7 @@ from reconciler.export import KIND_FILES, SCHEMA_FILE, Selection
 from reconciler.manifest import load_manifest_text, load_manifests
 from reconciler.manifest.kinds import ENTRY_MODELS
 from reconciler.manifest.models import Kind
-from reconciler.run.workflow import read_and_plan
+from reconciler.session.workflow import read_and_plan
 from tests.export.sandbox import (
     ACME_RULES,
     ROOT,

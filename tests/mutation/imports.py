@@ -43,7 +43,7 @@ _IMPORTERS = {"import_module", "__import__"}
 # listed here may import what any string of a module connected to it names (below).
 BY_NAME = {
     "reconciler.cli.lazy": "reconciler.cli.",  # the commands' table, `COMMANDS`
-    "reconciler.cli.extras": "",  # the sandbox extra's libraries: none of the tree's
+    "reconciler.sandbox.start": "",  # the sandbox extra's libraries: none of the tree's
     "reconciler.sandbox": "reconciler.sandbox.",  # its lazy names, `_LAZY`
     "reconciler.sandbox.helpdesk": "reconciler.sandbox.helpdesk.",  # its `MODULES`
 }

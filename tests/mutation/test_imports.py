@@ -7,9 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from reconciler.cli import COMMANDS
-from reconciler.cli.extras import SANDBOX_MODULES
+from reconciler.manifest.kinds import KINDS
 from reconciler.sandbox import _LAZY
 from reconciler.sandbox.helpdesk import MODULES
+from reconciler.sandbox.start import SANDBOX_MODULES
 from tests.mutation.contexts import IMPORT
 from tests.mutation.imports import BY_NAME, Imports, module_name
 from tests.mutation.mutants import mutants_of
@@ -110,6 +111,9 @@ def test_the_package_imports_by_name_only_from_the_tables_the_graph_knows() -> N
     BY_NAME says what it imports."""
     graph = Imports.scan(ROOT)
     assert graph.by_name == set(BY_NAME)
+    for kind in KINDS:
+        assert kind.resource.startswith(BY_NAME["reconciler.resources"])
+        assert kind.exporter.startswith(BY_NAME["reconciler.export.run"])
     assert all(c.module.startswith(BY_NAME["reconciler.cli.lazy"]) for c in COMMANDS.values())
     assert all(m.startswith(BY_NAME["reconciler.sandbox"]) for m in _LAZY.values())
     assert all("." not in m for m in MODULES)  # reconciler.sandbox.helpdesk.NAME

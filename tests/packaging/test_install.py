@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import reconciler
-from reconciler.cli.extras import DISTRIBUTION, SANDBOX_MODULES
+from reconciler.sandbox.start import DISTRIBUTION, SANDBOX_MODULES
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

@@ -37,7 +37,9 @@ from reconciler.manifest.models import (
 )
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
-from reconciler.run.workflow import (
+from reconciler.sandbox import SandboxState
+from reconciler.sandbox.seed import Credentials
+from reconciler.session.workflow import (
     Clients,
     check_services,
     helpdesk_auth,
@@ -45,8 +47,6 @@ from reconciler.run.workflow import (
     read_and_plan,
     require_administrator,
 )
-from reconciler.sandbox import SandboxState
-from reconciler.sandbox.seed import Credentials
 from tests.applying.inprocess import asgi, connection, seeded
 
 NEEDS = (

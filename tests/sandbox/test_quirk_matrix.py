@@ -32,10 +32,10 @@ from reconciler.clients.connection import (
 from reconciler.export import ExportResult, Selection, export_live, write_directory
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.plans import Plan
-from reconciler.run.workflow import read_and_plan
 from reconciler.sandbox import QUIRKS, SandboxConfig, SandboxState, create_app
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store
+from reconciler.session.workflow import read_and_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "acme"

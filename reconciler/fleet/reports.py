@@ -19,6 +19,7 @@ always holds exactly this run's comments."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,10 @@ _MOST_ERROR = 20_000  # characters of an environment's error shown in its commen
 
 
 def write_fleet_comments(directory: Path, runs: list[Any], source_url: str | None) -> None:
-    from reconciler.cli.extras import write_comment_parts
+    from reconciler.fleet.summary import summary_markdown
     from reconciler.masking import write_text
-    from reconciler.project.summary import summary_markdown
     from reconciler.render import markdown_parts
+    from reconciler.run.outputs import write_comment_parts
 
     total = 0
     for run in runs:
@@ -80,14 +81,17 @@ def _remove_stale(directory: Path, names: set[str]) -> None:
 
 
 def write_fleet_findings(
-    annotations: str | None, codequality: Path | None, outcomes: list[Any], where: dict[str, str]
+    annotations: str | None,
+    codequality: Path | None,
+    outcomes: Sequence[Any],
+    where: dict[str, str],
 ) -> None:
     """The findings of every environment (validation problems and warnings, the plan's
     errors, warnings and notes, the brake, an environment's error) in one set of
     annotations and one Code Quality file, each naming its environment; those without a
     manifest line on the environment's line of the project file (`where`). An outcome is a
     `Prepared` (validate) or an `EnvironmentRun` (plan)."""
-    from reconciler.cli.reports import write_findings
+    from reconciler.report.files import write_findings
     from reconciler.report.findings import Finding, for_environment, from_plan, from_problems
 
     items: list[Finding] = []

@@ -14,19 +14,20 @@ import pytest
 
 from reconciler.applying.executor import ApplyReport
 from reconciler.applying.session import ApplyOutcome
-from reconciler.plans import Action, Change, Plan
-from reconciler.plans.addresses import Selector
-from reconciler.project import load_project, resolve, rollout
-from reconciler.project.fleet import (
+from reconciler.fleet import rollout
+from reconciler.fleet.plans import (
     EnvironmentRun,
     PlanRequest,
     in_order,
     plan_environments,
     prepare_all,
 )
-from reconciler.project.rollout import ApplyRequest, Result, apply_waves
-from reconciler.project.summary import exit_code
-from reconciler.project.waves import Wave
+from reconciler.fleet.rollout import ApplyRequest, Result, apply_waves
+from reconciler.fleet.summary import exit_code
+from reconciler.fleet.waves import Wave
+from reconciler.plans import Action, Change, Plan
+from reconciler.plans.addresses import Selector
+from reconciler.project import load_project, resolve
 from tests.applying.inprocess import asgi, seeded
 
 PROJECT = """\

@@ -1,49 +1,13 @@
-"""What the CLI's option modules share without importing each other: the sandbox extra's
-check (`--sandbox` and `sandbox serve` both need it), the rate limits' upper bound, and
-the refusal of `--sandbox` with `--env` (single and fleet runs alike), the check that
-an output path can be written, and the writing of pull-request comment parts (one
-environment's or each of several's)."""
+"""The files a command writes besides its reports: every output path checked before any
+call, and the plan's pull-request comments in numbered parts (one environment's, or
+each of several's)."""
 
 from __future__ import annotations
 
-import importlib
 import os
 from pathlib import Path
-from typing import Any
 
 from reconciler.errors import UsageError
-
-# The highest calls-a-minute any --*rate-limit option takes (0 turns the limiter off).
-MAX_RATE = 10_000
-DISTRIBUTION = "helpdesk-reconciler"
-# The import names of the `sandbox` extra's distributions (pyproject.toml):
-# starlette, uvicorn, python-multipart (imported as python_multipart, formerly multipart).
-SANDBOX_MODULES = (("starlette",), ("uvicorn",), ("python_multipart", "multipart"))
-
-
-def require_sandbox_extra() -> None:
-    """Refuse, in one line naming the extra, when the sandbox's web server is missing:
-    the base install plans and applies against real services without it."""
-    missing = [names[0] for names in SANDBOX_MODULES if not any(map(_importable, names))]
-    if missing:
-        raise UsageError(
-            f"the sandbox needs the 'sandbox' extra ({', '.join(missing)} not installed): "
-            f"pip install '{DISTRIBUTION}[sandbox]'"
-        )
-
-
-def _importable(module: str) -> bool:
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True
-
-
-def refuse_sandbox(kwargs: dict[str, Any]) -> None:
-    """`--env` names its URLs: the embedded sandbox (`--sandbox`) contradicts it."""
-    if kwargs.get("sandbox"):
-        raise UsageError("--sandbox and --env contradict each other: an environment names its URLs")
 
 
 def check_writable(option: str, path: Path, *, directory: bool = False) -> None:

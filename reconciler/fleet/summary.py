@@ -8,8 +8,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from reconciler.fleet.plans import EnvironmentRun
 from reconciler.plans import Action
-from reconciler.project.fleet import EnvironmentRun
 
 ACTIONS = [action.value for action in Action]
 

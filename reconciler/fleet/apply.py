@@ -1,6 +1,6 @@
 """`apply --env A --env B` (or a pattern): after every plan is shown and none has errors,
 one confirmation naming every environment that changes (and its wave); then the
-environments are applied wave by wave (reconciler/project/rollout.py): without waves one
+environments are applied wave by wave (fleet/rollout.py): without waves one
 after another in the project's order, with waves (`wave: N` in reconciler.yaml) the
 environments of a wave at once. A failed environment stops the run before the next wave;
 the summary says which environments were applied, failed and not attempted. A fresh plan
@@ -10,50 +10,57 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
-from reconciler.cli.group import EXIT_INTERRUPTED
-from reconciler.cli.interrupts import ApplyInterrupts, sigterm_as_interrupt
 from reconciler.errors import UsageError
+from reconciler.run.flags import ApplyFlags
+from reconciler.terminal.interrupts import EXIT_INTERRUPTED, ApplyInterrupts, sigterm_as_interrupt
+
+if TYPE_CHECKING:
+    from reconciler.fleet.plans import EnvironmentRun
+    from reconciler.fleet.rollout import Applied, ApplyRequest
+    from reconciler.fleet.waves import Wave
 
 
 def apply_fleet(
-    runs: list[Any],
-    kwargs: dict[str, Any],
-    planned: list[Any],
+    runs: list[EnvironmentRun],
+    flags: ApplyFlags,
+    planned: list[Wave],
     max_parallel: int,
     report_file: Path | None = None,
 ) -> None:
     """Apply the environments of `runs` that change, in the waves `planned`."""
-    from reconciler.project.fleet import run_to_end
-    from reconciler.project.rollout import Result
+    from reconciler.fleet.plans import run_to_end
+    from reconciler.fleet.rollout import Result
 
-    changing = [run for run in runs if run.plan is not None and run.plan.to_apply]
+    shown = [(run, run.plan) for run in runs if run.plan is not None and run.plan.to_apply]
+    changing = [run for run, _ in shown]
     if not changing:
         click.echo("No changes in any environment: nothing to apply.", err=True)
         return
-    held = [run.name for run in changing if run.plan.brake and run.plan.brake.holds]
-    if held and not kwargs.get("force"):
+    held = [run.name for run, plan in shown if plan.brake and plan.brake.holds]
+    if held and not flags.force:
         raise UsageError(
             f"the safety brake holds for {', '.join(held)} (see each plan): nothing "
             "applied; review the plans, then add --force to apply them anyway"
         )
     names = {run.name for run in changing}
     planned = [wave for wave in planned if names.intersection(wave.names)]
-    if not _confirmed(changing, planned, bool(kwargs.get("yes"))):
+    if not _confirmed(changing, planned, flags.yes):
         raise UsageError("nothing applied")
-    done: list[Any] = []
+    done: list[Applied] = []
 
-    def show(item: Any) -> None:
+    def show(item: Applied) -> None:
         done.append(item)
         _print_applied(item)
 
     try:
         with sigterm_as_interrupt():
-            results = run_to_end(_rollout(changing, planned, kwargs, max_parallel, show))
+            results = run_to_end(_rollout(changing, planned, flags, max_parallel, show))
     except (KeyboardInterrupt, asyncio.CancelledError):  # stopped at once (a second Ctrl-C)
         finished = {item.name for item in done}
         left = [run.name for run in changing if run.name not in finished]
@@ -63,12 +70,12 @@ def apply_fleet(
             err=True,
         )
         sys.exit(EXIT_INTERRUPTED)
-    from reconciler.project.rollout import apply_summary
+    from reconciler.fleet.rollout import apply_summary
 
     click.echo(apply_summary(results), nl=False, err=True)
     if report_file is not None:
+        from reconciler.fleet.summary import report_json
         from reconciler.masking import write_text
-        from reconciler.project.summary import report_json
 
         write_text(report_file, report_json(runs, "apply", applied=results))
         click.echo(f"Wrote the run summary to {report_file}.", err=True)
@@ -79,11 +86,15 @@ def apply_fleet(
 
 
 async def _rollout(
-    changing: list[Any], planned: list[Any], kwargs: dict[str, Any], max_parallel: int, show: Any
-) -> list[Any]:
+    changing: list[EnvironmentRun],
+    planned: list[Wave],
+    flags: ApplyFlags,
+    max_parallel: int,
+    show: Callable[[Applied], None],
+) -> list[Applied]:
     """The waves, with Ctrl-C armed: the first stops the rollout gracefully (nothing new
     starts, what was sent finishes), a second stops it at once."""
-    from reconciler.project.rollout import Stop, apply_waves
+    from reconciler.fleet.rollout import Stop, apply_waves
 
     stop = Stop()
     task = asyncio.current_task()
@@ -91,13 +102,13 @@ async def _rollout(
     interrupts = ApplyInterrupts(stop, task)
     interrupts.arm()
     try:
-        return await apply_waves(changing, planned, _request(kwargs), max_parallel=max_parallel,
+        return await apply_waves(changing, planned, _request(flags), max_parallel=max_parallel,
                                  on_done=show, stop=stop)  # fmt: skip
     finally:
         interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run's close disarms too)
 
 
-def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
+def _confirmed(changing: list[EnvironmentRun], planned: list[Wave], yes: bool) -> bool:
     if yes:
         return True
     if not sys.stdin.isatty():
@@ -111,8 +122,10 @@ def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
             together = " (at once)" if len(members) > 1 else ""
             lines.append(f"  wave {wave.number}{together}:")
         for run in members:
-            counts = ", ".join(f"{n} to {action}" for action, n in run.plan.summary.items() if n)
-            urls = [s.url for s in (run.connection.helpdesk, run.connection.workspace) if s]
+            plan, connection = run.plan, run.connection
+            assert plan is not None and connection is not None  # planned, so connected
+            counts = ", ".join(f"{n} to {action}" for action, n in plan.summary.items() if n)
+            urls = [s.url for s in (connection.helpdesk, connection.workspace) if s]
             indent = "    " if waved else "  "
             lines.append(
                 f"{indent}{run.name}: {counts or 'asserted values only'}  {' '.join(urls)}"
@@ -127,28 +140,28 @@ def _confirmed(changing: list[Any], planned: list[Any], yes: bool) -> bool:
     return bool(answer.strip() == "yes")
 
 
-def _request(kwargs: dict[str, Any]) -> Any:
+def _request(flags: ApplyFlags) -> ApplyRequest:
     from reconciler.applying.log import default_path
     from reconciler.applying.session import ApplyOptions
+    from reconciler.fleet.rollout import ApplyRequest
     from reconciler.plans.addresses import Selector
-    from reconciler.project.rollout import ApplyRequest
 
     return ApplyRequest(
         options=ApplyOptions(
-            prune=bool(kwargs.get("prune")),
-            targets=tuple(Selector.parse(t) for t in kwargs.get("targets", ())),
-            excludes=tuple(Selector.parse(e) for e in kwargs.get("excludes", ())),
-            force=bool(kwargs.get("force")),
+            prune=flags.prune,
+            targets=tuple(Selector.parse(t) for t in flags.targets),
+            excludes=tuple(Selector.parse(e) for e in flags.excludes),
+            force=flags.force,
         ),
-        log_path=kwargs.get("log_file") or default_path(),
-        lock_timeout=kwargs.get("lock_timeout", 0),
-        parallelism=kwargs.get("parallelism", 10),
+        log_path=flags.log_file or default_path(),
+        lock_timeout=flags.lock_timeout,
+        parallelism=flags.parallelism,
     )
 
 
-def _print_applied(item: Any) -> None:
+def _print_applied(item: Applied) -> None:
     """One environment's apply, whole: its report, or its error."""
-    from reconciler.project.rollout import Result
+    from reconciler.fleet.rollout import Result
     from reconciler.terminal.console import print_report
 
     wave = "" if item.wave.number is None else f" (wave {item.wave.number})"

@@ -21,8 +21,8 @@ from reconciler.manifest import DesiredState, Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
-from reconciler.project.environments import Target
-from reconciler.run.workflow import read_and_plan
+from reconciler.project.environments import Target, with_safety
+from reconciler.session.workflow import read_and_plan
 
 T = TypeVar("T")  # pragma: no mutate
 
@@ -111,16 +111,6 @@ def prepare(
     except ReconcilerError as exc:
         found.error = str(exc)
     return found
-
-
-def with_safety(desired: DesiredState, target: Target) -> DesiredState:
-    """The manifests with the environment's safety brake settings, if it has any."""
-    if target.declared.safety is None:
-        return desired
-    safety = target.safety(desired.settings.safety)
-    new_settings = desired.settings.model_copy(update={"safety": safety})
-    manifest = desired.manifest.model_copy(update={"settings": new_settings})
-    return replace(desired, manifest=manifest)
 
 
 def connection_for(

@@ -1,7 +1,7 @@
-"""The report options `validate` and `plan` share (issue 24): `--annotations`,
-`--codequality`, and for `plan` `--html`, `--junit` and the job summary. The reports
-themselves are made in `reconciler.report`; this module only collects the findings of a
-run and writes what was asked, even when the run fails (that is when they matter)."""
+"""The reports a run asked for, written even when the run fails (that is when they
+matter): the findings as GitHub annotations (on stderr) or a GitLab Code Quality file,
+and the HTML page, the JUnit file and the job summary of the run's plans. Each file
+through the writer of every output file (`masking.write_text`)."""
 
 from __future__ import annotations
 
@@ -15,24 +15,6 @@ import click
 
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.masking import write_text
-
-annotations_option = click.option(
-    "--annotations",
-    type=click.Choice(["github", "gitlab", "none"]),
-    default=None,
-    help="Put errors and warnings on the manifest lines: GitHub workflow commands (on "
-    "stderr), or with gitlab the --codequality file. Default: github under GitHub "
-    "Actions (GITHUB_ACTIONS), gitlab under GitLab CI (GITLAB_CI), else none.",
-)
-codequality_option = click.option(
-    "--codequality",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Also write the findings as a GitLab Code Quality report (JSON), even when none.",
-)
-
-
-def annotation_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    return annotations_option(codequality_option(func))
 
 
 class Findings:
@@ -120,37 +102,6 @@ def _relative(finding: Any) -> Any:
             return finding
         return replace(finding, file=relative.as_posix())
     return finding
-
-
-def plan_report_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    options = [
-        annotations_option,
-        codequality_option,
-        click.option(
-            "--html",
-            "html_file",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="Also write the plan as one self-contained HTML page (filters, search; "
-            "links to the manifest lines with --source-url).",
-        ),
-        click.option(
-            "--junit",
-            "junit_file",
-            type=click.Path(dir_okay=False, path_type=Path),
-            help="Also write JUnit XML: a test case per kind, failing on changes or errors.",
-        ),
-        click.option(
-            "--job-summary",
-            "job_summary_file",
-            envvar="GITHUB_STEP_SUMMARY",
-            type=click.Path(dir_okay=False),  # a str: only ever opened to append
-            help="Append the plan's summary (Markdown) to FILE, within GitHub's 1 MiB "
-            "(default: $GITHUB_STEP_SUMMARY, GitHub's job summary).",
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
 
 
 def write_plan_reports(

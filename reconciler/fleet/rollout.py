@@ -20,8 +20,8 @@ from typing import Any
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport
 from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.errors import ProblemsError, ReconcilerError
-from reconciler.project.fleet import EnvironmentRun, in_order
-from reconciler.project.waves import Wave
+from reconciler.fleet.plans import EnvironmentRun, in_order
+from reconciler.fleet.waves import Wave
 
 
 class Result(StrEnum):
@@ -33,7 +33,7 @@ class Result(StrEnum):
 
 
 class Stop:
-    """Ctrl-C over the whole rollout (cli/interrupts.ApplyInterrupts calls `interrupt`):
+    """Ctrl-C over the whole rollout (terminal/interrupts.ApplyInterrupts calls `interrupt`):
     every session executing starts nothing new and lets what it sent finish; an
     environment that has not begun writing does not begin (its fresh plan is declined
     before anything is written); no later wave starts."""

@@ -1,5 +1,5 @@
 """Each environment of a run over several gets its own connection: its URLs and
-credentials, its own rate limits, and the command's --timeout (project/fleet.py)."""
+credentials, its own rate limits, and the command's --timeout (fleet/plans.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.clients.connection import RateSettings, Timeouts
+from reconciler.fleet.plans import PlanRequest, prepare
 from reconciler.project import load_project, resolve
-from reconciler.project.fleet import PlanRequest, prepare
 
 PROJECT = """\
 environments:

@@ -9,7 +9,7 @@ from collections.abc import Iterator, KeysView
 from dataclasses import replace
 from pathlib import Path
 
-from reconciler.project.fleet import in_order, run_to_end
+from reconciler.fleet.plans import in_order, run_to_end
 
 
 class Loud:
@@ -73,8 +73,8 @@ environments:
 
 
 def test_the_environment_is_read_once_for_every_environment_of_a_fleet(tmp_path: Path) -> None:
+    from reconciler.fleet.plans import PlanRequest, prepare, prepare_all
     from reconciler.project import load_project, resolve
-    from reconciler.project.fleet import PlanRequest, prepare, prepare_all
 
     (tmp_path / "reconciler.yaml").write_text(FLEET, encoding="utf-8")
     (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")

@@ -15,50 +15,56 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from reconciler.errors import ReconcilerError, UsageError
+from reconciler.run.flags import ExportFlags
+
+if TYPE_CHECKING:
+    from reconciler.export import ExportResult, Selection
+    from reconciler.fleet.plans import PlanRequest
+    from reconciler.project import Target
 
 
 @dataclass
 class _Exported:
     name: str
-    result: Any = None  # an ExportResult
+    result: ExportResult | None = None
     error: str | None = None
     seconds: float = 0.0
 
 
 def export_fleet(
-    targets: list[Any], kwargs: dict[str, Any], max_parallel: int, request: Any
+    targets: list[Target], flags: ExportFlags, max_parallel: int, request: PlanRequest
 ) -> None:
-    from reconciler.cli.extras import check_writable
     from reconciler.export import Selection, check_directory, parse_rule_ids
-    from reconciler.project.fleet import in_order, run_to_end
+    from reconciler.fleet.plans import in_order, run_to_end
+    from reconciler.run.outputs import check_writable
 
-    out: Path | None = kwargs.get("out")
+    out = flags.out
     if out is None:
         names = ", ".join(target.name for target in targets)
         raise UsageError(
             f"export over several environments ({names}) needs --out DIR: each environment "
             "is written to DIR/NAME (or give one --env NAME to export to stdout)"
         )
-    force = bool(kwargs.get("force"))
+    force = flags.force
     for target in targets:  # before reading: fail fast
         check_directory(out / target.name, force=force)
     check_writable("--out", out, directory=True)
     selection = Selection.build(
-        kinds=kwargs.get("kinds", ()),
-        targets=kwargs.get("targets", ()),
-        excludes=kwargs.get("excludes", ()),
-        rule_ids=parse_rule_ids(kwargs.get("rule_ids", ())),
+        kinds=flags.kinds,
+        targets=flags.targets,
+        excludes=flags.excludes,
+        rule_ids=parse_rule_ids(flags.rule_ids),
     )
-    include_empty = bool(kwargs.get("include_empty"))
+    include_empty = flags.include_empty
     failed: list[str] = []
 
     def write(done: _Exported) -> None:
-        if not _write(done, out / done.name, kwargs.get("schema_ref"), force):
+        if not _write(done, out / done.name, flags.schema_ref, force):
             failed.append(done.name)
 
     click.echo(f"Exporting {len(targets)} environment(s)...", err=True)
@@ -74,9 +80,11 @@ def export_fleet(
     click.echo(f"Exported {len(targets)} environment(s) to {out}.", err=True)
 
 
-async def _export_one(target: Any, selection: Any, include_empty: bool, request: Any) -> _Exported:
+async def _export_one(
+    target: Target, selection: Selection, include_empty: bool, request: PlanRequest
+) -> _Exported:
     from reconciler.export import export_live
-    from reconciler.project.fleet import connection_for
+    from reconciler.fleet.plans import connection_for
 
     done = _Exported(target.name)
     started = time.perf_counter()
@@ -98,15 +106,15 @@ def _write(done: _Exported, directory: Path, schema: str | None, force: bool) ->
     if done.error is not None:
         click.echo(f"Error: {done.name}: {done.error}", err=True)
         return False
-    for message in done.result.warnings:
+    result = done.result
+    assert result is not None  # exported, as there is no error
+    for message in result.warnings:
         click.echo(f"Warning: {done.name}: {message}", err=True)
     try:
-        written = write_directory(done.result, directory, schema=schema, force=force)
+        written = write_directory(result, directory, schema=schema, force=force)
     except ReconcilerError as exc:
         click.echo(f"Error: {done.name}: {exc}", err=True)
         return False
     names = ", ".join(p.name for p in written.files)
-    click.echo(
-        f"{done.name}: exported {done.result.count} object(s) to {directory}: {names}.", err=True
-    )
+    click.echo(f"{done.name}: exported {result.count} object(s) to {directory}: {names}.", err=True)
     return True

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import click
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+EXIT_INTERRUPTED = 130  # DESIGN §3, as the command line's group ends an interrupted run
 
 
 class Interruptible(Protocol):

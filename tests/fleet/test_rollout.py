@@ -22,13 +22,9 @@ from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplyOutcom
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
 from reconciler.errors import ProblemsError, ReconcilerError
-from reconciler.manifest import DesiredState, load_manifests
-from reconciler.manifest.models import Department, Manifest, User
-from reconciler.plans import Action, Change, Plan
-from reconciler.plans.addresses import Selector
-from reconciler.project import rollout
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.rollout import (
+from reconciler.fleet import rollout
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.rollout import (
     Applied,
     ApplyRequest,
     Result,
@@ -37,7 +33,11 @@ from reconciler.project.rollout import (
     apply_summary,
     apply_waves,
 )
-from reconciler.project.waves import Wave
+from reconciler.fleet.waves import Wave
+from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.models import Department, Manifest, User
+from reconciler.plans import Action, Change, Plan
+from reconciler.plans.addresses import Selector
 from reconciler.sandbox import SandboxState
 from tests.applying.inprocess import EXAMPLE, asgi, connection, mismatches, seeded
 

@@ -10,11 +10,11 @@ import pytest
 
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
+from reconciler.fleet.plans import EnvironmentRun
+from reconciler.fleet.rollout import Applied, Result
+from reconciler.fleet.summary import exit_code, report_json, summary_markdown, summary_text
+from reconciler.fleet.waves import Wave
 from reconciler.plans import Action, BrakeVerdict, Change, Diagnostic, Plan
-from reconciler.project.fleet import EnvironmentRun
-from reconciler.project.rollout import Applied, Result
-from reconciler.project.summary import exit_code, report_json, summary_markdown, summary_text
-from reconciler.project.waves import Wave
 from reconciler.terminal.console import confirmation_text
 
 CHANGED = Plan(changes=(Change("companies", "Acme", Action.create),), brake=BrakeVerdict())

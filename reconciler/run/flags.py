@@ -1,0 +1,157 @@
+"""What each command is asked to do, as the command line parsed it: one frozen object per
+command (`ValidateFlags`, `PlanFlags`, `ApplyFlags`, `ExportFlags`) and the parts they
+share (`ConnectionFlags`, `ReportFlags`). `for_target` gives the flags a command runs
+with for one environment of the project file: its paths, its var files before those
+given, its rate limits where none was given. Only the standard library is imported here:
+`validate` and `--help` start quickly."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reconciler.clients.connection import Connection
+    from reconciler.project import Target
+
+RATE_LIMIT = 90  # helpdesk calls a minute, when neither the flag nor the environment says
+SEARCH_RATE_LIMIT = 60  # Search/UserByEmail calls a minute, likewise
+TIMEOUT = 60.0  # seconds: the longest wait for one answer
+
+
+@dataclass(frozen=True)
+class ConnectionFlags:
+    """--helpdesk-url, --workspace-url, the rate limits, --timeout and --sandbox. A rate
+    limit of None was not given: the environment's own, else the default."""
+
+    helpdesk_url: str | None = None
+    workspace_url: str | None = None
+    rate_limit: int | None = None
+    search_rate_limit: int | None = None
+    timeout: float = TIMEOUT
+    # --sandbox: starts the embedded sandbox (the command line's, which alone imports it)
+    # and gives the context its connection lives in.
+    sandbox: Callable[[], AbstractContextManager[Connection]] | None = None
+
+    @property
+    def rates(self) -> tuple[int, int]:
+        """(general, search) calls a minute, defaults filled in."""
+        general = RATE_LIMIT if self.rate_limit is None else self.rate_limit
+        search = SEARCH_RATE_LIMIT if self.search_rate_limit is None else self.search_rate_limit
+        return general, search
+
+    def for_target(self, target: Target) -> ConnectionFlags:
+        """The environment's rate limits where the command line gave none."""
+        return replace(
+            self,
+            rate_limit=self.rate_limit if self.rate_limit is not None else target.rate_limit,
+            search_rate_limit=self.search_rate_limit
+            if self.search_rate_limit is not None
+            else target.search_rate_limit,
+        )
+
+
+@dataclass(frozen=True)
+class ReportFlags:
+    """--annotations and --codequality (validate, plan); --html, --junit, --job-summary,
+    --comment-dir and --source-url (plan)."""
+
+    annotations: str | None = None
+    codequality: Path | None = None
+    html_file: Path | None = None
+    junit_file: Path | None = None
+    job_summary_file: str | None = None
+    comment_dir: Path | None = None
+    source_url: str | None = None
+
+
+@dataclass(frozen=True)
+class ValidateFlags:
+    paths: tuple[Path, ...] = ()
+    var_files: tuple[Path, ...] = ()
+    reports: ReportFlags = field(default_factory=ReportFlags)
+
+    def for_target(self, target: Target) -> ValidateFlags:
+        return replace(self, paths=target.paths, var_files=(*target.var_files, *self.var_files))
+
+
+@dataclass(frozen=True)
+class PlanFlags:
+    paths: tuple[Path, ...] = ()
+    var_files: tuple[Path, ...] = ()
+    fmt: str = "text"  # --format: text, json or markdown
+    out: Path | None = None
+    detailed_exitcode: bool = False
+    fail_on_unmanaged: bool = False
+    prune: bool = False
+    targets: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    since: str | None = None  # --changed-since
+    reports: ReportFlags = field(default_factory=ReportFlags)
+    connection: ConnectionFlags = field(default_factory=ConnectionFlags)
+
+    def for_target(self, target: Target) -> PlanFlags:
+        return replace(
+            self,
+            paths=target.paths,
+            var_files=(*target.var_files, *self.var_files),
+            connection=self.connection.for_target(target),
+        )
+
+
+@dataclass(frozen=True)
+class ApplyFlags:
+    paths: tuple[Path, ...] = ()
+    var_files: tuple[Path, ...] = ()
+    plan_file: Path | None = None  # --plan
+    yes: bool = False
+    prune: bool = False
+    force: bool = False
+    targets: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    lock_timeout: float = 0
+    log_file: Path | None = None  # --log
+    parallelism: int = 10
+    since: str | None = None  # --changed-since
+    connection: ConnectionFlags = field(default_factory=ConnectionFlags)
+
+    def for_target(self, target: Target) -> ApplyFlags:
+        return replace(
+            self,
+            paths=target.paths,
+            var_files=(*target.var_files, *self.var_files),
+            connection=self.connection.for_target(target),
+        )
+
+
+@dataclass(frozen=True)
+class ExportFlags:
+    out: Path | None = None
+    kinds: tuple[str, ...] = ()
+    targets: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    rule_ids: tuple[str, ...] = ()
+    include_empty: bool = False
+    schema_ref: str | None = None  # --schema
+    force: bool = False
+    connection: ConnectionFlags = field(default_factory=ConnectionFlags)
+
+    def for_target(self, target: Target) -> ExportFlags:
+        return replace(self, connection=self.connection.for_target(target))
+
+
+@dataclass(frozen=True)
+class Environments:
+    """--env, --project, and with several environments --max-parallel and --report-file
+    (reconciler/fleet/dispatch.py)."""
+
+    envs: tuple[str, ...] = ()
+    project_file: Path | None = None
+    max_parallel: int = 32  # 0: all at once
+    report_file: Path | None = None
+
+
+Flags = ValidateFlags | PlanFlags | ApplyFlags | ExportFlags
