@@ -1,4 +1,5 @@
-"""The workspace service: employees (full CRUD), desks, assets and bookings (lists).
+"""The workspace service's employees (list, read, create, update, delete): what the
+reconciler calls. The spec's desk, asset and booking lists are not served.
 
 Every request carries `X-API-Key`. Employees have this field set (documented in
 docs/sandbox.md); `id`, `createdAt` and `updatedAt` are the server's:
@@ -42,7 +43,6 @@ EMPLOYEE_OPTIONAL: dict[str, Any] = {
     "active": True,
 }
 SERVER_FIELDS = ("id", "createdAt", "updatedAt")
-_LISTS = {"desks": "ws_desks", "assets": "ws_assets", "bookings": "ws_bookings"}
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
@@ -54,13 +54,9 @@ async def dispatch_workspace(state: SandboxState, request: Request, rest: str) -
     resource, ident = segments[1], (segments[2] if len(segments) > 2 else None)
     if len(segments) > 3:
         raise HttpError(404, f"No such route: /{rest}")
-    if resource == "employees":
-        return await _employees(state, request, ident)
-    if resource in _LISTS and ident is None:
-        if request.method != "GET":
-            raise HttpError(405, f"Method {request.method} is not allowed for /api/{resource}")
-        return _list(state, [_public(state, r) for r in state.store.rows(_LISTS[resource])])
-    raise HttpError(404, f"No such route: /{rest}")
+    if resource != "employees":
+        raise HttpError(404, f"No such route: /{rest}")
+    return await _employees(state, request, ident)
 
 
 def _authenticate(state: SandboxState, request: Request) -> None:
@@ -164,22 +160,10 @@ def _find(state: SandboxState, ident: str) -> Record:
     raise HttpError(404, f"Employee {ident} not found")
 
 
-_REFERENCES = {"deskId": "ws_desks", "employeeId": "ws_employees", "assignedTo": "ws_employees"}
-
-
 def _public(state: SandboxState, rec: Record) -> dict[str, Any]:
     int_ids = state.config.quirk("workspace-int-ids")
     out = {"id": rec["id"] if int_ids else rec["public_id"], **rec["fields"]}
-    if int_ids:
-        # References are stored as public ids; under this quirk every id is an integer.
-        for key, table in _REFERENCES.items():
-            if isinstance(out.get(key), str):
-                target = state.store.find(table, public_id=out[key])
-                out[key] = target["id"] if target else None
-    if "created" in rec:
-        out["createdAt"] = rec["created"]
-        out["updatedAt"] = rec["updated"]
-    return out
+    return {**out, "createdAt": rec["created"], "updatedAt": rec["updated"]}
 
 
 def _list(state: SandboxState, items: list[dict[str, Any]]) -> Response:
