@@ -43,7 +43,7 @@ EMPLOYEE_OPTIONAL: dict[str, Any] = {
     "active": True,
 }
 SERVER_FIELDS = ("id", "createdAt", "updatedAt")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+EMPLOYEE_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
 async def dispatch_workspace(state: SandboxState, request: Request, rest: str) -> Response:
@@ -127,7 +127,7 @@ def _validated(state: SandboxState, body: dict[str, Any], existing_id: int | Non
         if not isinstance(value, str) or not value.strip():
             problems.append(f"{name} is required and must be a non-empty string")
     email = body.get("email")
-    if isinstance(email, str) and email.strip() and not _EMAIL.match(email.strip()):
+    if isinstance(email, str) and email.strip() and not EMPLOYEE_EMAIL.match(email.strip()):
         problems.append(f"email {email!r} is not a valid address")
     for name in ("department", "jobTitle", "location", "phone", "managerEmail", "startDate"):
         if body.get(name) is not None and not isinstance(body[name], str):

@@ -3,18 +3,16 @@
 
 from __future__ import annotations
 
-import re
 import secrets
 from typing import Any
 
 from reconciler.sandbox.seed.checker import Checker
 from reconciler.sandbox.seed.entry import Entry, iso_date
 from reconciler.sandbox.seed.reading import SeedNode
-from reconciler.sandbox.workspace import EMPLOYEE_OPTIONAL, EMPLOYEE_REQUIRED
+from reconciler.sandbox.workspace import EMPLOYEE_EMAIL, EMPLOYEE_OPTIONAL, EMPLOYEE_REQUIRED
 
 WORKSPACE_FIELDS = "api_keys employees"
 EMPLOYEE_FIELDS = " ".join(EMPLOYEE_REQUIRED + tuple(EMPLOYEE_OPTIONAL))
-_WS_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")  # what workspace.py accepts
 
 
 def check_workspace(c: Checker, node: SeedNode | None) -> None:
@@ -34,7 +32,7 @@ def _employee(c: Checker, entry: Entry) -> None:
     """The employee fields as workspace.py checks and stores them."""
     fields: dict[str, Any] = {n: entry.text(n, required=True) for n in EMPLOYEE_REQUIRED}
     email = fields["email"]
-    if email is not None and not _WS_EMAIL.match(email):
+    if email is not None and not EMPLOYEE_EMAIL.match(email):
         c.p.add(entry.at("email"), f"'{email}' is not an e-mail address")
     fields.update(EMPLOYEE_OPTIONAL)
     for name, default in EMPLOYEE_OPTIONAL.items():
