@@ -119,7 +119,7 @@ def test_create_and_read_an_asset(api: Api) -> None:
     }
 
 
-def test_create_defaults(api: Api) -> None:
+def test_a_created_asset_takes_the_defaults_of_what_is_not_sent(api: Api) -> None:
     aid = create(api)
     asset = api.get("Asset", id=aid).json()
     assert asset["Quantity"] == 1
@@ -182,7 +182,7 @@ def test_create_rejects_bad_quantity_and_company(api: Api) -> None:
     assert api.state.store.rows("manufacturers") == []
 
 
-def test_get_asset_errors(api: Api) -> None:
+def test_reading_an_unknown_or_unnamed_asset_is_an_error(api: Api) -> None:
     assert api.get("Asset", id=999).status_code == 404
     assert api.get("Asset").status_code == 400
     assert api.get("Asset", id="x").status_code == 400
@@ -220,7 +220,7 @@ def test_assets_ordered_by_item_id(api: Api) -> None:
     assert item_ids(api.get("Assets")) == [ids[0], ids[1], ids[2], ids[-1] + 10]
 
 
-def test_assets_bad_page(api: Api) -> None:
+def test_an_asset_page_below_one_is_400(api: Api) -> None:
     assert api.get("Assets", page=0).status_code == 400
     assert api.get("Assets", page=-1).status_code == 400
     assert api.get("Assets", page="two").status_code == 400
@@ -292,7 +292,7 @@ def test_disabled_assets_count_only_when_included_in_paging(api: Api) -> None:
     assert item_ids(api.get("Assets", page=2, includeDisabled="true")) == [ids[-1]]
 
 
-def test_enable_disable_errors(api: Api) -> None:
+def test_enabling_or_disabling_an_unknown_asset_is_an_error(api: Api) -> None:
     for name in ("EnableAsset", "DisableAsset"):
         assert api.post(name, assetId=999).status_code == 404
         assert api.post(name).status_code == 400
@@ -359,7 +359,7 @@ def test_update_asset_clears_the_company(api: Api) -> None:
     assert body["CompanyID"] is None and body["company"] is None
 
 
-def test_update_asset_errors(api: Api) -> None:
+def test_update_asset_refuses_bad_values_and_unknown_ids(api: Api) -> None:
     aid = create(api, quantity=3)
     assert api.post("UpdateAsset", modelName="X").status_code == 400
     assert api.post("UpdateAsset", id="abc").status_code == 400
@@ -415,7 +415,7 @@ def test_asset_disabled_flag_quirk() -> None:
 # -- custom fields -----------------------------------------------------------------------
 
 
-def test_asset_custom_fields(api: Api) -> None:
+def test_asset_custom_field_values_are_set_and_listed(api: Api) -> None:
     store = api.state.store
     warranty = store.insert("custom_fields", records.custom_field("Warranty", type=2, usage_type=2))
     leased = store.insert("custom_fields", records.custom_field("Leased", type=4, usage_type=2))
@@ -497,7 +497,7 @@ def test_assigned_users_skip_deleted_users(api: Api) -> None:
 
 
 @pytest.mark.parametrize("name", ["AssignAssetToUser", "UnAssignAssetToUser"])
-def test_assignment_errors(api: Api, name: str) -> None:
+def test_assigning_needs_an_existing_asset_and_user(api: Api, name: str) -> None:
     aid = create(api)
     uid = api.user_id("ursula")
     assert api.post(name, assetId=999, userId=uid).status_code == 404
@@ -513,7 +513,7 @@ def test_assignment_errors(api: Api, name: str) -> None:
 # -- permissions -------------------------------------------------------------------------
 
 
-def test_technicians_read_assets(api: Api) -> None:
+def test_technicians_may_read_assets(api: Api) -> None:
     aid = create(api)
     tina = api.as_("tina")
     assert item_ids(tina.get("Assets")) == [aid]

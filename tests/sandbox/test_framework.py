@@ -107,7 +107,7 @@ def test_unknown_endpoint_is_404_and_wrong_method_405(api: Api) -> None:
     assert api.get("Company").status_code == 405  # POST only
 
 
-def test_gzip_when_asked(api: Api) -> None:
+def test_answers_are_gzip_compressed_when_asked(api: Api) -> None:
     for i in range(40):
         api.post("Company", name=f"Company number {i}")
     raw = api.client.get(
@@ -286,7 +286,7 @@ def test_dropped_connection_after_the_write_is_applied(clock: FakeClock) -> None
         api.post("UpdateCompany", id=1, notes="x")
 
 
-def test_throttle_stretch(clock: FakeClock) -> None:
+def test_a_throttle_stretch_answers_429_for_its_duration(clock: FakeClock) -> None:
     _, api = client_for(
         SandboxConfig(rate_limit=0, faults=FaultConfig(throttle_after=10, throttle_for=20)), clock
     )
@@ -322,7 +322,7 @@ def test_faults_configured_over_http(api: Api) -> None:
     assert api.client.put("/_sandbox/faults", content=b"not json").status_code == 400
 
 
-def test_fault_config_parse() -> None:
+def test_fault_settings_are_parsed_from_their_spec() -> None:
     cfg = FaultConfig.parse(
         "error=0.05, drop=0.02,slow=0.05,slow_seconds=2,throttle_after=5,throttle_for=20,seed=3"
     )
@@ -359,7 +359,7 @@ def test_request_log_lists_requests_without_secrets(api: Api) -> None:
     assert api.client.get("/_sandbox/requests").json() == []
 
 
-def test_priorities(api: Api) -> None:
+def test_priorities_are_the_standard_four(api: Api) -> None:
     assert api.get("Priorities").json() == [
         {"PriorityID": -1, "Name": "Low"},
         {"PriorityID": 0, "Name": "Normal"},
@@ -368,7 +368,7 @@ def test_priorities(api: Api) -> None:
     ]
 
 
-def test_reset_limits_route(clock: FakeClock) -> None:
+def test_the_reset_limits_route_forgets_windows_and_blocks(clock: FakeClock) -> None:
     client, api = client_for(SandboxConfig(rate_limit=1), clock)
     api.get("Priorities")
     assert api.get("Priorities").status_code == 429

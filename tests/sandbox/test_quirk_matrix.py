@@ -133,7 +133,7 @@ def desired() -> DesiredState:
 
 
 @pytest.mark.parametrize("quirks", VARIANTS, ids=variant_id)
-def test_every_quirk_converges(
+def test_every_quirk_leaves_nothing_to_change_after_apply_and_export(
     quirks: tuple[str, ...], desired: DesiredState, tmp_path: Path
 ) -> None:
     tenant = Tenant(quirks)

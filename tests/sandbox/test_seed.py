@@ -83,7 +83,9 @@ def test_small_seed_returns_the_chosen_credentials(small: tuple[SandboxState, Cr
     assert small[1] == Credentials("admin", "admin-pass", "admin-token", "ws-test-key")
 
 
-def test_reference_tables(small: tuple[SandboxState, Credentials]) -> None:
+def test_the_seed_fills_departments_sections_and_categories(
+    small: tuple[SandboxState, Credentials],
+) -> None:
     store = small[0].store
     assert [d["name"] for d in store.rows("departments")] == ["Finance", "Engineering"]
     assert [s["name"] for s in store.rows("sections")] == ["IT", "Security"]
@@ -138,7 +140,7 @@ def fid(store: Store, name: str) -> str:
     return str(one(store, "custom_fields", name=name)["id"])
 
 
-def test_companies_and_users(small: tuple[SandboxState, Credentials]) -> None:
+def test_the_seed_fills_companies_and_users(small: tuple[SandboxState, Credentials]) -> None:
     store = small[0].store
     acme, globex = one(store, "companies", name="Acme Corp"), one(store, "companies", name="Globex")
     assert acme == {
@@ -213,7 +215,7 @@ def test_companies_and_users(small: tuple[SandboxState, Credentials]) -> None:
     ]
 
 
-def test_assets_and_lookups(small: tuple[SandboxState, Credentials]) -> None:
+def test_the_seed_fills_assets_and_their_lookups(small: tuple[SandboxState, Credentials]) -> None:
     store = small[0].store
     assert [m["name"] for m in store.rows("manufacturers")] == ["Lenovo", "Dell"]
     assert [t["name"] for t in store.rows("asset_types")] == ["Laptop", "Monitor"]
@@ -265,7 +267,9 @@ def test_rules_keep_their_ids(small: tuple[SandboxState, Credentials]) -> None:
     assert [r["id"] for r in store.rows("rules")] == [7, 12]
 
 
-def test_workspace_records(small: tuple[SandboxState, Credentials]) -> None:
+def test_the_seed_fills_workspace_keys_and_employees(
+    small: tuple[SandboxState, Credentials],
+) -> None:
     store = small[0].store
     keys = store.rows("ws_api_keys")
     assert [(k["key"], k["name"]) for k in keys[:1]] == [("ws-test-key", "tests")]
@@ -293,7 +297,9 @@ def test_workspace_records(small: tuple[SandboxState, Credentials]) -> None:
 # -- the API serves the seed -------------------------------------------------------------
 
 
-def test_seeded_logins_work(client: httpx.Client, small: tuple[SandboxState, Credentials]) -> None:
+def test_seeded_users_can_log_in(
+    client: httpx.Client, small: tuple[SandboxState, Credentials]
+) -> None:
     creds = small[1]
     login = client.post("/helpdesk/api/Authorization", headers=basic("admin", "admin-pass"))
     assert login.status_code == 200 and login.json()["IsAdmin"] is True

@@ -175,7 +175,7 @@ def test_create_user_reuses_companies_and_accepts_the_alternate_spellings(api: A
     assert len(api.state.store.rows("departments")) == 1
 
 
-def test_create_user_errors(api: Api) -> None:
+def test_create_user_refuses_bad_or_duplicate_input(api: Api) -> None:
     assert api.post("CreateUser").status_code == 400
     assert api.post("CreateUser", email="  ").status_code == 400
     assert api.post("CreateUser", email="not-an-email").status_code == 400
@@ -319,7 +319,7 @@ def test_update_user_is_admin(api: Api) -> None:
     assert api.as_("ursula").get("Users").status_code == 403
 
 
-def test_update_user_errors(api: Api) -> None:
+def test_update_user_refuses_bad_or_clashing_input(api: Api) -> None:
     uid = api.user_id("ursula")
     assert api.post("UpdateUser", firstName="X").status_code == 400
     assert api.post("UpdateUser", userId="abc").status_code == 400
@@ -425,7 +425,7 @@ def test_user_by_id_for_any_caller(api: Api) -> None:
     assert api.as_(None).get("User", userId=uid).status_code == 401
 
 
-def test_user_by_email(api: Api) -> None:
+def test_user_by_email_finds_a_user_in_any_case(api: Api) -> None:
     resp = api.as_("tina").get("UserByEmail", email=" URSULA@example.com ")
     assert resp.status_code == 200
     assert_shape(resp.json(), USER_FIELDS)
@@ -448,7 +448,7 @@ def test_user_by_email_uses_the_search_rate_limit() -> None:
         assert api.get("UserByUsername", username="tina").status_code == 200
 
 
-def test_user_by_username(api: Api) -> None:
+def test_user_by_username_finds_a_user_in_any_case(api: Api) -> None:
     resp = api.as_("tina").get("UserByUsername", username="URSULA")
     assert resp.status_code == 200
     assert_shape(resp.json(), USER_FIELDS)
@@ -462,7 +462,7 @@ def test_user_by_username(api: Api) -> None:
 # -- custom fields ---------------------------------------------------------------------
 
 
-def test_user_custom_fields(api: Api) -> None:
+def test_user_custom_field_values_are_set_and_listed(api: Api) -> None:
     store = api.state.store
     emp = store.insert("custom_fields", records.custom_field("Employee ID", type=1, usage_type=3))
     vip = store.insert("custom_fields", records.custom_field("VIP", type=4, usage_type=3))
@@ -558,7 +558,7 @@ def test_users_list_modes_and_filters(api: Api) -> None:
     assert item["Disabled"] is False and item["IsAdmin"] is False
 
 
-def test_users_errors(api: Api) -> None:
+def test_users_refuses_bad_paging_and_list_modes(api: Api) -> None:
     assert api.get("Users", listMode="everyone").status_code == 400
     assert api.get("Users", count=0).status_code == 400
     assert api.get("Users", page=0).status_code == 400
@@ -571,7 +571,7 @@ def test_users_errors(api: Api) -> None:
 # -- tech permissions ------------------------------------------------------------------
 
 
-def test_category_tech_permissions(api: Api) -> None:
+def test_category_tech_permissions_are_added_and_removed(api: Api) -> None:
     ursula = api.user_id("ursula")
     cat = add_category(api, "Hardware")
     other = add_category(api, "Software")
@@ -614,6 +614,6 @@ def test_category_tech_permission_errors(api: Api) -> None:
 
 
 @pytest.mark.parametrize("spelling", ["department", "Departman", "DEPARTMENT"])
-def test_department_spellings(api: Api, spelling: str) -> None:
+def test_departments_are_named_by_either_spelling(api: Api, spelling: str) -> None:
     uid = create(api, "d@example.com", **{spelling: "Ops"})
     assert api.get("User", userId=uid).json()["Departman"] == "Ops"

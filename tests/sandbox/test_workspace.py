@@ -35,7 +35,7 @@ def test_missing_or_unknown_key_is_401_with_a_json_error(wsc: httpx.Client) -> N
     assert resp.status_code == 401 and resp.json()["error"] == "Invalid API key"
 
 
-def test_employee_lifecycle(wsc: httpx.Client) -> None:
+def test_an_employee_is_created_read_replaced_and_deleted(wsc: httpx.Client) -> None:
     assert wsc.get("/api/employees").json() == []
     created = wsc.post("/api/employees", json=ALICE)
     assert created.status_code == 201
@@ -104,14 +104,14 @@ def test_only_employees_are_served_and_other_routes_are_404(wsc: httpx.Client) -
     assert wsc.patch("/api/employees").status_code == 405
 
 
-def test_envelope_quirk() -> None:
+def test_the_envelope_quirk_wraps_lists() -> None:
     client = ws_client("workspace-envelope")
     client.post("/api/employees", json=ALICE)
     body = client.get("/api/employees").json()
     assert body["total"] == 1 and body["data"][0]["email"] == "alice@acme.com"
 
 
-def test_integer_id_quirk() -> None:
+def test_the_integer_id_quirk_gives_integer_ids() -> None:
     client = ws_client("workspace-int-ids")
     emp = client.post("/api/employees", json=ALICE).json()
     assert isinstance(emp["id"], int)
