@@ -56,7 +56,7 @@ class DroppedResponse(Response):
 
 class InstallPrefix:
     """The helpdesk's sub-directory matched in any case, as IIS matches a virtual directory
-    (`/HelpDesk/api/Tickets` reaches `/helpdesk/api/Tickets`); the sandbox's own base URL
+    (`/HelpDesk/api/Users` reaches `/helpdesk/api/Users`); the sandbox's own base URL
     spells it in lower case. The rest of the path is matched case-insensitively by the
     dispatcher, as ASP.NET does. The workspace service is not an IIS install: its paths
     are matched as written."""
@@ -154,7 +154,7 @@ async def _serve_api(
             if decision.delay:
                 await asyncio.sleep(decision.delay)
             response = await _dispatch(state, request, service, dispatch)
-            # A write through GET (`/Close`, `/DisableRule/5`) counts too: what matters
+            # A write through GET (`/DisableRule/5`) counts too: what matters
             # is whether the store changed.
             if decision.drop and state.store.writes != writes_before:
                 _log(state, request, service, "dropped", started)

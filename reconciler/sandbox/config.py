@@ -14,7 +14,7 @@ def builtin_seed_names() -> list[str]:
     return sorted(path.stem for path in BUILTIN_SEEDS.glob("*.yaml"))
 
 
-# Behaviours of the real helpdesk that differ from its spec (spec/real-world-notes.md).
+# Behaviours of versions of the real helpdesk that clients have observed (docs/sandbox.md).
 # Off by default, so the sandbox follows the spec; each can be switched on by name so that
 # the clients are tested against both.
 QUIRKS: dict[str, str] = {
@@ -30,7 +30,6 @@ QUIRKS: dict[str, str] = {
     "asset-disabled-flag": "asset objects carry a Disabled flag",
     "no-retry-after": "429 answers carry no Retry-After header",
     "throttle-slow": "over the rate limit, answer slowly (after the window frees) instead of 429",
-    "ticket-bare-int": 'POST /ticket answers a bare integer instead of {"id": N}',
     "techs-list-implicit": "TechsForCategory also lists administrators and all-category "
     "technicians, in every category",
     "workspace-envelope": 'workspace lists answer {"data": [...], "total": N}, not a bare array',

@@ -18,10 +18,6 @@ class SlidingWindowLimiter:
     _calls: dict[tuple[str, str], deque[float]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def acquire(self, key: str, bucket: str, limit: int) -> float:
-        """Record a call and return 0, or return the seconds to wait when over the limit."""
-        return self.acquire_all(key, {bucket: limit})
-
     def acquire_all(self, key: str, limits: dict[str, int]) -> float:
         """One call counted in every bucket of `limits` (bucket -> limit), or in none:
         the seconds to wait when any bucket is full (0 when the call was recorded)."""

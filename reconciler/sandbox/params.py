@@ -3,20 +3,14 @@ form, or a JSON object body, with names matched case-insensitively (ASP.NET bind
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
-from urllib.parse import parse_qsl
 
 from starlette.datastructures import UploadFile
 from starlette.requests import ClientDisconnect, Request
 
 from reconciler.sandbox.errors import HttpError
 
-_URLENCODED = "application/x-www-form-urlencoded"
-# A url-encoded body up to this size is split here; a larger one goes through starlette's
-# parser, which enforces its limits (1,000 fields, 1 MiB a field).
-_SMALL_FORM = 64 * 1024
 _TRUE = {"true", "1", "on", "yes"}
 _FALSE = {"false", "0", "off", "no"}
 
@@ -36,11 +30,7 @@ class Params:
         json_fields: list[str] = []
         ctype = request.headers.get("content-type", "").lower()
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
-            if ctype.partition(";")[0].strip() == _URLENCODED and (
-                small := await _small_form(request)
-            ):
-                items.extend(small)
-            elif _URLENCODED in ctype or "multipart/form-data" in ctype:
+            if "application/x-www-form-urlencoded" in ctype or "multipart/form-data" in ctype:
                 try:
                     form = await request.form()
                 except ClientDisconnect:
@@ -102,27 +92,6 @@ class Params:
             return False
         raise HttpError(400, f"Parameter '{names[0]}' must be true or false, got '{value}'")
 
-    def integers(self, *names: str) -> list[int]:
-        """A repeated parameter (`?categoryId=1&categoryId=2`), also comma separated."""
-        out: list[int] = []
-        for name in names:
-            for value in self._values.get(name.lower(), []):
-                for piece in str(value).split(","):
-                    if piece.strip():
-                        try:
-                            out.append(int(piece.strip()))
-                        except ValueError:
-                            raise HttpError(
-                                400, f"Parameter '{name}' must be integers, got '{value}'"
-                            ) from None
-        return out
-
-    def file(self, name: str) -> UploadFile | None:
-        for value in self._values.get(name.lower(), []):
-            if isinstance(value, UploadFile):
-                return value
-        return None
-
     def redacted(self) -> dict[str, Any]:
         """Parameters for the request log, with secrets replaced."""
         out: dict[str, Any] = {}
@@ -135,18 +104,6 @@ class Params:
         return out
 
 
-async def _small_form(request: Request) -> list[tuple[str, Any]] | None:
-    """The fields of a small url-encoded body, as starlette's form parser reads them (names
-    and values unquoted as UTF-8 after a Latin-1 reading of the bytes, `&` between
-    fields, blank values kept), without its per-byte callbacks: most API calls are
-    such a form (issue 25). None when the body is not small: starlette parses it."""
-    body = await request.body()
-    if len(body) > _SMALL_FORM or body.count(b"&") >= 1000:
-        return None
-    return parse_qsl(body.decode("latin-1"), keep_blank_values=True)
-
-
-@functools.lru_cache(maxsize=1024)  # a few parameter names, looked up on every request
 def is_secret(name: str) -> bool:
     lowered = name.lower()
     return any(word in lowered for word in ("password", "token", "secret", "apikey", "api_key"))

@@ -7,12 +7,10 @@ import logging
 import socket
 import threading
 import time
-from pathlib import Path
 
 import uvicorn
 
 from reconciler.sandbox.app import create_app
-from reconciler.sandbox.config import SandboxConfig
 from reconciler.sandbox.errors import ConnectionDropped
 from reconciler.sandbox.state import SandboxState
 
@@ -57,12 +55,6 @@ class SandboxServer:
         )
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="sandbox", daemon=True)
-
-    @classmethod
-    def open(
-        cls, db: str | Path | None = None, config: SandboxConfig | None = None
-    ) -> SandboxServer:
-        return cls(SandboxState.open(db, config))
 
     @property
     def url(self) -> str:

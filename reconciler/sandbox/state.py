@@ -7,7 +7,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from reconciler.sandbox.config import SandboxConfig
@@ -39,10 +38,6 @@ class SandboxState:
         self.requests: deque[dict[str, Any]] = deque(maxlen=self.config.request_log_size)
         self._request_seq = 0
         self._log_lock = threading.Lock()
-
-    @classmethod
-    def open(cls, db: str | Path | None, config: SandboxConfig | None = None) -> SandboxState:
-        return cls(Store(db), config)
 
     def now(self) -> datetime:
         return self._wall_clock()

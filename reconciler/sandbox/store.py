@@ -43,7 +43,6 @@ class Store:
         self.writes = 0  # counts changes, so a caller can tell whether a request wrote
         self.tables: dict[str, dict[int, Record]] = {}
         self._seq: dict[str, int] = {}
-        self._names = _NameIndex()
         self._load()
 
     def _open(self) -> sqlite3.Connection:
@@ -103,13 +102,14 @@ class Store:
 
     def find_name(self, tbl: str, name: str, field: str = "name") -> Record | None:
         """Case-insensitive lookup by a name field, as the helpdesk matches names: the
-        first record in id order whose `field`, stripped, equals `name` stripped, in any
-        case. Through an index kept by the writes (every request authenticates by user
-        name, and a scan per request made a bootstrap quadratic, issue 25)."""
-        table = self.tables.get(tbl, {})
-        with self._lock:
-            ids = self._names.ids(tbl, field, table, _name_key(name))
-        return self._names.first(table, ids)
+        first record in the table's order whose `field`, stripped, equals `name` stripped,
+        in any case (a field that is not text never matches)."""
+        wanted = name.strip().casefold()
+        for rec in self.tables.get(tbl, {}).values():
+            value = rec.get(field)
+            if isinstance(value, str) and value.strip().casefold() == wanted:
+                return rec
+        return None
 
     # -- writing ---------------------------------------------------------------------
 
@@ -135,7 +135,6 @@ class Store:
             self._seq[tbl] = max(rid, self._seq.get(tbl, 0))
             record = {**record, "id": rid}
             self.table(tbl)[rid] = record
-            self._names.put(tbl, record)
             self._db.execute(
                 "INSERT OR REPLACE INTO sequences (tbl, last_id) VALUES (?, ?)",
                 (tbl, self._seq[tbl]),
@@ -146,7 +145,6 @@ class Store:
     def put(self, tbl: str, record: Record) -> Record:
         with self._lock:
             self.table(tbl)[record["id"]] = record
-            self._names.put(tbl, record)
             self._write(tbl, record)
             return record
 
@@ -158,7 +156,6 @@ class Store:
     def delete(self, tbl: str, rid: int) -> None:
         with self._lock:
             self.table(tbl).pop(rid, None)
-            self._names.drop(tbl, rid)
             self.writes += 1
             self._db.execute("DELETE FROM records WHERE tbl = ? AND id = ?", (tbl, rid))
             self._commit()
@@ -167,7 +164,6 @@ class Store:
         with self._lock:
             self.tables.clear()
             self._seq.clear()
-            self._names = _NameIndex()
             self._db.executescript("DELETE FROM records; DELETE FROM sequences; DELETE FROM meta;")
             self._db.commit()
 
@@ -194,69 +190,3 @@ class Store:
         with self._lock:
             self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
             self._commit()
-
-
-def _name_key(value: object) -> str | None:
-    """How the helpdesk compares names: stripped, in any case; None for a non-string."""
-    return value.strip().casefold() if isinstance(value, str) else None
-
-
-class _NameIndex:
-    """(table, field) -> name key -> the ids of the records with that name, built at the
-    first look-up of that field and kept up to date by every write of the table."""
-
-    def __init__(self) -> None:
-        self._index: dict[tuple[str, str], dict[str, set[int]]] = {}
-        self._keys: dict[tuple[str, str], dict[int, str]] = {}  # each id's key now
-        self._fields: dict[str, list[str]] = {}  # table -> the fields indexed
-
-    def ids(self, tbl: str, field: str, table: dict[int, Record], key: str | None) -> set[int]:
-        if key is None:
-            return set()
-        index = self._index.get((tbl, field))
-        if index is None:
-            index = self._build(tbl, field, table)
-        return index.get(key, set())
-
-    def _build(self, tbl: str, field: str, table: dict[int, Record]) -> dict[str, set[int]]:
-        index: dict[str, set[int]] = {}
-        keys: dict[int, str] = {}
-        for rid, rec in table.items():
-            key = _name_key(rec.get(field))
-            if key is not None:
-                index.setdefault(key, set()).add(rid)
-                keys[rid] = key
-        self._index[(tbl, field)] = index
-        self._keys[(tbl, field)] = keys
-        self._fields.setdefault(tbl, []).append(field)
-        return index
-
-    @staticmethod
-    def first(table: dict[int, Record], ids: set[int]) -> Record | None:
-        """The first of `ids` in the table's order (a name is nearly always unique)."""
-        if len(ids) == 1:
-            return table.get(next(iter(ids)))
-        if not ids:
-            return None
-        return next((rec for rid, rec in table.items() if rid in ids), None)
-
-    def put(self, tbl: str, record: Record) -> None:
-        rid = record["id"]
-        for field in self._fields.get(tbl, ()):
-            self._unlink(tbl, field, rid)
-            key = _name_key(record.get(field))
-            if key is not None:
-                self._index[(tbl, field)].setdefault(key, set()).add(rid)
-                self._keys[(tbl, field)][rid] = key
-
-    def drop(self, tbl: str, rid: int) -> None:
-        for field in self._fields.get(tbl, ()):
-            self._unlink(tbl, field, rid)
-
-    def _unlink(self, tbl: str, field: str, rid: int) -> None:
-        old = self._keys[(tbl, field)].pop(rid, None)
-        if old is not None:
-            ids = self._index[(tbl, field)][old]
-            ids.discard(rid)
-            if not ids:
-                del self._index[(tbl, field)][old]

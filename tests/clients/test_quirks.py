@@ -93,18 +93,6 @@ async def test_updateasset_keeps_quantity() -> None:
     assert asset["Quantity"] == 3 and asset["Location"] == "HQ"
 
 
-@quirk("ticket-bare-int")
-async def test_ticket_bare_int() -> None:
-    state = with_quirk("ticket-bare-int")
-    category_id = state.store.insert("categories", records.category("General"))["id"]
-    async with helpdesk_client(state) as client:
-        form = {"categoryId": category_id, "subject": "s", "body": "b", "priorityId": 0}
-        body = await client.request("POST", "ticket", form, write=True, idempotent=False)
-        assert isinstance(body, int)
-        ticket = await client.request("GET", "ticket", {"id": created_id(body)}, write=False)
-    assert ticket["Subject"] == "s"
-
-
 @quirk("techs-list-implicit")
 async def test_techs_list_implicit() -> None:
     state = with_quirk("techs-list-implicit")

@@ -351,12 +351,9 @@ def test_the_catalogue_seed_holds_only_what_the_api_cannot_create(
     state = catalogue[0]
     filled = {table for table in state.store.tables if state.store.rows(table)}
     assert filled == {
-        "priorities", "statuses",  # the standard ones every helpdesk has
         "users", "ws_api_keys",  # the login apply runs with
         "custom_fields", "sections", "rules",  # made in the admin panel only
     }  # fmt: skip
-    standard = {(p["priority_id"], p["name"]) for p in state.store.rows("priorities")}
-    assert standard == set(records.STANDARD_PRIORITIES)
 
 
 def test_the_catalogue_defines_exactly_the_fields_the_manifests_use_as_the_acme_seed_does(

@@ -73,7 +73,7 @@ def make_state(
     wall_clock: Callable[[], datetime] | None = None,
 ) -> SandboxState:
     """An in-memory sandbox with an administrator (`admin`), a technician (`tina`), a plain
-    user (`ursula`), a workspace key, and the standard priorities and statuses."""
+    user (`ursula`) and a workspace key."""
     state = SandboxState(
         Store(None), config or SandboxConfig(), clock=clock or FakeClock(), wall_clock=wall_clock
     )
@@ -91,10 +91,6 @@ def make_state(
             ),
         )
     store.insert("ws_api_keys", {"key": workspace_key, "name": "tests"})
-    for pid, name in records.STANDARD_PRIORITIES:
-        store.insert("priorities", {"priority_id": pid, "name": name})
-    for sid, name in records.STANDARD_STATUSES:
-        store.insert("statuses", {"status_id": sid, "name": name})
     return state
 
 

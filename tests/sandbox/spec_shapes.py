@@ -1,4 +1,4 @@
-"""The response shapes of spec/helpdesk-api.md ("Resources and their fields"), written
+"""The response shapes of the helpdesk API spec ("Resources and their fields"), written
 from the spec alone, and a checker that lists every way an answer departs from them.
 
 A shape maps each field the spec names to the types it allows. `TS` is a timestamp (an
@@ -77,129 +77,6 @@ UPDATED_USER: Shape = {
     "Disabled": bool,
 }
 
-TAG: Shape = {"TagID": int, "Name": str, "TagCount": int}
-ATTACHMENT: Shape = {
-    "FileName": str,
-    "FileData": NULL,
-    "FileID": int,
-    "CommentID": int,
-    "CommentDate": TS,
-    "FileHash": (str, NULL),
-    "FileSize": int,
-    "IssueID": int,
-    "UserID": int,
-    "GoogleDriveUrl": (str, NULL),
-    "ForTechsOnly": bool,
-    "Url": str,
-}
-ATTACHMENT_LIST_ITEM: Shape = {
-    "FileName": str,
-    "FileID": int,
-    "FileSize": int,
-    "IssueID": int,
-    "UserID": int,
-    "Url": str,
-}
-
-TICKET: Shape = {
-    "TicketID": int,
-    "Subject": str,
-    "Body": str,
-    "Priority": int,
-    "StatusID": int,
-    "Status": str,
-    "CategoryID": int,
-    "CategoryName": str,
-    "UserID": int,
-    "AssignedToUserID": (int, NULL),
-    "SubmitterUserInfo": {"UserID": int},
-    # "object: UserID plus further user properties"; an unassigned ticket has none.
-    "AssigneeUserInfo": ({"UserID": int}, NULL),
-    "OnBehalfUserName": (str, NULL),
-    "IssueDate": TS,
-    "StartDate": TS,
-    "DueDate": (TS, NULL),
-    "ResolvedDate": (TS, NULL),
-    "TimeSpentInSeconds": int,
-    "UpdatedByUser": bool,
-    "UpdatedByPerformer": bool,
-    "UpdatedForTechView": bool,
-    "IsCurrentCategoryForTechsOnly": bool,
-    "Attachments": [ATTACHMENT],
-    "Tags": [TAG],
-}
-
-TICKET_LIST_ITEM: Shape = {
-    "IssueID": int,
-    "Priority": int,
-    "StatusID": int,
-    "IssueDate": TS,
-    "Subject": str,
-    "Status": str,
-    "UpdatedByUser": bool,
-    "UpdatedByPerformer": bool,
-    "CategoryID": int,
-    "UserName": str,
-    "Technician": (str, NULL),
-    "FirstName": str,
-    "LastName": str,
-    "DueDate": (TS, NULL),
-    "TechFirstName": (str, NULL),
-    "TechLastName": (str, NULL),
-    "LastUpdated": TS,
-    "UpdatedForTechView": bool,
-    "UserID": int,
-    "CompanyID": (int, NULL),
-    "CompanyName": (str, NULL),
-    "AssignedToUserID": (int, NULL),
-    "ResolvedDate": (TS, NULL),
-    "SectionID": (int, NULL),
-    "Category": str,
-    "Origin": str,
-    "Email": str,
-    "HasChildren": bool,
-    "LastUpdatedByUserID": int,
-    "LastUpdatedUsername": str,
-    "StartDate": TS,
-}
-LINKED_TICKET: Shape = {
-    "TicketID": int,
-    "Subject": str,
-    "StatusID": int,
-    "UpdatedByUser": bool,
-    "UpdatedByPerformer": bool,
-    "CompanyID": (int, NULL),
-    "UserID": int,
-    "Username": str,
-    "FirstName": str,
-    "LastName": str,
-    "IssueDate": TS,
-}
-
-COMMENT: Shape = {
-    "CommentID": int,
-    "IssueID": int,
-    "UserID": int,
-    "UserName": str,
-    "Email": str,
-    "FirstName": str,
-    "LastName": str,
-    "IsSystem": bool,
-    "CommentDate": TS,
-    "ForTechsOnly": bool,
-    "Body": str,
-    "TicketSubject": (str, NULL),
-    "Recipients": str,
-}
-COMMENT_TEMPLATE: Shape = {
-    "TemplateId": int,
-    "Name": str,
-    "Body": str,
-    "CategoryIDs": [int],
-    "GroupID": (int, NULL),
-    "GroupName": (str, NULL),
-}
-
 CATEGORY: Shape = {
     "CategoryID": int,
     "Name": str,
@@ -210,33 +87,12 @@ CATEGORY: Shape = {
     "FromAddress": (str, NULL),
 }
 
-TICKET_FIELD_VALUE: Shape = {
-    "FieldName": str,
-    "FieldID": int,
-    "Type": int,
-    "UsageType": int,
-    "Value": (str, NULL),
-    "ValueWithOption": (str, NULL),
-    "Mandatory": bool,
-}
 FIELD_DEFINITION: Shape = {
     "FieldID": int,
     "FieldName": str,
     "Type": int,
     "UsageType": int,
     "Mandatory": bool,
-}
-CATEGORY_FIELD: Shape = {
-    "FieldName": str,
-    "FieldID": int,
-    "Type": int,
-    "UsageType": int,
-    "ForTechsOnly": bool,
-    "Mandatory": bool,
-    "OrderByNumber": int,
-    "ShowInGrid": bool,
-    # "list of dropdown options; element shape not shown" (null for other fields).
-    "SelectionComboOptions": (list, NULL),
 }
 FIELD_VALUE: Shape = {"FieldName": str, "FieldID": int, "Type": int, "Value": (str, NULL)}
 
@@ -252,70 +108,6 @@ CATEGORY_TECHNICIAN: Shape = {
     "FullNameAndLogin": str,
     "FullName": str,
 }
-TICKET_TEMPLATE: Shape = {"Subject": str, "Body": str}
-TIME_ENTRY: Shape = {
-    "UserID": int,
-    "UserName": str,
-    "StatusID": int,
-    "TimeSpentInSeconds": int,
-    "Date": TS,
-}
-INTEGRATION_DATA: Shape = {
-    name: (str, NULL)
-    for name in (
-        "BitbucketIssueUrl",
-        "JiraIssueUrl",
-        "GitHubIssueUrl",
-        "AsanaTaskUrl",
-        "TrelloCardUrl",
-        "VSOWorkItemUrl",
-        "HarvestProjectUrl",
-        "GitLabIssueUrl",
-        "BasecampTodoUrl",
-    )
-}
-STATS_ALL: Shape = {
-    name: int
-    for name in (
-        "TotalTickets",
-        "Closed",
-        "InProcess",
-        "NewTickets",
-        "Unanswered",
-        "Unassigned",
-        "Unclosed",
-        "HandledByMe",
-    )
-}
-STATS_MINE: Shape = {
-    name: int
-    for name in (
-        "NewTickets",
-        "Unanswered",
-        "Unassigned",
-        "Unclosed",
-        "HandledByMe",
-        "SubmittedByMe",
-        "InProcess",
-    )
-}
-ARTICLE: Shape = {
-    "ArticleId": int,
-    "Subject": str,
-    "Body": (str, NULL),
-    "ForTechsOnly": bool,
-    "CategoryID": int,
-    "CategoryName": str,
-    "CategoryNotes": (str, NULL),
-    "TagString": (str, NULL),
-    "UrlId": (str, NULL),
-    "DateCreated": TS,
-    "LastUpdated": TS,
-    "Url": str,
-    "Attachments": list,
-    "Tags": (list, NULL),
-}
-ARTICLE_LISTING: Shape = {"Articles": [ARTICLE], "Categories": list, "Tags": list}
 ASSET: Shape = {
     "ItemID": int,
     "Manufacturer": str,

@@ -24,7 +24,7 @@ def test_company_needs_a_name(api: Api) -> None:
     assert api.post("Company", name="  ").status_code == 400
 
 
-def test_update_company(api: Api) -> None:
+def test_update_company_changes_what_is_sent(api: Api) -> None:
     cid = api.post("Company", name="Acme").json()["id"]
     resp = api.post("UpdateCompany", id=cid, notes="Key account", emailDomains="acme.com")
     assert resp.json() == {
@@ -47,7 +47,7 @@ def test_companies_need_an_administrator(api: Api) -> None:
     assert api.as_("ursula").get("Departments").status_code == 403
 
 
-def test_company_custom_fields(api: Api) -> None:
+def test_company_custom_field_values_are_set_and_listed(api: Api) -> None:
     from reconciler.sandbox import records
 
     store = api.state.store

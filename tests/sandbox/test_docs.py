@@ -1,5 +1,5 @@
-"""docs/sandbox.md names every quirk `--quirk` accepts, and only those (issue 11: the
-quirks a user can reproduce are all documented), and `--quirk all` turns on each one."""
+"""docs/sandbox.md names every quirk `--quirk` accepts, and only those (the quirks a user
+can reproduce are all documented), and `--quirk all` turns on each one."""
 
 from __future__ import annotations
 

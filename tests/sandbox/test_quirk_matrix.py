@@ -1,5 +1,5 @@
-"""Every comparison the planner makes, audited against every quirk of the real service
-(issue 11, item 3): for each quirk alone, and for all of them together,
+"""Every comparison the planner makes, audited against every quirk of the real service:
+for each quirk alone, and for all of them together,
 
 1. bootstrapping examples/acme onto the catalogue seed (what the API cannot create) and
    planning again finds nothing to change (`plan --detailed-exitcode` would exit 0);
@@ -8,7 +8,7 @@
    asserts on every apply (a rule's switch the API does not show), and the sandbox's
    store is not written.
 
-Everything runs in-process (the ASGI app through httpx, no socket), so the matrix of 15
+Everything runs in-process (the ASGI app through httpx, no socket), so the matrix of 14
 sandboxes stays within seconds per quirk.
 """
 
@@ -133,7 +133,7 @@ def desired() -> DesiredState:
 
 
 @pytest.mark.parametrize("quirks", VARIANTS, ids=variant_id)
-def test_every_quirk_converges(
+def test_every_quirk_leaves_nothing_to_change_after_apply_and_export(
     quirks: tuple[str, ...], desired: DesiredState, tmp_path: Path
 ) -> None:
     tenant = Tenant(quirks)

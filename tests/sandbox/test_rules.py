@@ -44,7 +44,7 @@ def children(root: Element) -> list[str]:
     return [child.tag for child in root]
 
 
-def test_rule_as_xml(api: Api) -> None:
+def test_a_rule_is_served_as_xml(api: Api) -> None:
     rid = add_rule(api)
     root = parse(api.get(f"Rule/{rid}"))
     assert children(root) == ["RuleID", "Name", "Enabled", "conditions", "actions"]
@@ -107,7 +107,7 @@ def test_rule_xml_minimal_quirk() -> None:
         assert len(root.findall("actions/action")) == 2
 
 
-def test_rule_errors(api: Api) -> None:
+def test_rule_endpoints_refuse_unknown_and_malformed_ids(api: Api) -> None:
     resp = api.get("Rule/999")
     assert resp.status_code == 404
     assert "999" in resp.text

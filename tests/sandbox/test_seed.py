@@ -83,15 +83,10 @@ def test_small_seed_returns_the_chosen_credentials(small: tuple[SandboxState, Cr
     assert small[1] == Credentials("admin", "admin-pass", "admin-token", "ws-test-key")
 
 
-def test_reference_tables(small: tuple[SandboxState, Credentials]) -> None:
+def test_the_seed_fills_departments_sections_and_categories(
+    small: tuple[SandboxState, Credentials],
+) -> None:
     store = small[0].store
-    assert [(p["priority_id"], p["name"]) for p in store.rows("priorities")] == [
-        *records.STANDARD_PRIORITIES,
-        (5, "Blocker"),
-    ]
-    assert [(s["status_id"], s["name"]) for s in store.rows("statuses")] == (
-        records.STANDARD_STATUSES
-    )
     assert [d["name"] for d in store.rows("departments")] == ["Finance", "Engineering"]
     assert [s["name"] for s in store.rows("sections")] == ["IT", "Security"]
     it, security = (one(store, "sections", name=n)["id"] for n in ("IT", "Security"))
@@ -104,7 +99,6 @@ def test_reference_tables(small: tuple[SandboxState, Credentials]) -> None:
 
 def test_custom_fields_and_option_ids(small: tuple[SandboxState, Credentials]) -> None:
     store = small[0].store
-    hardware = one(store, "categories", name="Hardware")["id"]
     by_name = {f["name"]: f for f in store.rows("custom_fields")}
     # Unfixed options are numbered from 1 across all fields; fixed ids (70, 71) stay.
     expected = {
@@ -128,8 +122,6 @@ def test_custom_fields_and_option_ids(small: tuple[SandboxState, Credentials]) -
             type=1,
             usage_type=1,
             mandatory=True,
-            category_ids=[hardware],
-            show_in_grid=True,
         ),
         "Urgency": records.custom_field(
             "Urgency",
@@ -148,7 +140,7 @@ def fid(store: Store, name: str) -> str:
     return str(one(store, "custom_fields", name=name)["id"])
 
 
-def test_companies_and_users(small: tuple[SandboxState, Credentials]) -> None:
+def test_the_seed_fills_companies_and_users(small: tuple[SandboxState, Credentials]) -> None:
     store = small[0].store
     acme, globex = one(store, "companies", name="Acme Corp"), one(store, "companies", name="Globex")
     assert acme == {
@@ -223,7 +215,7 @@ def test_companies_and_users(small: tuple[SandboxState, Credentials]) -> None:
     ]
 
 
-def test_assets_and_lookups(small: tuple[SandboxState, Credentials]) -> None:
+def test_the_seed_fills_assets_and_their_lookups(small: tuple[SandboxState, Credentials]) -> None:
     store = small[0].store
     assert [m["name"] for m in store.rows("manufacturers")] == ["Lenovo", "Dell"]
     assert [t["name"] for t in store.rows("asset_types")] == ["Laptop", "Monitor"]
@@ -275,28 +267,9 @@ def test_rules_keep_their_ids(small: tuple[SandboxState, Credentials]) -> None:
     assert [r["id"] for r in store.rows("rules")] == [7, 12]
 
 
-def test_tickets(small: tuple[SandboxState, Credentials]) -> None:
-    store = small[0].store
-    (ticket,) = store.rows("tickets")
-    assert ticket == {
-        **records.ticket(
-            subject="Laptop does not boot",
-            body="It shows a black screen.",
-            category_id=one(store, "categories", name="Hardware")["id"],
-            user_id=one(store, "users", username="ursula")["id"],
-            now=ticket["issue_date"],
-            priority=5,
-            status_id=2,
-            assigned_to_user_id=one(store, "users", username="tina")["id"],
-            tags=["laptop", "urgent"],
-        ),
-        "custom": {fid(store, "Laptop model"): "ThinkPad X1", fid(store, "Urgency"): "4"},
-        "id": ticket["id"],
-    }
-    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", ticket["issue_date"])
-
-
-def test_workspace_records(small: tuple[SandboxState, Credentials]) -> None:
+def test_the_seed_fills_workspace_keys_and_employees(
+    small: tuple[SandboxState, Credentials],
+) -> None:
     store = small[0].store
     keys = store.rows("ws_api_keys")
     assert [(k["key"], k["name"]) for k in keys[:1]] == [("ws-test-key", "tests")]
@@ -318,34 +291,15 @@ def test_workspace_records(small: tuple[SandboxState, Credentials]) -> None:
     for rec in (ursula, tom):
         assert re.fullmatch(r"[0-9a-f]{12}", rec["public_id"])
         assert rec["created"] == rec["updated"]
-    d101, d102 = store.rows("ws_desks")
-    assert d101["fields"] == {"name": "D-101", "floor": 1, "location": "Berlin", "bookable": True}
-    assert d102["fields"] == {"name": "D-102", "floor": 1, "location": None, "bookable": False}
-    dock, headset = store.rows("ws_assets")
-    assert dock["fields"] == {
-        "tag": "WS-1",
-        "name": "Docking station",
-        "type": "dock",
-        "assignedTo": ursula["public_id"],
-    }
-    assert headset["fields"] == {"tag": "WS-2", "name": "Headset", "type": None, "assignedTo": None}
-    (booking,) = store.rows("ws_bookings")
-    assert booking["fields"] == {
-        "deskId": d101["public_id"],
-        "employeeId": ursula["public_id"],
-        "date": "2025-06-02",
-        "status": "confirmed",
-    }
-    public_ids = [
-        r["public_id"] for t in ("ws_employees", "ws_desks", "ws_assets") for r in store.rows(t)
-    ]
-    assert len(set(public_ids)) == len(public_ids)
+    assert ursula["public_id"] != tom["public_id"]
 
 
 # -- the API serves the seed -------------------------------------------------------------
 
 
-def test_seeded_logins_work(client: httpx.Client, small: tuple[SandboxState, Credentials]) -> None:
+def test_seeded_users_can_log_in(
+    client: httpx.Client, small: tuple[SandboxState, Credentials]
+) -> None:
     creds = small[1]
     login = client.post("/helpdesk/api/Authorization", headers=basic("admin", "admin-pass"))
     assert login.status_code == 200 and login.json()["IsAdmin"] is True
@@ -406,26 +360,13 @@ def test_api_serves_companies_and_custom_fields(
         ("Warranty until", 2, 2),
         ("Leased", 4, 2),
     ]
-    hardware = one(store, "categories", name="Hardware")["id"]
-    general = one(store, "categories", name="General")["id"]
-    for_hardware = client.get(
-        "/helpdesk/api/CustomFieldsForCategory", params={"categoryId": hardware}, headers=admin
-    ).json()
-    assert [(f["FieldName"], f["Mandatory"], f["ShowInGrid"]) for f in for_hardware] == [
-        ("Laptop model", True, True),
-        ("Urgency", False, False),
-    ]
-    assert for_hardware[1]["SelectionComboOptions"] == [
-        {"OptionID": 3, "Name": "Low"},
-        {"OptionID": 4, "Name": "High"},
-    ]
-    # Laptop model is limited to Hardware; Urgency is for technicians only.
+    # Ticket fields are definitions too; Urgency is for technicians only.
+    ticket_fields = client.get("/helpdesk/api/CustomFields", params={"type": 1}, headers=admin)
+    assert [f["FieldName"] for f in ticket_fields.json()] == ["Laptop model", "Urgency"]
     as_user = client.get(
-        "/helpdesk/api/CustomFieldsForCategory",
-        params={"categoryId": general},
-        headers=basic("ursula", "ursula-pass"),
-    ).json()
-    assert as_user == []
+        "/helpdesk/api/CustomFields", params={"type": 1}, headers=basic("ursula", "ursula-pass")
+    )
+    assert [f["FieldName"] for f in as_user.json()] == ["Laptop model"]
 
 
 def test_api_serves_the_workspace(
@@ -434,7 +375,7 @@ def test_api_serves_the_workspace(
     store = small[0].store
     generated = store.rows("ws_api_keys")[1]["key"]
     for key in (small[1].workspace_api_key, generated):
-        assert client.get("/workspace/api/desks", headers={"X-API-Key": key}).status_code == 200
+        assert client.get("/workspace/api/employees", headers={"X-API-Key": key}).status_code == 200
     headers = {"X-API-Key": small[1].workspace_api_key}
     employees = client.get("/workspace/api/employees", headers=headers).json()
     assert [e["email"] for e in employees] == ["ursula@acme.com", "tom@acme.com"]
@@ -447,32 +388,6 @@ def test_api_serves_the_workspace(
         "updatedAt": stored["created"],
     }
     assert client.get(f"/workspace/api/employees/{ursula['id']}", headers=headers).json() == ursula
-    desks = client.get("/workspace/api/desks", headers=headers).json()
-    assert desks[0] == {
-        "id": desks[0]["id"],
-        "name": "D-101",
-        "floor": 1,
-        "location": "Berlin",
-        "bookable": True,
-    }
-    assets = client.get("/workspace/api/assets", headers=headers).json()
-    assert assets[0] == {
-        "id": assets[0]["id"],
-        "tag": "WS-1",
-        "name": "Docking station",
-        "type": "dock",
-        "assignedTo": ursula["id"],
-    }
-    bookings = client.get("/workspace/api/bookings", headers=headers).json()
-    assert bookings == [
-        {
-            "id": bookings[0]["id"],
-            "deskId": desks[0]["id"],
-            "employeeId": ursula["id"],
-            "date": "2025-06-02",
-            "status": "confirmed",
-        }
-    ]
 
 
 # -- without a seed ----------------------------------------------------------------------
@@ -489,12 +404,6 @@ def test_no_seed_makes_an_administrator_and_a_key() -> None:
     assert store.rows("ws_api_keys") == [
         {"key": creds.workspace_api_key, "name": "sandbox", "id": 1}
     ]
-    assert [(p["priority_id"], p["name"]) for p in store.rows("priorities")] == (
-        records.STANDARD_PRIORITIES
-    )
-    assert [(s["status_id"], s["name"]) for s in store.rows("statuses")] == (
-        records.STANDARD_STATUSES
-    )
     other = initialise(new_state(), None)
     assert other.helpdesk_password != creds.helpdesk_password  # generated, not fixed
 
@@ -668,18 +577,12 @@ def test_anchors_and_merge_keys(tmp_path: Path) -> None:
 
 def stable(store: Store) -> dict[str, list[Record]]:
     """The store's tables without what is generated anew on every load."""
-    generated = {"token", "password_hash", "created", "updated", "issue_date", "start_date"}
-    generated |= {"last_updated", "public_id"}
-    public = {
-        r["public_id"]: f"{table}:{r['id']}"
-        for table in ("ws_employees", "ws_desks")
-        for r in store.rows(table)
-    }
+    generated = {"token", "password_hash", "created", "updated", "public_id"}
 
     def clean(value: Any) -> Any:
         if isinstance(value, dict):
             return {k: clean(v) for k, v in value.items() if k not in generated}
-        return public.get(value, value) if isinstance(value, str) else value
+        return value
 
     out = {table: [clean(r) for r in store.rows(table)] for table in store.tables}
     out["ws_api_keys"] = [{"name": k["name"]} for k in store.rows("ws_api_keys")]
@@ -700,7 +603,7 @@ def test_the_documented_example_loads(tmp_path: Path) -> None:
     state = new_state()
     creds = initialise(state, seed_text(tmp_path, example))
     assert creds.helpdesk_username == "admin" and creds.workspace_api_key == "local-workspace-key"
-    assert len(state.store.rows("assets")) == 1 and len(state.store.rows("tickets")) == 1
+    assert len(state.store.rows("assets")) == 1 and len(state.store.rows("rules")) == 1
 
 
 def test_credentials_default_to_the_first_usable_admin(tmp_path: Path) -> None:

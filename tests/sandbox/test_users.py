@@ -105,39 +105,6 @@ def add_category(api: Api, name: str) -> int:
     return int(api.state.store.insert("categories", records.category(name))["id"])
 
 
-def add_asset(api: Api, name: str, user_ids: list[int]) -> int:
-    store = api.state.store
-    type_id = store.insert("asset_types", records.named("Laptop"))["id"]
-    maker = store.insert("manufacturers", records.named("Maker"))["id"]
-    supplier = store.insert("suppliers", records.named("Supplier"))["id"]
-    rec = store.insert(
-        "assets",
-        records.asset(
-            model_name=name, manufacturer_id=maker, supplier_id=supplier, type_id=type_id
-        ),
-    )
-    return int(store.update("assets", rec["id"], assigned_user_ids=user_ids)["id"])
-
-
-def add_ticket(api: Api, category_id: int, user_id: int, assignee: int | None = None) -> int:
-    rec = records.ticket(
-        subject="Printer",
-        body="Broken",
-        category_id=category_id,
-        user_id=user_id,
-        now="2025-01-01T00:00:00.000Z",
-        assigned_to_user_id=assignee,
-    )
-    return int(api.state.store.insert("tickets", rec)["id"])
-
-
-def add_comment(api: Api, ticket_id: int, user_id: int) -> int:
-    rec = records.comment(
-        ticket_id=ticket_id, user_id=user_id, body="Hi", date="2025-01-01T00:00:00.000Z"
-    )
-    return int(api.state.store.insert("comments", rec)["id"])
-
-
 def permissions(api: Api) -> list[tuple[int, int]]:
     return sorted(
         (p["user_id"], p["category_id"]) for p in api.state.store.rows("tech_permissions")
@@ -208,7 +175,7 @@ def test_create_user_reuses_companies_and_accepts_the_alternate_spellings(api: A
     assert len(api.state.store.rows("departments")) == 1
 
 
-def test_create_user_errors(api: Api) -> None:
+def test_create_user_refuses_bad_or_duplicate_input(api: Api) -> None:
     assert api.post("CreateUser").status_code == 400
     assert api.post("CreateUser", email="  ").status_code == 400
     assert api.post("CreateUser", email="not-an-email").status_code == 400
@@ -352,7 +319,7 @@ def test_update_user_is_admin(api: Api) -> None:
     assert api.as_("ursula").get("Users").status_code == 403
 
 
-def test_update_user_errors(api: Api) -> None:
+def test_update_user_refuses_bad_or_clashing_input(api: Api) -> None:
     uid = api.user_id("ursula")
     assert api.post("UpdateUser", firstName="X").status_code == 400
     assert api.post("UpdateUser", userId="abc").status_code == 400
@@ -438,123 +405,6 @@ def test_quirk_updateuser_blanks_omitted() -> None:
         assert user["SendEmail"] is True
 
 
-# -- DeleteUser and MergeUsers ---------------------------------------------------------
-
-
-def test_delete_user_and_its_side_effects(api: Api) -> None:
-    tina, ursula = api.user_id("tina"), api.user_id("ursula")
-    gone = create(api, "gone@example.com")
-    cat = add_category(api, "Hardware")
-    other_cat = add_category(api, "Software")
-    api.post("AddCategoryTechPermission", userId=gone, categoryId=cat)
-    api.post("AddCategoryTechPermission", userId=tina, categoryId=other_cat)
-    asset = add_asset(api, "ThinkPad", [gone, ursula])
-    own_ticket = add_ticket(api, cat, gone)
-    assigned = add_ticket(api, cat, ursula, assignee=gone)
-    store = api.state.store
-    store.update("tickets", assigned, subscriber_ids=[gone, ursula])
-    store.update("assets", asset, ticket_ids=[own_ticket, assigned])
-    on_own = add_comment(api, own_ticket, ursula)
-    by_gone = add_comment(api, assigned, gone)
-    kept = add_comment(api, assigned, ursula)
-
-    resp = api.post("DeleteUser", userId=gone)
-    assert resp.status_code == 200
-    assert resp.text == "OK"
-    assert store.get("users", gone) is None
-    assert api.get("User", userId=gone).status_code == 404
-    assert permissions(api) == [(tina, other_cat)]
-    rec = store.get("assets", asset)
-    assert rec is not None
-    assert rec["assigned_user_ids"] == [ursula]
-    assert rec["ticket_ids"] == [assigned]
-    assert store.get("tickets", own_ticket) is None
-    ticket = store.get("tickets", assigned)
-    assert ticket is not None
-    assert ticket["assigned_to_user_id"] is None
-    assert ticket["subscriber_ids"] == [ursula]
-    assert store.get("comments", on_own) is None
-    assert store.get("comments", by_gone) is None
-    assert store.get("comments", kept) is not None
-    assert api.post("DeleteUser", userId=gone).status_code == 404
-
-
-def test_delete_user_errors(api: Api) -> None:
-    assert api.post("DeleteUser").status_code == 400
-    assert api.post("DeleteUser", userId=999).status_code == 404
-    assert api.post("DeleteUser", userId=api.user_id("admin")).status_code == 400
-    ursula = api.user_id("ursula")
-    assert api.as_("tina").post("DeleteUser", userId=ursula).status_code == 403
-    assert api.as_("ursula").post("DeleteUser", userId=ursula).status_code == 403
-    assert len(api.state.store.rows("users")) == 3
-
-
-def test_merge_users_moves_everything(api: Api) -> None:
-    store = api.state.store
-    tina, ursula = api.user_id("tina"), api.user_id("ursula")
-    source = create(api, "old@example.com")
-    target = create(api, "new@example.com")
-    shared, own, extra = (add_category(api, n) for n in ("Shared", "Own", "Extra"))
-    for uid, cat in ((source, shared), (source, extra), (target, shared), (tina, own)):
-        assert api.post("AddCategoryTechPermission", userId=uid, categoryId=cat).text == "OK"
-    store.update("users", target, is_tech=False)  # the merge must make it a technician
-    both = add_asset(api, "Both", [source, target])
-    only = add_asset(api, "Only", [ursula, source])
-    submitted = add_ticket(api, shared, source, assignee=tina)
-    handled = add_ticket(api, shared, ursula, assignee=source)
-    untouched = add_ticket(api, shared, ursula, assignee=tina)
-    store.update("tickets", handled, subscriber_ids=[source, target, ursula])
-    comment = add_comment(api, handled, source)
-    other_comment = add_comment(api, handled, ursula)
-
-    resp = api.post("MergeUsers", fromUserId=source, toUserId=target)
-    assert resp.status_code == 200
-    assert resp.text == "OK"
-    assert store.get("users", source) is None
-    assert stored(api, target)["is_tech"] is True
-    assert permissions(api) == sorted([(target, shared), (target, extra), (tina, own)])
-
-    def field(table: str, rid: int, name: str) -> Any:
-        rec = store.get(table, rid)
-        assert rec is not None
-        return rec[name]
-
-    assert field("assets", both, "assigned_user_ids") == [target]
-    assert field("assets", only, "assigned_user_ids") == [ursula, target]
-    assert field("tickets", submitted, "user_id") == target
-    assert field("tickets", submitted, "assigned_to_user_id") == tina
-    assert field("tickets", handled, "assigned_to_user_id") == target
-    assert field("tickets", handled, "subscriber_ids") == [target, ursula]
-    assert field("tickets", untouched, "user_id") == ursula
-    assert field("comments", comment, "user_id") == target
-    assert field("comments", other_comment, "user_id") == ursula
-
-
-def test_merge_into_an_all_category_technician_keeps_every_category(api: Api) -> None:
-    tina = api.user_id("tina")  # a technician without rows: every category
-    source = create(api, "cat-tech@example.com")
-    cat = add_category(api, "Hardware")
-    api.post("AddCategoryTechPermission", userId=source, categoryId=cat)
-    assert api.post("MergeUsers", fromUserId=source, toUserId=tina).status_code == 200
-    # Moving the row would have narrowed tina to one category.
-    assert permissions(api) == []
-    assert stored(api, tina)["is_tech"] is True
-
-
-def test_merge_users_errors(api: Api) -> None:
-    ursula, tina = api.user_id("ursula"), api.user_id("tina")
-    assert api.post("MergeUsers", fromUserId=ursula, toUserId=ursula).status_code == 400
-    assert api.post("MergeUsers", fromUserId=ursula).status_code == 400
-    assert api.post("MergeUsers", toUserId=ursula).status_code == 400
-    assert api.post("MergeUsers", fromUserId="x", toUserId=ursula).status_code == 400
-    assert api.post("MergeUsers", fromUserId=999, toUserId=ursula).status_code == 404
-    assert api.post("MergeUsers", fromUserId=ursula, toUserId=999).status_code == 404
-    admin = api.user_id("admin")
-    assert api.post("MergeUsers", fromUserId=admin, toUserId=ursula).status_code == 400
-    assert api.as_("tina").post("MergeUsers", fromUserId=ursula, toUserId=tina).status_code == 403
-    assert len(api.state.store.rows("users")) == 3
-
-
 # -- look-ups --------------------------------------------------------------------------
 
 
@@ -575,7 +425,7 @@ def test_user_by_id_for_any_caller(api: Api) -> None:
     assert api.as_(None).get("User", userId=uid).status_code == 401
 
 
-def test_user_by_email(api: Api) -> None:
+def test_user_by_email_finds_a_user_in_any_case(api: Api) -> None:
     resp = api.as_("tina").get("UserByEmail", email=" URSULA@example.com ")
     assert resp.status_code == 200
     assert_shape(resp.json(), USER_FIELDS)
@@ -598,7 +448,7 @@ def test_user_by_email_uses_the_search_rate_limit() -> None:
         assert api.get("UserByUsername", username="tina").status_code == 200
 
 
-def test_user_by_username(api: Api) -> None:
+def test_user_by_username_finds_a_user_in_any_case(api: Api) -> None:
     resp = api.as_("tina").get("UserByUsername", username="URSULA")
     assert resp.status_code == 200
     assert_shape(resp.json(), USER_FIELDS)
@@ -612,7 +462,7 @@ def test_user_by_username(api: Api) -> None:
 # -- custom fields ---------------------------------------------------------------------
 
 
-def test_user_custom_fields(api: Api) -> None:
+def test_user_custom_field_values_are_set_and_listed(api: Api) -> None:
     store = api.state.store
     emp = store.insert("custom_fields", records.custom_field("Employee ID", type=1, usage_type=3))
     vip = store.insert("custom_fields", records.custom_field("VIP", type=4, usage_type=3))
@@ -708,7 +558,7 @@ def test_users_list_modes_and_filters(api: Api) -> None:
     assert item["Disabled"] is False and item["IsAdmin"] is False
 
 
-def test_users_errors(api: Api) -> None:
+def test_users_refuses_bad_paging_and_list_modes(api: Api) -> None:
     assert api.get("Users", listMode="everyone").status_code == 400
     assert api.get("Users", count=0).status_code == 400
     assert api.get("Users", page=0).status_code == 400
@@ -721,7 +571,7 @@ def test_users_errors(api: Api) -> None:
 # -- tech permissions ------------------------------------------------------------------
 
 
-def test_category_tech_permissions(api: Api) -> None:
+def test_category_tech_permissions_are_added_and_removed(api: Api) -> None:
     ursula = api.user_id("ursula")
     cat = add_category(api, "Hardware")
     other = add_category(api, "Software")
@@ -764,6 +614,6 @@ def test_category_tech_permission_errors(api: Api) -> None:
 
 
 @pytest.mark.parametrize("spelling", ["department", "Departman", "DEPARTMENT"])
-def test_department_spellings(api: Api, spelling: str) -> None:
+def test_departments_are_named_by_either_spelling(api: Api, spelling: str) -> None:
     uid = create(api, "d@example.com", **{spelling: "Ops"})
     assert api.get("User", userId=uid).json()["Departman"] == "Ops"

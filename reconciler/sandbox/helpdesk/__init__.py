@@ -9,21 +9,11 @@ MODULES = (
     "companies",
     "users",
     "user_writes",
-    "user_removal",
     "categories",
     "tech_permissions",
     "custom_fields",
     "assets",
     "rules",
-    "tickets",
-    "ticket_files",
-    "ticket_render",
-    "ticket_crud",
-    "ticket_list",
-    "ticket_relations",
-    "attachments",
-    "knowledge_base",
-    "comments",
 )
 
 

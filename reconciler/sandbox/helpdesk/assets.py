@@ -1,15 +1,14 @@
-"""Assets: the Asset object and every endpoint of the spec's Assets table: `Assets`,
-`Asset` (GET one, POST create), `UpdateAsset`, `SetCustomFieldForAsset`,
-`AssignAssetToUser`, `UnAssignAssetToUser`, `AddAssetToTicket`/`AddAssetToTalep`,
-`RemoveAssetFromTicket`/`RemoveAssetFromTalep`, `EnableAsset`, `DisableAsset`.
+"""Assets: the Asset object and the endpoints of the spec's Assets table that the
+reconciler calls: `Assets`, `Asset` (GET one, POST create), `UpdateAsset`,
+`SetCustomFieldForAsset`, `AssignAssetToUser`, `UnAssignAssetToUser`, `EnableAsset`,
+`DisableAsset` (the sandbox serves no tickets, so no asset-to-ticket links either).
 
 Decisions where the spec is silent or open:
 - Permissions (the spec lists none for assets): reading (`Assets`, `GET Asset`) needs a
   technician, every write needs an administrator.
 - `AssignedUsers` items are `{UserID, Username, FirstName, LastName, Email}` (the element
-  shape is not published), in the order the users were assigned. `Tickets` is the list of
-  ticket ids, or null when the asset is in no ticket; `TicketCount` is its length. Users
-  and tickets deleted since they were linked are left out of both.
+  shape is not published), in the order the users were assigned. With no tickets served,
+  `Tickets` is null and `TicketCount` 0.
 - `Assets`: filters combine (all must match). `assignedToCompanyId` matches the asset's
   own company; `assignedToDepartmentId` matches assets assigned to at least one user of
   that department. Filters naming unknown objects match nothing (an empty page, not 404).
@@ -26,7 +25,7 @@ Decisions where the spec is silent or open:
   default of 1 and the real service is seen to reset it to 1 when omitted, so an
   `UpdateAsset` without `quantity` sets 1 (the quirk `updateasset-keeps-quantity` keeps
   the current quantity instead, the other reading of the spec).
-- Assign/unassign and add/remove ticket are idempotent and answer `OK`, as do
+- Assign/unassign are idempotent and answer `OK`, as do
   `EnableAsset`/`DisableAsset`. Disabled assets can still be read by id and changed.
 
 Quirk `asset-disabled-flag` adds `Disabled` (bool) to the Asset object.
@@ -74,14 +73,9 @@ def _assigned_user(rec: Record) -> dict[str, Any]:
     }
 
 
-def _live_ticket_ids(ctx: Ctx, rec: Record) -> list[int]:
-    return [t for t in rec["ticket_ids"] if ctx.store.get("tickets", t) is not None]
-
-
 def render_asset(ctx: Ctx, rec: Record) -> dict[str, Any]:
     company = ctx.store.get("companies", rec["company_id"]) if rec["company_id"] else None
     users = [ctx.store.get("users", u) for u in rec["assigned_user_ids"]]
-    tickets = _live_ticket_ids(ctx, rec)
     out: dict[str, Any] = {
         "ItemID": rec["id"],
         "Manufacturer": _name_of(ctx, "manufacturers", rec["manufacturer_id"]),
@@ -95,10 +89,10 @@ def render_asset(ctx: Ctx, rec: Record) -> dict[str, Any]:
         "Location": rec["location"],
         "Comments": rec["comments"],
         "Quantity": rec["quantity"],
-        "TicketCount": len(tickets),
+        "TicketCount": 0,
         "company": render_company(company) if company else None,
         "CompanyID": company["id"] if company else None,
-        "Tickets": tickets or None,
+        "Tickets": None,
         "AssignedUsers": [_assigned_user(u) for u in users if u is not None],
         "Fields": field_value_items(ctx, ASSET_USAGE, rec),
         "Attachments": None,
@@ -185,9 +179,6 @@ def _filters(ctx: Ctx) -> list[Predicate]:
     if department_id is not None:
         members = {u["id"] for u in ctx.store.rows("users") if u["department_id"] == department_id}
         preds.append(lambda a: bool(members.intersection(a["assigned_user_ids"])))
-    ticket_id = ctx.params.integer("assignedToTicketId", "assignedToTalepId")
-    if ticket_id is not None:
-        preds.append(lambda a: ticket_id in a["ticket_ids"])
     prefix = ctx.params.text("nameprefix")
     if prefix:
         if len(prefix) < MIN_PREFIX:
@@ -273,64 +264,31 @@ def _asset_param(ctx: Ctx) -> Record:
     return ctx.record("assets", asset_id, "Asset")
 
 
-def _linked(ctx: Ctx, table: str, what: str, *names: str) -> tuple[Record, int]:
-    """The asset and the id of the user/ticket to link, both checked to exist."""
+def _assign(ctx: Ctx, present: bool) -> Any:
+    """The user `userId` assigned to the asset `assetId` or not; both must exist."""
     asset = _asset_param(ctx)
-    other_id = ctx.params.integer(*names, required=True)
-    assert other_id is not None
-    ctx.record(table, other_id, what)
-    return asset, other_id
-
-
-def _set_link(ctx: Ctx, asset: Record, key: str, other_id: int, present: bool) -> None:
-    ids = list(asset[key])  # the stored list is live: change a copy
-    if present and other_id not in ids:
-        ids.append(other_id)
-    elif not present and other_id in ids:
-        ids.remove(other_id)
+    user_id = ctx.params.integer("userId", required=True)
+    assert user_id is not None
+    ctx.record("users", user_id, "User")
+    ids = list(asset["assigned_user_ids"])  # the stored list is live: change a copy
+    if present and user_id not in ids:
+        ids.append(user_id)
+    elif not present and user_id in ids:
+        ids.remove(user_id)
     else:
-        return  # already as asked: nothing to write
-    ctx.store.update("assets", asset["id"], **{key: ids})
+        return OK  # already as asked: nothing to write
+    ctx.store.update("assets", asset["id"], assigned_user_ids=ids)
+    return OK
 
 
 @endpoint("AssignAssetToUser", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def assign_asset_to_user(ctx: Ctx) -> Any:
-    asset, user_id = _linked(ctx, "users", "User", "userId")
-    _set_link(ctx, asset, "assigned_user_ids", user_id, True)
-    return OK
+    return _assign(ctx, True)
 
 
 @endpoint("UnAssignAssetToUser", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def unassign_asset_to_user(ctx: Ctx) -> Any:
-    asset, user_id = _linked(ctx, "users", "User", "userId")
-    _set_link(ctx, asset, "assigned_user_ids", user_id, False)
-    return OK
-
-
-@endpoint(
-    "AddAssetToTicket",
-    "AddAssetToTalep",
-    methods=("POST",),
-    permission=Permission.ADMIN,
-    form_only=True,
-)
-async def add_asset_to_ticket(ctx: Ctx) -> Any:
-    asset, ticket_id = _linked(ctx, "tickets", "Ticket", "ticketID", "talepID")
-    _set_link(ctx, asset, "ticket_ids", ticket_id, True)
-    return OK
-
-
-@endpoint(
-    "RemoveAssetFromTicket",
-    "RemoveAssetFromTalep",
-    methods=("POST",),
-    permission=Permission.ADMIN,
-    form_only=True,
-)
-async def remove_asset_from_ticket(ctx: Ctx) -> Any:
-    asset, ticket_id = _linked(ctx, "tickets", "Ticket", "ticketID", "talepID")
-    _set_link(ctx, asset, "ticket_ids", ticket_id, False)
-    return OK
+    return _assign(ctx, False)
 
 
 @endpoint("EnableAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)

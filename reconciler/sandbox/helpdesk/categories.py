@@ -1,5 +1,4 @@
-"""Categories: `categories`, `AddCategory`, `TechsForCategory`, and the permission model
-that every ticket and comment endpoint shares.
+"""Categories: `categories`, `AddCategory`, and the permission model of categories.
 
 Permission model:
 - An administrator sees and edits everything.
@@ -7,10 +6,8 @@ Permission model:
   category; one with rows is a technician only of those categories (a "category
   technician"). Rows of a user who is not `is_tech` grant nothing: only `is_tech` makes
   a technician.
-- A plain user sees only categories that are not `for_techs_only`, and only their own
-  tickets. A category technician is a plain user outside their categories.
-- The viewer of a ticket is its submitter, a technician of its category, or an
-  administrator (see `tickets.py`).
+- A plain user sees only categories that are not `for_techs_only`. A category
+  technician is a plain user outside their categories.
 
 Decisions where the spec is silent:
 - `categories` lists the visible categories ordered by section name, then name
@@ -31,22 +28,14 @@ from reconciler.sandbox.errors import HttpError
 from reconciler.sandbox.helpdesk.registry import Ctx, Permission, endpoint
 from reconciler.sandbox.store import Record, Store
 
-CLOSED = 3
-
-
-def tech_category_ids(store: Store, user: Record) -> set[int] | None:
-    """The categories `user` is a technician of: None for all, an empty set for none."""
-    if user["is_admin"]:
-        return None
-    if not user["is_tech"]:
-        return set()
-    rows = {p["category_id"] for p in store.rows("tech_permissions") if p["user_id"] == user["id"]}
-    return rows or None
-
 
 def is_category_tech(store: Store, user: Record, category_id: int) -> bool:
-    ids = tech_category_ids(store, user)
-    return ids is None or category_id in ids
+    if user["is_admin"]:
+        return True
+    if not user["is_tech"]:
+        return False
+    rows = {p["category_id"] for p in store.rows("tech_permissions") if p["user_id"] == user["id"]}
+    return not rows or category_id in rows
 
 
 def can_see_category(store: Store, user: Record, category: Record) -> bool:

@@ -1,5 +1,5 @@
-"""Custom fields: definitions (`CustomFields`, `CustomFieldsForCategory`) and the shared
-rules for values, used by the user, company, asset and ticket endpoints.
+"""Custom fields: the definitions (`CustomFields`) and the rules for values that the user,
+company and asset endpoints share.
 
 Values are validated by type, as the service does: checkbox `true`/`false`, dropdown an
 option id of that field, date any parseable date (stored as `YYYY-MM-DD`). An empty value
@@ -76,12 +76,8 @@ def set_field_value(ctx: Ctx, usage_type: int, table: str, entity: Record) -> No
     """`SetCustomFieldFor*`: params `fieldId` and `value`."""
     field_id = ctx.params.integer("fieldId", required=True)
     assert field_id is not None
-    raw = ctx.params.text("value")
-    store_value(ctx, table, entity, field_for(ctx, usage_type, field_id), raw or "")
-
-
-def store_value(ctx: Ctx, table: str, entity: Record, field: Record, raw: str) -> None:
-    value = validate_value(field, raw)
+    field = field_for(ctx, usage_type, field_id)
+    value = validate_value(field, ctx.params.text("value") or "")
     custom = dict(entity.get("custom", {}))
     if value is None:
         custom.pop(str(field["id"]), None)
@@ -148,32 +144,3 @@ async def custom_fields(ctx: Ctx) -> Any:
     if not ctx.is_tech:
         rows = [f for f in rows if not f["for_techs_only"]]
     return [definition(ctx, f) for f in rows if usage is None or f["usage_type"] == usage]
-
-
-def ticket_fields_for_category(ctx: Ctx, category_id: int) -> list[Record]:
-    fields = [
-        f for f in fields_of(ctx, 1) if not f["category_ids"] or category_id in f["category_ids"]
-    ]
-    if not ctx.is_tech:
-        fields = [f for f in fields if not f["for_techs_only"]]
-    return sorted(fields, key=lambda f: (f["order"], f["id"]))
-
-
-@endpoint("CustomFieldsForCategory")
-async def custom_fields_for_category(ctx: Ctx) -> Any:
-    category_id = ctx.id_param("categoryId", "id")
-    ctx.record("categories", category_id, "Category")
-    return [
-        {
-            "FieldName": f["name"],
-            "FieldID": f["id"],
-            "Type": f["type"],
-            "UsageType": f["usage_type"],
-            "ForTechsOnly": f["for_techs_only"],
-            "Mandatory": f["mandatory"],
-            "OrderByNumber": f["order"],
-            "ShowInGrid": f["show_in_grid"],
-            "SelectionComboOptions": options(f),
-        }
-        for f in ticket_fields_for_category(ctx, category_id)
-    ]

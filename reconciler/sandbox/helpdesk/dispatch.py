@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from starlette.requests import Request
@@ -21,7 +20,7 @@ load_endpoints()
 
 async def dispatch_helpdesk(state: SandboxState, request: Request, rest: str) -> Response:
     segments = [s for s in rest.split("/") if s]
-    # ASP.NET matches paths case-insensitively, `/API/tickets` included.
+    # ASP.NET matches paths case-insensitively, `/API/users` included.
     if len(segments) < 2 or segments[0].lower() != "api":
         raise HttpError(404, f"No such endpoint: /{rest}")
     name, arg = segments[1], "/".join(segments[2:]) or None
@@ -58,8 +57,9 @@ async def dispatch_helpdesk(state: SandboxState, request: Request, rest: str) ->
 
 async def _rate_limit(state: SandboxState, caller: dict[str, Any], bucket: str) -> None:
     cfg = state.config
-    # Search and UserByEmail have their own 60 a minute and are calls like any other, so
-    # they count in the general 90 as well (the spec's "most calls" names no exception).
+    # UserByEmail (with the service's Search) has its own 60 a minute and is a call like
+    # any other, so it counts in the general 90 as well (the spec's "most calls" names no
+    # exception).
     limits = {"general": cfg.rate_limit}
     if bucket == "search":
         limits["search"] = cfg.search_rate_limit
@@ -82,10 +82,4 @@ def to_response(result: Any) -> Response:
         return result
     if result is OK:
         return PlainTextResponse("OK")
-    if isinstance(result, str):
-        return PlainTextResponse(result)
     return JSONResponse(result)
-
-
-def json_body(result: Any) -> bytes:
-    return json.dumps(result).encode()

@@ -7,6 +7,9 @@ from typing import Any
 from reconciler.sandbox.helpdesk.registry import Ctx, endpoint
 from reconciler.sandbox.helpdesk.users import render_user
 
+# The priorities every helpdesk has: a plain read that any caller may make.
+PRIORITIES = [(-1, "Low"), (0, "Normal"), (1, "High"), (2, "Critical")]
+
 
 @endpoint("Authorization", methods=("POST", "GET"))
 async def authorization(ctx: Ctx) -> Any:
@@ -15,5 +18,4 @@ async def authorization(ctx: Ctx) -> Any:
 
 @endpoint("Priorities")
 async def priorities(ctx: Ctx) -> Any:
-    rows = sorted(ctx.store.rows("priorities"), key=lambda p: p["priority_id"])
-    return [{"PriorityID": p["priority_id"], "Name": p["name"]} for p in rows]
+    return [{"PriorityID": pid, "Name": name} for pid, name in PRIORITIES]

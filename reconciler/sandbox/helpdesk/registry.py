@@ -3,15 +3,15 @@
 Each module under `reconciler.sandbox.helpdesk` registers its handlers with `@endpoint`.
 The dispatcher (`dispatch.py`) matches the endpoint name case-insensitively, checks the
 method, authenticates, applies the rate limit and the permission level, then calls the
-handler with a `Ctx`. A handler returns JSON-able data, `OK`, a plain `str`, or a
-starlette `Response`, and raises `HttpError` for error answers.
+handler with a `Ctx`. A handler returns JSON-able data, `OK`, or a starlette `Response`,
+and raises `HttpError` for error answers.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
@@ -42,15 +42,10 @@ class Ctx:
     params: Params
     caller: Record
     arg: str | None = None  # the path segment after the name: /Rule/{id}
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def store(self) -> Store:
         return self.state.store
-
-    @property
-    def is_admin(self) -> bool:
-        return bool(self.caller["is_admin"])
 
     @property
     def is_tech(self) -> bool:
@@ -76,14 +71,6 @@ class Ctx:
             raise not_found(f"{what} {rid}")
         return rec
 
-    def require_admin(self) -> None:
-        if not self.is_admin:
-            raise HttpError(403, "Access denied: administrator permission required")
-
-    def require_tech(self) -> None:
-        if not self.is_tech:
-            raise HttpError(403, "Access denied: technician permission required")
-
 
 Handler = Callable[[Ctx], Awaitable[Any]]
 
@@ -102,25 +89,24 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {}
 
 
 def endpoint(
-    *names: str,
+    name: str,
     methods: tuple[str, ...] = ("GET",),
     permission: Permission = Permission.ANY,
     bucket: str = "general",
     form_only: bool = False,
 ) -> Callable[[Handler], Handler]:
-    """Register a handler under one or more names (the ticket/talep spellings).
+    """Register a handler under a name, for each of `methods`.
 
     `form_only`: the configuration writes (companies, categories, users, assets, category
     permissions). The spec says JSON bodies are not the supported form and only "a few
     frequently used operations" tolerate them; these are not among them (dispatch.py)."""
 
     def register(handler: Handler) -> Handler:
-        for name in names:
-            by_method = ENDPOINTS.setdefault(name.lower(), {})
-            for method in methods:
-                if method in by_method:
-                    raise RuntimeError(f"endpoint {method} {name} registered twice")
-                by_method[method] = Endpoint(name, method, handler, permission, bucket, form_only)
+        by_method = ENDPOINTS.setdefault(name.lower(), {})
+        for method in methods:
+            if method in by_method:
+                raise RuntimeError(f"endpoint {method} {name} registered twice")
+            by_method[method] = Endpoint(name, method, handler, permission, bucket, form_only)
         return handler
 
     return register

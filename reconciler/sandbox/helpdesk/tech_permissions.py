@@ -9,8 +9,7 @@ Decisions where the spec is silent:
   all-category technicians have no row and are listed in no category, so every category
   answers them the same way. With the quirk `techs-list-implicit` (some real versions)
   they are listed in every category instead, after the explicit rows.
-- `TicketsAssigned` counts the open (not closed) tickets of that category assigned to
-  the technician: the same technician shows different counts in different categories.
+- `TicketsAssigned` is 0: the sandbox serves no tickets.
 - A permission row of a user who is no technician (possible only through a seed) grants
   nothing (`categories.py`) and is not listed.
 - `RemoveCategoryTechPermission` of a non-administrator's last row also ends the
@@ -23,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from reconciler.sandbox.errors import HttpError
-from reconciler.sandbox.helpdesk.categories import CLOSED, can_see_category
+from reconciler.sandbox.helpdesk.categories import can_see_category
 from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
 from reconciler.sandbox.helpdesk.users import full_name
 from reconciler.sandbox.store import Record, Store
@@ -38,13 +37,12 @@ async def techs_for_category(ctx: Ctx) -> Any:
     if ctx.quirk("techs-list-implicit"):
         shown = {u["id"] for u in listed}
         listed += [u for u in implicit_technicians(ctx.store) if u["id"] not in shown]
-    counts = open_assignments(ctx.store, category["id"])
-    return [tech_item(u, counts.get(u["id"], 0)) for u in listed]
+    return [tech_item(u) for u in listed]
 
 
 def category_technicians(store: Store, category_id: int) -> list[Record]:
     """The technicians with an explicit row for the category, by id. A row may outlive its
-    user (DeleteUser) or belong to a user who is no technician: neither is listed."""
+    user or belong to a user who is no technician: neither is listed."""
     user_ids = sorted(
         {p["user_id"] for p in store.rows("tech_permissions") if p["category_id"] == category_id}
     )
@@ -66,23 +64,13 @@ def implicit_technicians(store: Store) -> list[Record]:
     )
 
 
-def open_assignments(store: Store, category_id: int) -> dict[int, int]:
-    """Open tickets of the category per assignee."""
-    counts: dict[int, int] = {}
-    for ticket in store.rows("tickets"):
-        assignee = ticket["assigned_to_user_id"]
-        if assignee and ticket["category_id"] == category_id and ticket["status_id"] != CLOSED:
-            counts[assignee] = counts.get(assignee, 0) + 1
-    return counts
-
-
-def tech_item(user: Record, assigned: int) -> dict[str, Any]:
+def tech_item(user: Record) -> dict[str, Any]:
     return {
         "UserID": user["id"],
         "Username": user["username"],
         "FirstName": user["first_name"],
         "LastName": user["last_name"],
-        "TicketsAssigned": assigned,
+        "TicketsAssigned": 0,
         "FullNameAndLogin": f"{full_name(user)} ({user['username']})",
         "FullName": full_name(user),
     }

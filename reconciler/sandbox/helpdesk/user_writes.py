@@ -43,12 +43,17 @@ _COMPANY_NAMES = ("company", "firma")
 _DEPARTMENT_NAMES = ("department", "Departman")
 
 
+def is_email(text: str) -> bool:
+    """A local part, an `@` and a domain, and no spaces (the seed checks the same)."""
+    local, at, domain = text.rpartition("@")
+    return bool(at and local and domain) and not any(c.isspace() for c in text)
+
+
 def clean_email(raw: str) -> str:
     email = raw.strip()
     if not email:
         raise HttpError(400, "Parameter 'email' must not be empty")
-    local, at, domain = email.rpartition("@")
-    if not at or not local or not domain or any(c.isspace() for c in email):
+    if not is_email(email):
         raise HttpError(400, f"'{email}' is not a valid e-mail address")
     return email
 

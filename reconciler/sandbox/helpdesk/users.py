@@ -1,8 +1,8 @@
 """Users: the User object and the list item, and the read endpoints of the spec's Users
 table: `User`, `UserByEmail`, `UserByUsername`, `Users`, `UserCustomFields`, with
-`SetCustomFieldForUser`. The writes are in `user_writes.py` (`CreateUser`, `UpdateUser`)
-and `user_removal.py` (`DeleteUser`, `MergeUsers`); category permissions in
-`tech_permissions.py`.
+`SetCustomFieldForUser`. The writes are in `user_writes.py` (`CreateUser`, `UpdateUser`);
+category permissions in `tech_permissions.py`. Users are never deleted by the reconciler
+(it disables them), so `DeleteUser` and `MergeUsers` are not served.
 
 Decisions where the spec is silent:
 - `Users`: `all` lists enabled and disabled users (as the real service does); only
@@ -112,7 +112,6 @@ LIST_MODES: dict[str, Callable[[Record], bool]] = {
 }
 
 
-# UpdateUser fields that are plain strings or flags: parameter name -> column.
 @endpoint("User", permission=Permission.ANY)
 async def user(ctx: Ctx) -> Any:
     return render_user(ctx.state, ctx.record("users", ctx.id_param("userId", "id"), "User"))

@@ -8,7 +8,7 @@ administrator and one workspace key, both generated.
 
 The modules: `reading` (the file to `SeedNode`s with positions, and `Problems`), `entry`
 (typed access to one mapping), `plan` (what to write), `checker` (what the checks share),
-one module per part of the seed (`catalogue`, `fields`, `people`, `assets`, `tickets`,
+one module per part of the seed (`catalogue`, `fields`, `people`, `assets`, `rules`,
 `workspace`, `credentials`), `validate` (all of them in order) and `writing`.
 """
 
@@ -22,7 +22,7 @@ from reconciler.sandbox import records
 from reconciler.sandbox.seed.plan import Credentials
 from reconciler.sandbox.seed.reading import Problems, read
 from reconciler.sandbox.seed.validate import validate
-from reconciler.sandbox.seed.writing import write, write_standard
+from reconciler.sandbox.seed.writing import write
 from reconciler.sandbox.state import SandboxState
 
 __all__ = ["Credentials", "initialise"]
@@ -48,7 +48,6 @@ def _initialise_default(state: SandboxState) -> Credentials:
     key = secrets.token_urlsafe(24)
     admin = records.user("admin", "admin@example.com", password=password, token=token, role="admin")
     with store.batch():
-        write_standard(store, [])
         store.insert("users", admin)
         store.insert("ws_api_keys", {"key": key, "name": "sandbox"})
     return Credentials("admin", password, token, key)

@@ -1,27 +1,10 @@
-"""The helpdesk's reference data in a seed: `priorities`, `departments`, `sections` and
-`categories`."""
+"""The helpdesk's reference data in a seed: `departments`, `sections` and `categories`."""
 
 from __future__ import annotations
 
-from reconciler.sandbox import records
 from reconciler.sandbox.seed.checker import Checker
 from reconciler.sandbox.seed.entry import Entry, items, key, scalar_text
 from reconciler.sandbox.seed.reading import SeedNode
-
-
-def check_priorities(c: Checker, node: SeedNode | None) -> None:
-    taken = dict(records.STANDARD_PRIORITIES)
-    for entry in c.entries(node, "priorities", "a priority", "id name"):
-        pid, name = entry.integer("id", required=True), entry.text("name", required=True)
-        if pid is None or name is None:
-            continue
-        if pid in taken:
-            c.p.add(entry.at("id"), f"priority id {pid} is taken by '{taken[pid]}'")
-        elif key(name) in {key(n) for n in taken.values()}:
-            c.p.add(entry.at("name"), f"a priority named '{name}' exists already")
-        else:
-            taken[pid] = name
-            c.plan.priorities.append((pid, name))
 
 
 def check_names(c: Checker, node: SeedNode | None, what: str, into: dict[str, str]) -> None:
@@ -39,14 +22,13 @@ def check_names(c: Checker, node: SeedNode | None, what: str, into: dict[str, st
 
 
 def check_categories(c: Checker, node: SeedNode | None) -> None:
-    known = "name section for_techs_only from_address kb_only"
+    known = "name section for_techs_only from_address"
     for entry in c.entries(node, "categories", "a category", known):
         name, section = entry.text("name", required=True), entry.text("section")
         kwargs = {
             "name": name,
             "for_techs_only": entry.flag("for_techs_only", False),
             "from_address": entry.text("from_address") or None,
-            "kb_only": entry.flag("kb_only", False),
         }
         value = (kwargs, section or None)
         if c.put_new(c.plan.categories, name, value, entry.node, "category") and section:

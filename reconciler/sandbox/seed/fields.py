@@ -1,5 +1,5 @@
 """Custom fields in a seed: their definitions (`custom_fields`) and the values that users,
-companies, assets and tickets give them (their own `custom_fields` mappings)."""
+companies and assets give them (their own `custom_fields` mappings)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from reconciler.sandbox.seed.plan import Custom, Option, PlannedField
 from reconciler.sandbox.seed.reading import SeedNode
 from reconciler.sandbox.store import Record
 
-FIELD_FIELDS = "name type usage mandatory for_techs_only options categories show_in_grid order"
+FIELD_FIELDS = "name type usage mandatory for_techs_only options"
 
 
 def check_custom_fields(c: Checker, node: SeedNode | None) -> None:
@@ -34,14 +34,11 @@ def check_custom_fields(c: Checker, node: SeedNode | None) -> None:
             "usage_type": usage,
             "mandatory": entry.flag("mandatory", False),
             "for_techs_only": entry.flag("for_techs_only", False),
-            "order": entry.integer("order") or 0,
-            "show_in_grid": entry.flag("show_in_grid", False),
         }
         options = _options(c, entry, kind)
-        categories = _field_categories(c, entry, usage)
         what = f"{USAGE_NAMES[usage]} custom field"
         if c.put_new(c.field_names[usage], name, len(c.plan.fields), entry.node, what):
-            c.plan.fields.append(PlannedField(kwargs, categories))
+            c.plan.fields.append(PlannedField(kwargs))
             pending.append((c.plan.fields[-1], options))
     _number_options(c, pending)
 
@@ -89,18 +86,8 @@ def _number_options(c: Checker, pending: list[tuple[PlannedField, list[Option]]]
         spec.record = records.custom_field(**spec.kwargs)
 
 
-def _field_categories(c: Checker, entry: Entry, usage: int) -> list[str]:
-    node = entry.get("categories")
-    if node is not None and usage != records.USAGE_TYPES["tickets"]:
-        c.p.add(node, "only ticket fields have 'categories'")
-        return []
-    return c.references(entry, "categories", c.plan.categories, "category")
-
-
-def custom_values(
-    c: Checker, node: SeedNode | None, usage: int, category: str | None = None
-) -> Custom:
-    """`custom_fields: {field name: value}` of one user, company, asset or ticket."""
+def custom_values(c: Checker, node: SeedNode | None, usage: int) -> Custom:
+    """`custom_fields: {field name: value}` of one user, company or asset."""
     if node is None:
         return {}
     if not isinstance(node.value, dict):
@@ -112,11 +99,7 @@ def custom_values(
         if index is None:
             c.p.add(node.keys[name], _unknown_field(c, name, usage))
             continue
-        spec = c.plan.fields[index]
-        if category and spec.categories and category not in spec.categories:
-            c.p.add(node.keys[name], f"field '{name}' is not used in this category")
-            continue
-        stored = _value(c, spec.record, value)
+        stored = _value(c, c.plan.fields[index].record, value)
         if stored is not None:
             out[index] = stored
     return out

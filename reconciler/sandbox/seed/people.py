@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from reconciler.sandbox import records
 from reconciler.sandbox.helpdesk.companies import normalise_domains
+from reconciler.sandbox.helpdesk.user_writes import is_email
 from reconciler.sandbox.seed.checker import Checker
 from reconciler.sandbox.seed.entry import Entry, items, key, scalar_text
 from reconciler.sandbox.seed.fields import custom_values
@@ -18,7 +18,6 @@ USER_FIELDS = (
     "department is_manager disabled send_email greeting signature custom_fields"
 )
 ROLES = ("user", "technician", "admin")
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
 
 
 def check_companies(c: Checker, node: SeedNode | None) -> None:
@@ -67,7 +66,7 @@ def check_users(c: Checker, node: SeedNode | None) -> None:
 
 def _user(c: Checker, entry: Entry) -> PlannedUser | None:
     email = entry.text("email", required=True)
-    if email is not None and not _EMAIL.match(email):
+    if email is not None and not is_email(email):
         c.p.add(entry.at("email"), f"'{email}' is not an e-mail address")
         email = None
     username = entry.text("username") or email

@@ -37,8 +37,7 @@ class PlannedUser:
 
 @dataclass
 class PlannedField:
-    kwargs: dict[str, Any]  # records.custom_field arguments but category_ids
-    categories: list[str]
+    kwargs: dict[str, Any]  # records.custom_field arguments
     record: Record = field(default_factory=dict)  # to validate values against
 
 
@@ -52,19 +51,9 @@ class PlannedAsset:
 
 
 @dataclass
-class PlannedTicket:
-    kwargs: dict[str, Any]
-    category: str
-    submitter: str
-    assignee: str | None
-    custom: Custom
-
-
-@dataclass
 class Plan:
     """Everything to write; names are keys (`entry.key`) that the writer turns into ids."""
 
-    priorities: list[tuple[int, str]] = field(default_factory=list)
     departments: dict[str, str] = field(default_factory=dict)  # key -> name, in order
     sections: dict[str, str] = field(default_factory=dict)
     categories: dict[str, tuple[dict[str, Any], str | None]] = field(default_factory=dict)
@@ -75,10 +64,6 @@ class Plan:
     lookups: dict[str, dict[str, str]] = field(default_factory=dict)  # table -> key -> name
     assets: list[PlannedAsset] = field(default_factory=list)
     rules: list[tuple[int, Record]] = field(default_factory=list)
-    tickets: list[PlannedTicket] = field(default_factory=list)
     api_keys: list[dict[str, str]] = field(default_factory=list)
     employees: dict[str, dict[str, Any]] = field(default_factory=dict)  # key(email) -> fields
-    desks: dict[str, dict[str, Any]] = field(default_factory=dict)
-    ws_assets: list[dict[str, Any]] = field(default_factory=list)
-    bookings: list[dict[str, Any]] = field(default_factory=list)
     credentials: Credentials | None = None

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reconciler.sandbox import records
-from reconciler.sandbox.seed.entry import iso_date, key
+from reconciler.sandbox.seed.entry import key
 from reconciler.sandbox.seed.plan import LOOKUPS, Custom, Plan
 from reconciler.sandbox.store import Record, Store
 
@@ -27,23 +27,13 @@ class _Ids:
         return {**rec, "custom": {str(self.fields[i]): value for i, value in values.items()}}
 
 
-def write_standard(store: Store, custom_priorities: list[tuple[int, str]]) -> None:
-    """The priorities and statuses every helpdesk has, and the seed's own priorities."""
-    for pid, name in records.STANDARD_PRIORITIES + custom_priorities:
-        store.insert("priorities", {"priority_id": pid, "name": name})
-    for sid, name in records.STANDARD_STATUSES:
-        store.insert("statuses", {"status_id": sid, "name": name})
-
-
 def write(store: Store, plan: Plan, now: str) -> None:
     with store.batch():
-        write_standard(store, plan.priorities)
         ids = _Ids()
         _write_people(store, plan, ids)
         _write_assets(store, plan, ids)
         for rid, rule in plan.rules:
             store.insert("rules", rule, rid=rid)
-        _write_tickets(store, plan, ids, now)
         _write_workspace(store, plan, now)
 
 
@@ -66,9 +56,7 @@ def _write_people(store: Store, plan: Plan, ids: _Ids) -> None:
     }
     _insert_all(store, ids, "categories", categories)
     for spec in plan.fields:
-        category_ids = [ids.named["categories"][k] for k in spec.categories]
-        rec = records.custom_field(**spec.kwargs, category_ids=category_ids)
-        ids.fields.append(store.insert("custom_fields", rec)["id"])
+        ids.fields.append(store.insert("custom_fields", spec.record)["id"])
     companies = {
         k: ids.with_custom(records.company(**kwargs), custom)
         for k, (kwargs, custom) in plan.companies.items()
@@ -100,41 +88,10 @@ def _write_assets(store: Store, plan: Plan, ids: _Ids) -> None:
         store.insert("assets", ids.with_custom(rec, spec.custom))
 
 
-def _write_tickets(store: Store, plan: Plan, ids: _Ids, now: str) -> None:
-    for spec in plan.tickets:
-        rec = records.ticket(
-            **spec.kwargs,
-            category_id=ids.named["categories"][spec.category],
-            user_id=ids.named["users"][spec.submitter],
-            assigned_to_user_id=ids.of("users", spec.assignee),
-            now=now,
-        )
-        store.insert("tickets", ids.with_custom(rec, spec.custom))
-
-
 def _write_workspace(store: Store, plan: Plan, now: str) -> None:
-    """Employees as workspace.py keeps them; desks, assets and bookings as it renders them
-    (`{"id": public_id, **fields}`), their references as the public ids."""
+    """API keys, and employees as workspace.py keeps them."""
     for api_key in plan.api_keys:
         store.insert("ws_api_keys", dict(api_key))
-    employees: dict[str, str] = {}
-    for email, fields in plan.employees.items():
-        pid = employees[email] = secrets.token_hex(6)
-        rec = {"public_id": pid, "fields": fields, "created": now, "updated": now}
+    for fields in plan.employees.values():
+        rec = {"public_id": secrets.token_hex(6), "fields": fields, "created": now, "updated": now}
         store.insert("ws_employees", rec)
-    desks: dict[str, str] = {}
-    for name, fields in plan.desks.items():
-        desks[name] = secrets.token_hex(6)
-        store.insert("ws_desks", {"public_id": desks[name], "fields": fields})
-    for fields in plan.ws_assets:
-        owner = fields["assignedTo"]
-        fields = {**fields, "assignedTo": employees[owner] if owner else None}
-        store.insert("ws_assets", {"public_id": secrets.token_hex(6), "fields": fields})
-    for fields in plan.bookings:
-        fields = {
-            **fields,
-            "deskId": desks[fields["deskId"]],
-            "employeeId": employees[fields["employeeId"]],
-            "date": iso_date(fields["date"]),
-        }
-        store.insert("ws_bookings", {"public_id": secrets.token_hex(6), "fields": fields})
