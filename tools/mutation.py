@@ -32,6 +32,9 @@ COLUMNS = ("killed", "survived", "equivalent", "timeout", "suspicious", "no test
 # interrupted, skipped by a pragma.
 KILLED = {"killed", "caught by type check", "segfault"}
 T = TypeVar("T")
+# Survivors and mutants no test calls are judged again on every run: a test written since
+# may kill them, and mutmut itself would keep their verdict while their function is as it was.
+AGAIN = {0, 33}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,7 +69,7 @@ def _prepare(globs: list[str], tests: list[str] | None) -> None:
       functions).
     - It numbers a function's mutants over its covered lines only: when coverage changes,
       a number names another mutant. Each verdict kept is checked against its mutant's
-      diff (`_checked`), and one whose diff changed is judged again.
+      diff (`_checked`), and one whose diff changed is judged again, as are survivors.
     - It forgets which tests call the functions it did not mutate: when the choice of
       modules or tests changes, that record is emptied, so mutmut makes it again."""
     import mutmut.__main__
@@ -93,7 +96,8 @@ def _prepare(globs: list[str], tests: list[str] | None) -> None:
 
 
 def _checked(path: Path, made: T) -> T:
-    """Forgets the verdict of each mutant of `path` whose diff is not the one judged."""
+    """Forgets the verdict of each mutant of `path` whose diff is not the one judged, and
+    of each survivor and mutant without tests."""
     from mutmut.mutation.data import SourceFileMutationData
     from mutmut.mutation.diff_apply import get_diff_for_mutant
 
@@ -106,7 +110,7 @@ def _checked(path: Path, made: T) -> T:
         for name in data.exit_code_by_key
     }
     for name, diff in diffs.items():
-        if judged.get(name) != diff:
+        if judged.get(name) != diff or data.exit_code_by_key[name] in AGAIN:
             data.exit_code_by_key[name] = None
     data.save()
     record.write_text(json.dumps(diffs))
@@ -176,15 +180,17 @@ def print_table(rows: dict[str, Counter[str]]) -> None:
 
 def changed_line(path: Path, diff: str) -> int:
     """The line of `path` that the mutant changes: the first line its diff removes, found
-    after the same context lines (the diff holds the function alone, not the file)."""
+    after the same context lines (the diff holds the function alone, not the file); after
+    fewer of them when the source changed since (0 when the line is gone)."""
     lines = diff.splitlines()[2:]
     first = next(i for i, line in enumerate(lines) if line.startswith("-"))
     context = [line[1:].strip() for line in lines[1:first]]
-    wanted = [*context, lines[first][1:].strip()]
     source = [line.strip() for line in path.read_text(encoding="utf-8").splitlines()]
-    for index in range(len(source) - len(wanted) + 1):
-        if source[index : index + len(wanted)] == wanted:
-            return index + len(wanted)
+    for kept in range(len(context), -1, -1):
+        wanted = [*context[len(context) - kept :], lines[first][1:].strip()]
+        for index in range(len(source) - len(wanted) + 1):
+            if source[index : index + len(wanted)] == wanted:
+                return index + len(wanted)
     return 0
 
 
