@@ -9,7 +9,8 @@ in tools/mutation-equivalents.txt), timeout, suspicious, no tests.
     python tools/mutation.py --summary-only 'reconciler/*'    # the last results, no run
 
 mutmut keeps its work in `mutants/`: a mutant whose function has not changed since it was
-judged is not run again. Exit status 1 when a survivor is not listed as equivalent.
+judged is not run again (a survivor is). Exit status 1 when a survivor is not listed as
+equivalent.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 EQUIVALENTS = ROOT / "tools" / "mutation-equivalents.txt"
 MUTANTS = Path("mutants")
 COLUMNS = ("killed", "survived", "equivalent", "timeout", "suspicious", "no tests", "other")
-# mutmut's statuses that judge nothing about the tests, in the "other" column: not run yet,
-# interrupted, skipped by a pragma.
+# mutmut's statuses counted as killed; the ones that judge nothing about the tests (not run
+# yet, interrupted, skipped) are counted as "other".
 KILLED = {"killed", "caught by type check", "segfault"}
 T = TypeVar("T")
 # Survivors and mutants no test calls are judged again on every run: a test written since
@@ -45,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary-only", action="store_true", help="report the last results")
     parser.add_argument("--equivalents", type=Path, default=EQUIVALENTS)
     args = parser.parse_args(argv)
+    equivalents = read_equivalents(args.equivalents)
     os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
     from mutmut.__main__ import cli
     from mutmut.configuration import config
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.summary_only:
         _prepare(args.globs, args.tests)
         cli(["run", "--max-children", str(args.jobs)], standalone_mode=False)
-    return summary(read_equivalents(args.equivalents))
+    return summary(equivalents)
 
 
 def _prepare(globs: list[str], tests: list[str] | None) -> None:
@@ -158,6 +160,9 @@ def summary(equivalents: dict[tuple[str, int], str]) -> int:
             column = "killed" if status in KILLED else status
             count[column if column in COLUMNS else "other"] += 1
     rows = {module: count for module, count in rows.items() if count}
+    if not rows:
+        print("no verdicts in mutants/ for these modules: run them first")
+        return 1
     print_table(rows)
     for where, diff in survivors:
         print(f"\nsurvived: {where}")
