@@ -184,6 +184,9 @@ needs_check_jsonschema = pytest.mark.skipif(
 
 def _check_jsonschema(*files: Path) -> subprocess.CompletedProcess[str]:
     assert CHECK_JSONSCHEMA is not None
+    # Without the file check-jsonschema reports no row at all, which the accepted rows
+    # would take for agreement: a copy of the tree without schemas/ fails here, plainly.
+    assert SCHEMA.is_file(), f"{SCHEMA} is missing"
     return subprocess.run(
         [CHECK_JSONSCHEMA, "--schemafile", str(SCHEMA), *map(str, files)],
         capture_output=True,
