@@ -39,6 +39,7 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         "masking",  # secrets out of every output, and the one writer of output files
         "manifest clients",  # the desired state; the services' HTTP clients
         "changes",  # the plan's data
+        "applied",  # the applied mark (git refs), drift and pending labels of plans' dicts
         "resources",  # one module per kind: read live objects, plan changes
         "live",  # read the live state; coverage; look-alikes
         "render",  # plan -> text, Markdown, JSON
