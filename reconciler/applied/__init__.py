@@ -16,42 +16,7 @@ were loaded from, and plans' `to_dict()` forms; gives:
 
 `labels` does no I/O; `mark`, `snapshot` and `compare` run git and write only under the
 repository's `refs/reconciler/applied/` and the caller's temporary directory.
+
+The package imports none of its modules: `render` imports `labels` alone (an enum and
+pure functions), and must not load git helpers and the manifest loader with it.
 """
-
-from __future__ import annotations
-
-from reconciler.applied.compare import Labelled, PlanApplied, Unlabelled, labels_for
-from reconciler.applied.labels import Cause, FailOn, counts_line, fails, label
-from reconciler.applied.mark import (
-    Commit,
-    NotRecorded,
-    Recorded,
-    Unknown,
-    applied_commit,
-    clean_head,
-    record,
-    ref_name,
-)
-from reconciler.applied.snapshot import Snapshot, manifests_at
-
-__all__ = [
-    "Cause",
-    "Commit",
-    "FailOn",
-    "Labelled",
-    "NotRecorded",
-    "PlanApplied",
-    "Recorded",
-    "Snapshot",
-    "Unknown",
-    "Unlabelled",
-    "applied_commit",
-    "clean_head",
-    "counts_line",
-    "fails",
-    "label",
-    "labels_for",
-    "manifests_at",
-    "record",
-    "ref_name",
-]

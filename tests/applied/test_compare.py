@@ -11,15 +11,10 @@ from typing import Any
 
 import pytest
 
-from reconciler.applied import (
-    Cause,
-    Labelled,
-    Snapshot,
-    Unlabelled,
-    counts_line,
-    labels_for,
-    record,
-)
+from reconciler.applied.compare import Labelled, Unlabelled, labels_for
+from reconciler.applied.labels import Cause, counts_line
+from reconciler.applied.mark import record
+from reconciler.applied.snapshot import Snapshot
 from reconciler.live import LiveState, read_live
 from reconciler.manifest import DesiredState, load_manifests
 from reconciler.planning.plan import plan

@@ -4,6 +4,8 @@ plans' changes and the label expected."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -128,3 +130,15 @@ def test_the_counts_line_names_each_cause_present() -> None:
     assert counts_line(causes) == "Causes: 2 drift, 2 pending, 1 drift+pending."
     assert counts_line({"a": P}) == "Causes: 1 pending."
     assert counts_line({}) is None
+
+
+def test_rendering_labels_loads_neither_deepdiff_nor_git_helpers() -> None:
+    # deepdiff takes over half a second to import: only a plan with a mark may pay for it.
+    code = (
+        "import sys, reconciler.render, reconciler.applied.labels\n"
+        "heavy = {'deepdiff', 'reconciler.applied.mark', 'reconciler.manifest'}\n"
+        "loaded = heavy & set(sys.modules)\n"
+        "print(sorted(loaded))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "[]\n"
