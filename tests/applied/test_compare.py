@@ -156,3 +156,13 @@ def test_a_mark_a_shallow_clone_lacks_omits_the_labels(repo: Path, tmp_path: Pat
     assert isinstance(found, Unlabelled)
     assert found.notice
     assert "which this clone does not have" in found.reason
+
+
+def test_a_detached_head_is_labelled_as_any_checkout(repo: Path) -> None:
+    git(repo, "checkout", "-q", "--detach", "HEAD")
+    planner = Planner(repo)
+    found = labels_for(
+        planner.real(), cwd=repo, paths=PATHS, environment=None, plan_applied=planner.applied
+    )
+    assert isinstance(found, Labelled)
+    assert found.causes['companies["Globex"]'] is Cause.pending

@@ -231,3 +231,8 @@ def test_a_mark_on_a_commit_a_shallow_clone_lacks_is_said(repo: Path, tmp_path: 
     assert isinstance(found, Unknown)
     assert found.marked
     assert found.reason.startswith(f"{REF} names {first[:12]}, which this clone does not have")
+
+
+def test_a_repository_without_commits_has_no_mark(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    assert applied_commit(tmp_path, None) == Unknown(f"no {REF} in the repository")

@@ -5,6 +5,7 @@ every format is exactly as before."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -105,3 +106,10 @@ def test_without_labels_the_markdown_is_as_before() -> None:
     assert format_markdown(PLAN, causes=None) == format_markdown(PLAN)
     assert markdown_parts(PLAN, causes={}) == markdown_parts(PLAN)
     assert "drift" not in format_markdown(PLAN)
+
+
+def test_the_text_plan_in_the_drift_page_is_what_reconciler_prints() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "drift.md").read_text(encoding="utf-8")
+    shown = page.split("```text\n", 1)[1].split("```", 1)[0]
+    two = Plan(changes=PLAN.changes[:2])
+    assert format_text(two, causes=CAUSES) == shown
