@@ -72,6 +72,8 @@ def labels_for(
             applied = plan_applied(snapshot)
         except GitFailure as exc:
             return Unlabelled(f"{where}: {exc}")
+        except OSError as exc:  # the temporary copy: a full disk, a file it cannot write
+            return Unlabelled(f"{where}: the manifests cannot be copied: {exc.strerror or exc}")
         except ReconcilerError as exc:
             # Named as in the repository: the temporary directory means nothing to a reader.
             first = str(exc).replace(str(Path(scratch)) + os.sep, "").strip().splitlines()

@@ -17,9 +17,11 @@ class GitFailure(Exception):
 
 
 def git(cwd: Path, *args: str, ok: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess[bytes]:
-    """`git -C cwd args...`; raises `GitFailure` unless its exit status is in `ok`."""
+    """`git -C cwd args...`; raises `GitFailure` unless its exit status is in `ok`. Paths
+    are literal: a directory named `team*` or `:x` is that directory, not a pattern."""
+    command = ["git", "-C", str(cwd), "--literal-pathspecs", *args]
     try:
-        done = subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, check=False)
+        done = subprocess.run(command, capture_output=True, check=False)
     except OSError as exc:
         raise GitFailure(f"git cannot be run: {exc.strerror or exc}") from None
     if done.returncode not in ok:

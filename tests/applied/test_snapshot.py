@@ -78,3 +78,16 @@ def test_a_commit_the_repository_lacks_is_a_one_line_failure(repo: Path, tmp_pat
         manifests_at(repo, Commit("1" * 40), [Path("manifests")], tmp_path)
     assert "\n" not in str(failure.value)
     assert str(failure.value).startswith("git ls-tree: ")
+
+
+def test_paths_are_literal_not_patterns(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    new_repo(root, {"team*/a.yaml": OLD, "teams/b.yaml": NEW, "[x]/c.yaml": OLD, "x/d.yaml": NEW})
+    head = Commit(git(root, "rev-parse", "HEAD"))
+    dest = tmp_path / "dest"
+    snapshot = manifests_at(root, head, [Path("team*"), Path("[x]")], dest)
+    assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.yaml")) == [
+        "[x]/c.yaml",
+        "team*/a.yaml",
+    ]
+    assert snapshot.missing == ()
