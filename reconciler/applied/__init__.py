@@ -6,6 +6,7 @@ were loaded from, and plans' `to_dict()` forms; gives:
     mark.record(cwd, paths, environment, commit=None) -> Recorded | NotRecorded
         after a whole, successful apply: the applied commit as
         `refs/reconciler/applied/<environment>` (`default` without environments)
+    mark.partial_apply(targets=, excludes=, failed=, interrupted=) -> NotRecorded | None
     mark.clean_head(cwd, paths) -> Commit | NotRecorded    what `plan --out` saves
     mark.applied_commit(cwd, environment) -> Commit | Unknown
     snapshot.manifests_at(cwd, commit, paths, dest_dir) -> Snapshot    never a checkout

@@ -111,6 +111,22 @@ def record(
     return Recorded(ref, found)
 
 
+def partial_apply(
+    *, targets: Sequence[str] = (), excludes: Sequence[str] = (), failed: int = 0,
+    interrupted: bool = False,
+) -> NotRecorded | None:  # fmt: skip
+    """Why an apply that ran does not say the whole commit was applied (None: it does).
+    `record` is called only after a whole apply; this is the one line otherwise."""
+    if interrupted:
+        return NotRecorded("the apply was interrupted")
+    if failed:
+        return NotRecorded(f"{failed:,} change{'' if failed == 1 else 's'} failed")
+    if targets or excludes:
+        flag = "--target" if targets else "--exclude"
+        return NotRecorded(f"a partial apply ({flag}) applies part of the commit")
+    return None
+
+
 def clean_head(cwd: Path, manifest_paths: Sequence[Path]) -> Commit | NotRecorded:
     """HEAD's commit when it holds the manifests exactly as they are in the work tree: what
     `apply` records, and what `plan --out` saves in the plan as `made_from.commit` (left

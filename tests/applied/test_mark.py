@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from reconciler.applied.mark import (
     Unknown,
     applied_commit,
     clean_head,
+    partial_apply,
     record,
     ref_name,
 )
@@ -236,3 +238,19 @@ def test_a_mark_on_a_commit_a_shallow_clone_lacks_is_said(repo: Path, tmp_path: 
 def test_a_repository_without_commits_has_no_mark(tmp_path: Path) -> None:
     git(tmp_path, "init", "-q")
     assert applied_commit(tmp_path, None) == Unknown(f"no {REF} in the repository")
+
+
+@pytest.mark.parametrize(
+    ("how", "reason"),
+    [
+        ({}, None),
+        ({"interrupted": True, "failed": 2}, "the apply was interrupted"),
+        ({"failed": 1}, "1 change failed"),
+        ({"failed": 1_200, "targets": ["users"]}, "1,200 changes failed"),
+        ({"targets": ["users"]}, "a partial apply (--target) applies part of the commit"),
+        ({"excludes": ["assets"]}, "a partial apply (--exclude) applies part of the commit"),
+    ],
+)
+def test_only_a_whole_apply_is_recorded(how: dict[str, Any], reason: str | None) -> None:
+    found = partial_apply(**how)
+    assert found == (None if reason is None else NotRecorded(reason))
