@@ -5,7 +5,7 @@ in tools/mutation-equivalents.txt), timeout, suspicious, no tests.
 
     python tools/mutation.py                                  # every module
     python tools/mutation.py 'reconciler/planning/*'          # one package
-    python tools/mutation.py reconciler/planning/addresses.py --tests tests/planning
+    python tools/mutation.py reconciler/plans/addresses.py --tests tests/planning
     python tools/mutation.py --summary-only 'reconciler/*'    # the last results, no run
 
 mutmut keeps its work in `mutants/`: a mutant whose function has not changed since it was

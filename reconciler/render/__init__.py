@@ -7,6 +7,10 @@ nothing else. Rendering is kept apart from the diff (as Terraform keeps `plans` 
     format_markdown(plan, *, title=...)                        the whole plan as Markdown
     markdown_parts(plan, *, limit=60_000, title=...)           pull-request comments
     format_json(plan)                                          DESIGN §4, `Plan.to_dict()`
+
+Each takes `causes`, the changes' labels by address (`reconciler.applied`: drift, pending,
+drift+pending), shown after each address and counted under the summary (JSON: `"cause"`
+on each change); without it (None) the output is exactly as without labels.
 """
 
 from __future__ import annotations

@@ -13,8 +13,9 @@ ends inside a code block or an HTML tag.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
+from reconciler.applied.labels import Cause
 from reconciler.plans import Action, Change, Plan
 from reconciler.render.markdown_blocks import (
     code_span,
@@ -51,11 +52,15 @@ _MOST_PARTS = 99_999  # the header is measured with this many parts, so it never
 
 
 def format_markdown(
-    plan: Plan, *, title: str = DEFAULT_TITLE, source_url: str | None = None
+    plan: Plan,
+    *,
+    title: str = DEFAULT_TITLE,
+    source_url: str | None = None,
+    causes: Mapping[str, Cause] | None = None,
 ) -> str:
     """The whole plan as one Markdown document, however long (for `--format markdown` on
     stdout; `markdown_parts` is for comments)."""
-    return markdown_parts(plan, limit=None, title=title, source_url=source_url)[0]
+    return markdown_parts(plan, limit=None, title=title, source_url=source_url, causes=causes)[0]
 
 
 def markdown_parts(
@@ -64,20 +69,23 @@ def markdown_parts(
     limit: int | None = DEFAULT_LIMIT,
     title: str = DEFAULT_TITLE,
     source_url: str | None = None,
+    causes: Mapping[str, Cause] | None = None,
 ) -> list[str]:
     """The plan in parts of at most `limit` characters each (one part when `limit` is
     None), each part ending in a newline, together naming every change. With
     `source_url` (the base of the manifests' blob URLs, e.g.
-    `https://github.com/o/r/blob/SHA`), each change links to its manifest line."""
+    `https://github.com/o/r/blob/SHA`), each change links to its manifest line. With
+    `causes` (each change's label by address), each change and removal names its cause
+    and the summary counts them."""
     changes = plan.changes
     if source_url:
-        kinds = linked_kind_sections(changes, checked_source_url(source_url), limit)
+        kinds = linked_kind_sections(changes, checked_source_url(source_url), limit, causes)
     else:
-        kinds = _kind_sections(changes)
+        kinds = _kind_sections(changes, causes or {})
     unmanaged = unmanaged_items(plan)
     count = plan.coverage.unmanaged_count if plan.coverage is not None else 0
     last = [_list("Unmanaged objects", unmanaged, UNMANAGED_LEAD, count)] if unmanaged else []
-    sections = [_summary(plan), *_lists(plan), *kinds, *last]
+    sections = [_summary(plan, causes), *_lists(plan, causes or {}), *kinds, *last]
     heading = inline(title)
     if limit is None:
         bodies = [_pack(sections, None)[0]]
@@ -180,12 +188,13 @@ def _check_fits(text: str, budget: int | None) -> None:
 # -- sections -----------------------------------------------------------------------------
 
 
-def _summary(plan: Plan) -> Section:
+def _summary(plan: Plan, causes: Mapping[str, Cause] | None) -> Section:
     text = ""
     if plan.changes:
         text += _counts_table(plan.changes) + "\n"
     # summary_text ends with the brake's verdict whenever the plan removes something.
-    text += "".join(f"**{inline(line)}**\n\n" for line in summary_text(plan).split("\n"))
+    lines = summary_text(plan, causes).split("\n")
+    text += "".join(f"**{inline(line)}**\n\n" for line in lines)
     table = coverage_table(plan)
     if table is not None:
         text += f"{COVERAGE_LEAD}\n\n{table}\n"
@@ -207,7 +216,7 @@ def _counts_table(changes: Sequence[Change]) -> str:
     return head + rule + rows
 
 
-def _lists(plan: Plan) -> list[Section]:
+def _lists(plan: Plan, causes: Mapping[str, Cause]) -> list[Section]:
     """The brake's reasons, the removals and disables, the errors, the warnings, the
     values asserted on every apply, then the notes (implicit technicians' access)."""
     sections = []
@@ -217,7 +226,7 @@ def _lists(plan: Plan) -> list[Section]:
         sections.append(
             _list("Safety brake: holds", reasons, "`apply` refuses this plan without `--force`:")
         )
-    removals = tuple(_address_item(c) for c in plan.changes if is_removal(c))
+    removals = tuple(_address_item(c, causes.get(c.address)) for c in plan.changes if is_removal(c))
     for heading, items in (
         ("Removals and disables", removals),
         ("Errors", tuple(diagnostic_item(d) for d in plan.errors)),
@@ -234,8 +243,9 @@ def _lists(plan: Plan) -> list[Section]:
     return sections
 
 
-def _address_item(change: Change) -> str:
-    return f"- {code_span(_short(change.address))} ({change.action.value})\n"
+def _address_item(change: Change, cause: Cause | None = None) -> str:
+    label = "" if cause is None else f", {cause.value}"
+    return f"- {code_span(_short(change.address))} ({change.action.value}{label})\n"
 
 
 def _list(
@@ -255,13 +265,13 @@ def _short(text: str) -> str:
     return text if len(text) <= MAX_ADDRESS else text[: MAX_ADDRESS - 3] + "..."
 
 
-def _kind_sections(changes: Sequence[Change]) -> list[Section]:
+def _kind_sections(changes: Sequence[Change], causes: Mapping[str, Cause]) -> list[Section]:
     """One folded section per kind (kinds in the order they first appear, changes in plan
     order within a kind)."""
     sections = []
     for kind, members in group_by_kind(changes).items():
         summary = kind_summary(members)
-        blocks = tuple(diff_block(c) for c in members)
+        blocks = tuple(diff_block(c, causes.get(c.address)) for c in members)
         fence = "`" * max(3, max(longest_backtick_run(b) for b in blocks) + 1)
         title = html_text(kind)
         sections.append(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 
+from reconciler.applied.labels import Cause
 from reconciler.plans import Action, Change, Diagnostic, FieldChange
 from reconciler.plans.text import clean, shorten
 from reconciler.render.values import (
@@ -64,9 +65,11 @@ def diagnostic_item(diagnostic: Diagnostic) -> str:
 # -- changes ----------------------------------------------------------------------------
 
 
-def diff_block(change: Change) -> str:
-    """One change as diff lines, ending in a newline."""
-    lines = [f"{DIFF_SIGNS[change.action]} {headline(change)}"]
+def diff_block(change: Change, cause: Cause | None = None) -> str:
+    """One change as diff lines, ending in a newline; `cause` (drift, pending) follows the
+    address."""
+    label = "" if cause is None else f" ({cause.value})"
+    lines = [f"{DIFF_SIGNS[change.action]} {headline(change)}{label}"]
     if change.reason:
         lines += [f"  # {line}" for line in clean_lines(change.reason)]
     if change.source:

@@ -4,11 +4,12 @@ a code block, so each change gets its own small diff block under its linked addr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
 from urllib.parse import quote, urlsplit
 
+from reconciler.applied.labels import Cause
 from reconciler.errors import UsageError
 from reconciler.plans import Action, Change
 from reconciler.render.markdown_blocks import (
@@ -84,10 +85,16 @@ def source_link(base: str, source: str) -> str | None:
     return f"{base.rstrip('/').replace(')', '%29')}/{path}#L{line}"
 
 
-def linked_kind_sections(changes: Sequence[Change], base: str, limit: int | None) -> list[Section]:
+def linked_kind_sections(
+    changes: Sequence[Change],
+    base: str,
+    limit: int | None,
+    causes: Mapping[str, Cause] | None = None,
+) -> list[Section]:
     """One folded section per kind; in it, per change, its address linked to its
-    manifest line, then its diff block. A block too long for a part is cut between lines
-    into several blocks under the same link."""
+    manifest line, then its diff block (with the change's cause, when `causes` has
+    one). A block too long for a part is cut between lines into several blocks under the
+    same link."""
     chunk = None if limit is None else max(200, limit // 3)
     sections = []
     for kind, members in group_by_kind(changes).items():
@@ -101,7 +108,7 @@ def linked_kind_sections(changes: Sequence[Change], base: str, limit: int | None
                 head += ")"
             if change.former_address is not None:
                 head += f" (was {code_span(change.former_address)})"
-            block = diff_block(change)
+            block = diff_block(change, None if causes is None else causes.get(change.address))
             fence = "`" * max(3, longest_backtick_run(block) + 1)
             for index, piece in enumerate(_chunks(block, chunk)):
                 label = head if index == 0 else f"{head} (continued)"

@@ -1,6 +1,8 @@
 """The plan as text for a terminal, like Terraform's: one block per change headed by its
 symbol and address (`+` create, `~` update/enable/disable, `-` delete), the changed fields
-aligned beneath, then the errors and warnings, then the summary line.
+aligned beneath, then the errors and warnings, then the summary line. With labels, each
+change's cause follows its address (`~ users["dmitri"] (drift)`) and a line under the
+summary counts them (`Causes: 2 drift, 3 pending.`).
 
 Every line is built as segments of (text, style); the plain output joins the texts, the
 coloured one renders each styled segment to ANSI through rich. Both paths therefore show
@@ -10,10 +12,12 @@ had its control characters escaped before it gets here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 
 from rich.style import Style
 
+from reconciler.applied.labels import Cause, counts_line
 from reconciler.plans import (
     SYMBOLS,
     Action,
@@ -48,6 +52,8 @@ ACTION_STYLES = {
     Action.disable: "yellow",
 }
 DIFF_STYLES = {"+": "green", "-": "red", " ": None}
+# Drift asks a person to look; pending is the pipeline's, and quieter.
+CAUSE_STYLES = {Cause.drift: "bold magenta", Cause.pending: "cyan", Cause.both: "bold magenta"}
 FIELD_INDENT = "    "
 NESTED_INDENT = "      "
 OPERATION_PARAMS_LIMIT = 10_000  # operations are shown for debugging: all their params
@@ -60,14 +66,21 @@ ASSERTED_HEADING = (
 
 
 def format_text(
-    plan: Plan, *, color: bool = False, show_operations: bool = False, diagnostics: bool = True
+    plan: Plan,
+    *,
+    color: bool = False,
+    show_operations: bool = False,
+    diagnostics: bool = True,
+    causes: Mapping[str, Cause] | None = None,
 ) -> str:
     """The whole plan as text ending in a newline; ANSI colours only when `color`. Without
     `diagnostics`, its errors, warnings and notes are left out (the CLI prints those on
-    stderr, `format_diagnostics`)."""
+    stderr, `format_diagnostics`). `causes`: each change's label by address (drift,
+    pending), shown after its address and counted under the summary; None: no labels."""
     lines: list[Line] = []
     for change in plan.changes:
-        lines += change_lines(change, show_operations=show_operations)
+        cause = None if causes is None else causes.get(change.address)
+        lines += change_lines(change, show_operations=show_operations, cause=cause)
         lines.append([])
     if plan.asserted:
         lines.append([(ASSERTED_HEADING, "bold")])
@@ -84,7 +97,7 @@ def format_text(
         lines.append([(coverage[0], "bold")])
         lines += [[(line, None)] for line in coverage[1:]]
         lines.append([])
-    lines += summary_lines(plan)
+    lines += summary_lines(plan, causes)
     return "\n".join(_render(line, color=color) for line in lines) + "\n"
 
 
@@ -106,14 +119,18 @@ def _diagnostics(plan: Plan) -> list[Line]:
     return lines
 
 
-def summary_text(plan: Plan) -> str:
+def summary_text(plan: Plan, causes: Mapping[str, Cause] | None = None) -> str:
     """`Plan: 1 to create, ...` or the no-change sentence, and what errors mean."""
-    return "\n".join("".join(text for text, _ in line) for line in summary_lines(plan))
+    return "\n".join("".join(text for text, _ in line) for line in summary_lines(plan, causes))
 
 
-def change_lines(change: Change, *, show_operations: bool = False) -> list[Line]:
+def change_lines(
+    change: Change, *, show_operations: bool = False, cause: Cause | None = None
+) -> list[Line]:
     style = ACTION_STYLES[change.action]
     lines: list[Line] = [[(SYMBOLS[change.action], style), (" ", None), (headline(change), style)]]
+    if cause is not None:
+        lines[0] += [(" ", None), (f"({cause.value})", CAUSE_STYLES[cause])]
     if change.reason:
         lines += [[(f"{FIELD_INDENT}# {text}", "dim")] for text in clean_lines(change.reason)]
     if change.source:
@@ -173,10 +190,14 @@ def diagnostic_lines(diagnostic: Diagnostic, heading: str, style: str) -> list[L
     return lines
 
 
-def summary_lines(plan: Plan) -> list[Line]:
+def summary_lines(plan: Plan, causes: Mapping[str, Cause] | None = None) -> list[Line]:
     lines: list[Line]
     if plan.has_changes:
         lines = [[(f"Plan: {summary_counts(plan.summary)}.", "bold")]]
+        counted = counts_line({c.address: causes[c.address] for c in plan.changes
+                               if causes is not None and c.address in causes})  # fmt: skip
+        if counted is not None:
+            lines.append([(counted, None)])
     elif plan.errors:
         # The errors are differences the plan could not turn into changes: saying that
         # live matches the manifests would be false.

@@ -47,6 +47,7 @@ STAGES: tuple[frozenset[str], ...] = tuple(
         # Beside the pipeline, not in it: the local imitation of both services, which
         # speaks the clients' connection settings and only the CLI starts.
         "sandbox",
+        "applied",  # the applied mark (git refs), drift and pending labels of plans' dicts
         "plans",  # the plan's data, its addresses and the saved plan file
         "resources",  # one module per kind: read live objects, plan changes
         "live",  # read the live state; coverage; look-alikes

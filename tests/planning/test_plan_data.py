@@ -1,4 +1,4 @@
-"""The plan's data (reconciler/changes): one plan with every optional part, serialised
+"""The plan's data (reconciler/plans): one plan with every optional part, serialised
 whole as the JSON plan and the saved plan carry it; the properties apply relies on (what
 it executes, how many operations, the refs it must resolve); diagnostics as text."""
 
