@@ -97,8 +97,17 @@ def prepare(
     try:
         validated = (loaded or {}).get(key)
         if validated is None:
-            from_files = load_var_files(list(target.var_files)) if target.var_files else None
-            validated = validate_manifests(list(target.paths), environ, from_files)
+            from_files = (
+                load_var_files(list(target.var_files), repository=target.root)
+                if target.var_files
+                else None
+            )
+            validated = validate_manifests(
+                list(target.paths),
+                environ,
+                from_files,
+                credential_variables=target.credential_variables,
+            )
             if loaded is not None:
                 loaded[key] = validated
         found.warnings = list(validated.warnings)

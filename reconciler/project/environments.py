@@ -74,6 +74,11 @@ class Target:
     search_rate_limit: int | None
     declared: Environment
     where: str  # the environment's line in the project file
+    # The repository the project file is in: var files outside it are not read.
+    root: Path = Path(".")
+    # Every variable any environment reads a credential from: no manifest value may name
+    # one, whichever environment runs (a manifest is shared by environments).
+    credential_variables: frozenset[str] = frozenset()
 
     def variables(self, environ: Mapping[str, str]) -> dict[str, str]:
         """The variables this environment's connection is made from: `environ`, with the
@@ -153,6 +158,12 @@ def resolve(project: Project, name: str) -> Target:
         search_rate_limit=declared.search_rate_limit,
         declared=declared,
         where=project.where(name),
+        root=root,
+        credential_variables=frozenset(
+            str(variable)
+            for environment in project.model.environments.values()
+            for variable in environment.credentials.values()
+        ),
     )
 
 

@@ -27,8 +27,12 @@ def load_manifests(
     from reconciler.manifest import validate_manifests
     from reconciler.manifest.varfiles import load_var_files
 
-    variables = load_var_files(list(var_file_paths)) if var_file_paths else None
-    result = validate_manifests(list(paths), os.environ, variables)
+    repository = target.root if target is not None else None
+    secrets = target.credential_variables if target is not None else frozenset()
+    variables = (
+        load_var_files(list(var_file_paths), repository=repository) if var_file_paths else None
+    )
+    result = validate_manifests(list(paths), os.environ, variables, credential_variables=secrets)
     if target is not None:  # the environment's own safety settings (reconciler.yaml)
         from reconciler.project.environments import with_safety
 
