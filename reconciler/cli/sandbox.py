@@ -49,7 +49,7 @@ def sandbox() -> None:
     "--seed",
     metavar="NAME|FILE",
     help="The tenant loaded into an empty database: a built-in one "
-    f"({', '.join(builtin_seed_names())}) or a seed file (docs/sandbox-seed.md). "
+    f"({', '.join(builtin_seed_names())}) or a seed file (docs/sandbox.md). "
     f"Default: {DEFAULT_SEED}, as --sandbox.",
 )
 @click.option(

@@ -114,7 +114,7 @@ def test_the_help_states_each_default() -> None:
         "--port INTEGER RANGE Port; 0 picks a free one. [default: 8765; 0<=x<=65535]",
         "--db FILE SQLite file that keeps the state across restarts. "
         "[default: .reconciler/sandbox.db]",
-        "a built-in one (acme, acme-catalogue, empty) or a seed file (docs/sandbox-seed.md). "
+        "a built-in one (acme, acme-catalogue, empty) or a seed file (docs/sandbox.md). "
         "Default: acme, as --sandbox.",
         "--rate-limit INTEGER RANGE Calls a minute; 0 = off. [default: 90; 0<=x<=10000]",
         "--search-rate-limit INTEGER RANGE Search/UserByEmail. [default: 60; 0<=x<=10000]",

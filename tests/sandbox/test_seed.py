@@ -30,7 +30,7 @@ from reconciler.sandbox.transport import InProcessTransport
 SEEDS = Path(__file__).parent / "seeds"
 SMALL = SEEDS / "small.yaml"
 BAD = sorted((SEEDS / "bad").glob("*.yaml"))
-DOC = Path(__file__).parents[2] / "docs" / "sandbox-seed.md"
+DOC = Path(__file__).parents[2] / "docs" / "sandbox.md"
 
 
 def new_state(path: Path | None = None) -> SandboxState:

@@ -1,4 +1,4 @@
-"""Initial content of a sandbox: `reconciler sandbox serve --seed FILE` (docs/sandbox-seed.md).
+"""Initial content of a sandbox: `reconciler sandbox serve --seed FILE` (docs/sandbox.md).
 
 A seed is a YAML or JSON file describing both services. Loading runs in two passes:
 `validate` reads the whole file into a `Plan` and collects every problem with its
