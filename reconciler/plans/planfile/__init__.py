@@ -105,6 +105,9 @@ class PlanInputs:
     var_files: tuple[VarFile, ...] = ()
     # The project environment (`--env`) the plan was made for; None without one.
     environment: str | None = None
+    # The commit the manifests were committed at, clean (docs/drift.md): what `apply --plan`
+    # records as applied; None when unknown (outside git, uncommitted manifests).
+    commit: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -117,6 +120,8 @@ class PlanInputs:
         }
         if self.environment is not None:  # absent without --env: files as before
             found["environment"] = self.environment
+        if self.commit is not None:
+            found["commit"] = self.commit
         return found
 
     def flags(self) -> str:
@@ -235,7 +240,7 @@ def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
         data,
         MADE_FROM,
         required=_MADE_FROM_FIELDS | {"live_digest"},
-        optional={"version", "environment"},
+        optional={"version", "environment", "commit"},
     )
 
     def texts(name: str) -> tuple[str, ...]:
@@ -253,6 +258,9 @@ def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
         var_files=_read_var_files(reader, fields),
         environment=reader.string(fields["environment"], f"{MADE_FROM}.environment")
         if "environment" in fields
+        else None,
+        commit=reader.string(fields["commit"], f"{MADE_FROM}.commit")
+        if "commit" in fields
         else None,
     )
 
