@@ -35,8 +35,7 @@ def apply_fleet(
     report_file: Path | None = None,
     targets: Mapping[str, Target] | None = None,
 ) -> None:
-    """Apply the environments of `runs` that change, in the waves `planned`; record each
-    environment's applied mark (`targets`: the environments by name)."""
+    """Apply the environments of `runs` that change, in the waves `planned`; mark them."""
     from reconciler.fleet.plans import run_to_end
     from reconciler.fleet.rollout import Result
 
@@ -76,8 +75,8 @@ def apply_fleet(
         sys.exit(EXIT_INTERRUPTED)
     from reconciler.fleet.rollout import apply_summary
 
-    click.echo(apply_summary(results), nl=False, err=True)
     mark_applied(runs, results, flags, targets or {})
+    click.echo(apply_summary(results), nl=False, err=True)
     if report_file is not None:
         from reconciler.fleet.summary import report_json
         from reconciler.masking import write_text

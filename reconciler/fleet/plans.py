@@ -223,7 +223,7 @@ async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> Env
             from reconciler.run.applied import plan_labels
 
             run.causes = plan_labels(
-                outcome.plan.to_dict(), outcome.live, paths=item.target.paths,
+                outcome.plan, outcome.plan.to_dict, outcome.live, paths=item.target.paths,
                 var_files=item.target.var_files, target=item.target, prune=request.prune,
                 targets=request.targets, excludes=request.excludes,
             )  # fmt: skip

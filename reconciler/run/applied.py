@@ -6,7 +6,7 @@ Each failure is one line on stderr, never an error of the command."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from reconciler.applied.labels import Cause
     from reconciler.applied.snapshot import Snapshot
     from reconciler.live import LiveState
+    from reconciler.plans import Plan
     from reconciler.plans.addresses import Selector
     from reconciler.project import Target
 
@@ -66,7 +67,8 @@ def saved_commit(paths: Sequence[Path], var_files: Sequence[Path], target: Targe
 
 
 def plan_labels(
-    real: Mapping[str, Any],
+    result: Plan,
+    real: Callable[[], Mapping[str, Any]],
     live: LiveState,
     *,
     paths: Sequence[Path],
@@ -76,18 +78,23 @@ def plan_labels(
     targets: Sequence[Selector],
     excludes: Sequence[Selector],
 ) -> dict[str, Cause] | None:
-    """Each change of `real` (a plan's `to_dict()`) labelled, or None (saying why on
-    stderr when a mark exists but cannot be used)."""
+    """Each change of `result` labelled, or None (saying why on stderr when a mark exists
+    but cannot be used). `real`: the plan's `to_dict()`, asked for only when there is a
+    mark (a large plan's JSON is tens of milliseconds)."""
     from reconciler.applied.compare import Labelled, labels_for
+    from reconciler.applied.mark import Unknown, applied_commit
 
-    if not real.get("changes"):
+    if not result.has_changes:
         return None
+    found_mark = applied_commit(Path.cwd(), environment_of(target))
+    if isinstance(found_mark, Unknown) and not found_mark.marked:
+        return None  # no mark: the plan is as without this feature
 
     def plan_applied(snapshot: Snapshot) -> Mapping[str, Any]:
         return _plan_snapshot(snapshot, live, paths, var_files, target, prune, targets, excludes)
 
     found = labels_for(
-        real,
+        real(),
         cwd=Path.cwd(),
         paths=source_paths(paths, var_files, target),
         environment=environment_of(target),
@@ -111,7 +118,6 @@ def _plan_snapshot(
     excludes: Sequence[Selector],
 ) -> Mapping[str, Any]:
     """The manifests as of the applied commit planned against `live`: pure planning."""
-
     from reconciler.manifest import validate_manifests
     from reconciler.manifest.varfiles import load_var_files
     from reconciler.planning.plan import plan

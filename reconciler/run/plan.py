@@ -62,14 +62,14 @@ def run_plan(flags: PlanFlags, target: Target | None = None) -> None:
         if scope is not None:  # a partial plan's desired state is not every entry: no coverage
             coverage = None if scope.partial else result.coverage
             result = replace(result, scope=scope.to_dict(), coverage=coverage)
-        causes = plan_labels(result.to_dict(), outcome.live, paths=paths,
+        data = functools.cache(result.to_dict)  # for the labels, the findings and reports
+        causes = plan_labels(result, data, outcome.live, paths=paths,
                              var_files=flags.var_files, target=target, prune=flags.prune,
                              targets=selected, excludes=left_out)  # fmt: skip
-        # For the findings and the reports, once; each change with its cause.
-        as_json = functools.cache(lambda: labelled(result.to_dict(), causes))
+        as_json = functools.cache(lambda: labelled(data(), causes))  # with each cause
         findings.plan(as_json)
     if flags.out is not None:
-        _save(flags, result, validated.desired, target)
+        _save(flags, result, validated.desired, target, as_json())
     if reports.comment_dir is not None:
         _write_comments(reports.comment_dir, result, scope, reports.source_url, causes)
     write_plan_reports(as_json, reports.html_file, reports.junit_file,
@@ -96,7 +96,9 @@ def _check_outputs(out: Path | None, comment_dir: Path | None) -> None:
         check_writable("--comment-dir", comment_dir, directory=True)
 
 
-def _save(flags: PlanFlags, result: Any, desired: Any, target: Target | None) -> None:
+def _save(
+    flags: PlanFlags, result: Any, desired: Any, target: Target | None, data: dict[str, Any]
+) -> None:
     from reconciler.errors import UsageError
     from reconciler.plans.planfile import PlanInputs, VarFile, manifests_digest, write_plan_file
 
@@ -111,7 +113,7 @@ def _save(flags: PlanFlags, result: Any, desired: Any, target: Target | None) ->
         environment=None if target is None else target.name,
         commit=saved_commit(flags.paths, flags.var_files, target),
     )  # fmt: skip
-    write_plan_file(flags.out, result, inputs)
+    write_plan_file(flags.out, result, inputs, data)  # each change with its cause
     click.echo(f"Saved the plan to {flags.out}.", err=True)
 
 

@@ -143,17 +143,20 @@ class SavedPlan:
     changes: list[Any]
 
 
-def format_plan_file(plan: Plan, inputs: PlanInputs) -> str:
-    data = plan.to_dict()
+def format_plan_file(plan: Plan, inputs: PlanInputs, data: dict[str, Any] | None = None) -> str:
+    """`data`: the plan's `to_dict()` when the caller has it (with each change's cause)."""
+    data = dict(plan.to_dict() if data is None else data)
     data[MADE_FROM] = {**inputs.to_dict(), "live_digest": plan.live_digest}
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_plan_file(path: Path, plan: Plan, inputs: PlanInputs) -> None:
+def write_plan_file(
+    path: Path, plan: Plan, inputs: PlanInputs, data: dict[str, Any] | None = None
+) -> None:
     """Written whole or not at all: a half-written plan file must never be left behind.
     A credential pasted into a value is masked, as in every output (the fresh plan will
     then differ from the file: such a plan is refused rather than leaked)."""
-    write_text(path, format_plan_file(plan, inputs))
+    write_text(path, format_plan_file(plan, inputs, data))
 
 
 def read_plan_file(path: Path) -> SavedPlan:
