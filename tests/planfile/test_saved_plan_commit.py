@@ -20,8 +20,7 @@ EMPTY = Plan((), live_digest="sha256:x")
 
 
 def test_the_commit_is_saved_and_read_back() -> None:
-    saved = format_plan_file(EMPTY, PlanInputs("sha256:y", commit=COMMIT)
-    )
+    saved = format_plan_file(EMPTY, PlanInputs("sha256:y", commit=COMMIT))
     assert json.loads(saved)["made_from"]["commit"] == COMMIT
     assert saved_plan_from_json(saved).inputs.commit == COMMIT
 
