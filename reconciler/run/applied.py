@@ -6,6 +6,7 @@ Each failure is one line on stderr, never an error of the command."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -84,8 +85,8 @@ def plan_labels(
     from reconciler.applied.compare import Labelled, labels_for
     from reconciler.applied.mark import Unknown, applied_commit
 
-    if not result.has_changes:
-        return None
+    if not result.has_changes or shutil.which("git") is None:
+        return None  # without git there is no mark: the plan is as without this feature
     found_mark = applied_commit(Path.cwd(), environment_of(target))
     if isinstance(found_mark, Unknown) and not found_mark.marked:
         return None  # no mark: the plan is as without this feature

@@ -113,3 +113,17 @@ def test_each_environment_has_its_mark_and_its_labels(
         assert planned.exit_code == 0, planned.output  # pending only
         assert planned.stdout.count('~ companies["Zeta Ltd"] (pending)') == 2
         assert run("plan", "--env", "*", "--detailed-exitcode").exit_code == 2
+
+
+def test_without_git_the_plan_is_as_without_a_mark(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(repo / "no-such-directory"))
+    planned = run("plan", "c.yaml", "--sandbox", "--detailed-exitcode", "--fail-on", "drift")
+    assert planned.exit_code == 2, planned.output  # an unlabelled change counts for drift
+    assert planned.stderr == "" and "Causes:" not in planned.stdout
+    applied = run("apply", "c.yaml", "--sandbox", "--yes")
+    assert applied.exit_code == 0, applied.output
+    assert applied.stderr.endswith(
+        "Not recorded as applied: git cannot be run: No such file or directory.\n"
+    )
