@@ -181,8 +181,10 @@ def saved_plan_from_json(text: str | bytes, *, source: str = "plan") -> SavedPla
         raise PlanFileError(reader.problems)
     if inputs.manifests_digest and plan.live_digest != _live_digest(data):
         raise PlanFileError([f"{source}: {MADE_FROM}.live_digest: differs from live_digest"])
-    # The asserted operations are executed too, so they are part of what was reviewed.
-    return SavedPlan(plan, inputs, [*data["changes"], *data.get("asserted", [])])
+    # The asserted operations are executed too, so they are part of what was reviewed. A
+    # change's `cause` (drift, pending) says why it is there, not what it does: not compared.
+    changes = [{k: v for k, v in c.items() if k != "cause"} for c in data["changes"]]
+    return SavedPlan(plan, inputs, [*changes, *data.get("asserted", [])])
 
 
 def plan_from_json(text: str | bytes, *, source: str = "plan") -> Plan:
