@@ -6,6 +6,7 @@ Each failure is one line on stderr, never an error of the command."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -29,7 +30,8 @@ def source_paths(
     and the project file of an environment (its safety settings and paths)."""
     found = [*paths, *var_files]
     if target is not None:
-        project = Path(target.where.split(":", 1)[0])
+        # `where` is `PATH:LINE:COLUMN` (or the path alone): the project file.
+        project = Path(re.sub(r":\d+:\d+$", "", target.where))
         if project.is_file() and project not in found:
             found.append(project)
     return found
