@@ -50,6 +50,12 @@ from reconciler.cli.options import (
 )
 @click.option("--detailed-exitcode", is_flag=True, help="Exit 2 when there are changes.")
 @click.option(
+    "--fail-on",
+    type=click.Choice(["drift", "pending", "any"]),
+    help="With --detailed-exitcode, exit 2 only for changes labelled drift (a hand change) or "
+    "pending (merged, not applied), or for any change (the default); docs/drift.md.",
+)
+@click.option(
     "--fail-on-unmanaged",
     is_flag=True,
     help="Exit 1 when a kind the manifests manage, read in full, has live objects no "
@@ -80,6 +86,7 @@ def plan(
     fmt: str,
     out: Path | None,
     detailed_exitcode: bool,
+    fail_on: str | None,
     fail_on_unmanaged: bool,
     prune: bool,
     targets: tuple[str, ...],
@@ -88,11 +95,18 @@ def plan(
     **given: Any,
 ) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
+    from reconciler.errors import UsageError
     from reconciler.fleet.dispatch import run_command
     from reconciler.run.flags import PlanFlags
 
+    if fail_on is not None and not detailed_exitcode:
+        raise UsageError(
+            "--fail-on picks which changes make --detailed-exitcode exit 2: add "
+            "--detailed-exitcode, or leave --fail-on out"
+        )
     flags = PlanFlags(
         paths=paths, var_files=var_files, fmt=fmt, out=out, detailed_exitcode=detailed_exitcode,
+        fail_on=fail_on or "any",
         fail_on_unmanaged=fail_on_unmanaged, prune=prune, targets=targets, excludes=excludes,
         since=since, reports=report_flags(given), connection=connection_flags(given),
     )  # fmt: skip

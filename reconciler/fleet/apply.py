@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from reconciler.fleet.plans import EnvironmentRun
     from reconciler.fleet.rollout import Applied, ApplyRequest
     from reconciler.fleet.waves import Wave
+    from reconciler.project import Target
 
 
 def apply_fleet(
@@ -32,8 +33,9 @@ def apply_fleet(
     planned: list[Wave],
     max_parallel: int,
     report_file: Path | None = None,
+    targets: Mapping[str, Target] | None = None,
 ) -> None:
-    """Apply the environments of `runs` that change, in the waves `planned`."""
+    """Apply the environments of `runs` that change, in the waves `planned`; mark them."""
     from reconciler.fleet.plans import run_to_end
     from reconciler.fleet.rollout import Result
 
@@ -41,6 +43,7 @@ def apply_fleet(
     changing = [run for run, _ in shown]
     if not changing:
         click.echo("No changes in any environment: nothing to apply.", err=True)
+        mark_applied(runs, [], flags, targets or {})
         return
     held = [run.name for run, plan in shown if plan.brake and plan.brake.holds]
     if held and not flags.force:
@@ -72,6 +75,7 @@ def apply_fleet(
         sys.exit(EXIT_INTERRUPTED)
     from reconciler.fleet.rollout import apply_summary
 
+    mark_applied(runs, results, flags, targets or {})
     click.echo(apply_summary(results), nl=False, err=True)
     if report_file is not None:
         from reconciler.fleet.summary import report_json
@@ -173,3 +177,31 @@ def _print_applied(item: Applied) -> None:
     elif item.report is not None and item.log_path is not None:
         print_report(item.report, item.log_path)
     sys.stderr.flush()
+
+
+def mark_applied(
+    runs: Sequence[EnvironmentRun],
+    results: Sequence[Applied],
+    flags: ApplyFlags,
+    targets: Mapping[str, Target],
+) -> None:
+    """Each environment's applied mark (docs/drift.md): recorded for an environment applied
+    whole (or with nothing to apply), else one line saying why not."""
+    from reconciler.applied.mark import NotRecorded, partial_apply
+    from reconciler.fleet.rollout import Result
+    from reconciler.run.applied import record_applied
+
+    outcome = {item.name: item for item in results}
+    for run in runs:
+        target = targets.get(run.name)
+        if target is None or run.plan is None:
+            continue
+        item = outcome.get(run.name)
+        result = Result.UNCHANGED if item is None else item.result
+        why = partial_apply(targets=flags.targets, excludes=flags.excludes,
+                            failed=int(result is Result.FAILED),
+                            interrupted=result is Result.INTERRUPTED)  # fmt: skip
+        if why is None and result is Result.NOT_ATTEMPTED:
+            why = NotRecorded("the environment was not applied")
+        click.echo(f"{run.name}: ", nl=False, err=True)
+        record_applied(target.paths, target.var_files, target, partial=why)

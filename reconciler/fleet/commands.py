@@ -79,14 +79,18 @@ def _apply(
     if exit_code(runs, detailed=False) == 1:
         click.echo("Error: nothing applied: an environment has errors.", err=True)
         sys.exit(1)
-    apply_fleet(runs, flags, waves(project, names), chosen.max_parallel, chosen.report_file)
+    from reconciler.project import resolve
+
+    targets = {name: resolve(project, name) for name in names}
+    apply_fleet(runs, flags, waves(project, names), chosen.max_parallel, chosen.report_file,
+                targets)  # fmt: skip
 
 
 def _plan_outputs(runs: list[EnvironmentRun], flags: PlanFlags) -> None:
     """The reports and comments of a plan over several environments, then its exit code."""
     from reconciler.fleet.summary import exit_code
 
-    code = exit_code(runs, detailed=flags.detailed_exitcode)
+    code = exit_code(runs, detailed=flags.detailed_exitcode, fail_on=flags.fail_on)
     _write_reports(runs, flags.reports)
     if flags.reports.comment_dir is not None:
         from reconciler.fleet.reports import write_fleet_comments
@@ -142,7 +146,7 @@ def _write_reports(runs: list[EnvironmentRun], reports: ReportFlags) -> None:
 
     plans = [
         Planned(
-            run.plan.to_dict()
+            run.plan_json() or {}
             if run.plan is not None
             else {"changes": [], "errors": [{"severity": "error", "message": run.error}]},
             run.name,
@@ -166,6 +170,7 @@ def _request(flags: Flags) -> PlanRequest:
         excludes=excludes,
         rates=RateSettings(*flags.connection.rates),
         timeouts=Timeouts(flags.connection.timeout),
+        label=isinstance(flags, PlanFlags),
     )
 
 
@@ -237,7 +242,7 @@ def _print_run(run: EnvironmentRun, fmt: str) -> None:
     if fmt == "markdown":
         title = f"reconciler plan: environment {run.name}"
         if run.plan is not None:
-            body = format_markdown(run.plan, title=title)
+            body = format_markdown(run.plan, title=title, causes=run.causes)
         else:
             from reconciler.fleet.reports import error_part
 
@@ -247,7 +252,7 @@ def _print_run(run: EnvironmentRun, fmt: str) -> None:
     rule = "=" * max(0, 60 - len(run.name))
     click.echo(f"=== Environment {run.name} {rule}")
     if run.plan is not None:
-        click.echo(format_text(run.plan, color=colour(sys.stdout)))
+        click.echo(format_text(run.plan, color=colour(sys.stdout), causes=run.causes))
     else:
         click.echo(f"Error: {run.error}\n")
     sys.stdout.flush()
@@ -260,7 +265,7 @@ def _fleet_json(runs: list[EnvironmentRun]) -> str:
         "environments": [
             {
                 "environment": run.name,
-                "plan": None if run.plan is None else run.plan.to_dict(),
+                "plan": run.plan_json(),
                 "error": run.error,
                 "summary": row(run),
             }

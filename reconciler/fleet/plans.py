@@ -15,6 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from reconciler.applied.labels import Cause
 from reconciler.clients.connection import Connection, RateSettings, Timeouts, connection_from
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.manifest import DesiredState, Validated, validate_manifests
@@ -36,6 +37,9 @@ class PlanRequest:
     excludes: tuple[Selector, ...] = ()
     rates: RateSettings = field(default_factory=RateSettings)
     timeouts: Timeouts = field(default_factory=Timeouts)  # --timeout
+    # `plan`: label each change drift or pending against the environment's applied mark
+    # (docs/drift.md), from the live state already read.
+    label: bool = False
 
 
 @dataclass
@@ -63,6 +67,16 @@ class EnvironmentRun:
     desired: DesiredState | None = None
     # The error's problems, each `file:line:column: message`, when it is manifest problems.
     problems: list[str] = field(default_factory=list)
+    causes: dict[str, Cause] | None = None  # each change's label, when labelled
+
+    def plan_json(self) -> dict[str, Any] | None:
+        """The plan's `to_dict()`, each change with its `"cause"` when labelled."""
+        if self.plan is None:
+            return None
+        from reconciler.render.json_format import with_causes
+
+        data = self.plan.to_dict()
+        return data if self.causes is None else with_causes(data, self.causes)
 
 
 def prepare_all(
@@ -214,6 +228,14 @@ async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> Env
             transport=transport,
         )
         run.plan = outcome.plan
+        if request.label:
+            from reconciler.run.applied import plan_labels
+
+            run.causes = plan_labels(
+                outcome.plan, outcome.plan.to_dict, outcome.live, paths=item.target.paths,
+                var_files=item.target.var_files, target=item.target, prune=request.prune,
+                targets=request.targets, excludes=request.excludes,
+            )  # fmt: skip
     except ReconcilerError as exc:
         run.error = str(exc)
     finally:

@@ -41,7 +41,7 @@ def write_fleet_comments(directory: Path, runs: list[Any], source_url: str | Non
         title = f"reconciler plan: environment {run.name}"
         if run.plan is not None:
             parts = markdown_parts(run.plan, title=title, source_url=source_url,
-                                   limit=COMMENT_LIMIT)  # fmt: skip
+                                   limit=COMMENT_LIMIT, causes=run.causes)  # fmt: skip
         else:
             parts = [error_part(title, run.error or "not planned")]
         total += write_comment_parts(directory / run.name, parts)
@@ -102,6 +102,7 @@ def write_fleet_findings(
             found.append(Finding("error", "reconciler failed", outcome.error))
         plan = getattr(outcome, "plan", None)
         if plan is not None:
-            found += from_plan(plan.to_dict())
+            labelled = getattr(outcome, "plan_json", None)  # each change with its cause
+            found += from_plan(labelled() if labelled is not None else plan.to_dict())
         items += for_environment(found, name, where[name])
     write_findings(annotations, codequality, (), items)

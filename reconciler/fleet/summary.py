@@ -37,13 +37,22 @@ def row(run: EnvironmentRun) -> dict[str, Any]:
     }
 
 
-def exit_code(runs: Sequence[EnvironmentRun], detailed: bool) -> int:
+def exit_code(runs: Sequence[EnvironmentRun], detailed: bool, fail_on: str = "any") -> int:
+    """1 for an environment's error; with `detailed`, 2 when an environment has changes
+    `--fail-on` counts (docs/drift.md)."""
+    from reconciler.applied.labels import fails
+
     rows = [row(run) for run in runs]
     if any(r["status"] == "error" for r in rows):
         return 1
-    if detailed and any(r["status"] == "changes" for r in rows):
-        return 2
-    return 0
+    counted = [
+        run
+        for run, r in zip(runs, rows, strict=True)
+        if r["status"] == "changes"
+        and run.plan is not None
+        and fails((c.address for c in run.plan.changes), run.causes, fail_on)
+    ]
+    return 2 if detailed and counted else 0
 
 
 def report_json(runs: Sequence[EnvironmentRun], command: str, applied: Sequence[Any] = ()) -> str:

@@ -59,13 +59,37 @@ def ours(issues: Sequence[Issue], environment: str | None) -> Issue | None:
 
 def title(planned: Planned) -> str:
     where = f" in {planned.environment}" if planned.environment else ""
+    causes = {change.get("cause") for change in planned.changes}
+    if causes and causes <= {"pending"}:  # labelled, and none of it changed by hand
+        return f"Pending{where}: merged manifest changes not applied yet"
     return f"Drift{where}: the live helpdesk differs from the manifests"
 
 
+def by_cause(planned: Planned) -> str:
+    """The labelled changes (docs/drift.md), drift first: what a person must look at
+    before what the apply job will carry. Empty when the plan is unlabelled."""
+    groups = (
+        ("Drift (changed by hand since the last apply)", ("drift", "drift+pending")),
+        ("Pending (merged, not applied yet)", ("pending",)),
+    )
+    sections = []
+    for heading, causes in groups:
+        items = [
+            f"- `{change['address']}` ({change['action']}, {change['cause']})"
+            for change in planned.changes
+            if change.get("cause") in causes
+        ]
+        if items:
+            sections.append(f"### {heading}\n\n" + "\n".join(items) + "\n")
+    return "\n".join(sections)
+
+
 def body(planned: Planned, where: Sequence[str] = ()) -> str:
+    causes = by_cause(planned)
     return (
         marker(planned.environment)
         + "\n"
+        + (causes + "\n" if causes else "")
         + job_summary([planned], where, title="reconciler drift")
         + "\nThis issue is kept up to date by each drift check and closed when live matches "
         "the manifests again. To resolve it, apply the manifests, or change them to match "

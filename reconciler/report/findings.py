@@ -89,6 +89,23 @@ def from_plan(plan: Mapping[str, Any]) -> list[Finding]:
         )
         for reason in brake.get("reasons") or ():
             found.append(Finding(ERROR, "Safety brake", f"apply would refuse: {reason}", *where))
+    found.extend(_labelled(plan))
+    return found
+
+
+def _labelled(plan: Mapping[str, Any]) -> list[Finding]:
+    """A labelled change (docs/drift.md) on its manifest line: a drift is a warning (a
+    person must look), a pending change a notice (the apply job will carry it).
+    Unlabelled changes have none, as without the applied mark."""
+    found = []
+    for change in plan.get("changes") or ():
+        cause = change.get("cause")
+        if not cause:
+            continue
+        severity = NOTICE if cause == "pending" else WARNING
+        title = {"drift": "Drift", "pending": "Pending"}.get(cause, "Drift and pending")
+        message = f"{change['address']}: {change['action']} ({cause})"
+        found.append(Finding(severity, title, message, *_place(change.get("source"))))
     return found
 
 

@@ -156,11 +156,16 @@ def _change(change: Mapping[str, Any], env: str, source_url: str | None) -> str:
         + [str(f["path"]) for f in change.get("fields") or ()]
     )
     reason = f"<p>{esc(change['reason'])}</p>" if change.get("reason") else ""
+    # The label of a labelled plan (docs/drift.md), shown and filtered on.
+    cause = change.get("cause")
+    label = f' <span class="cause">({esc(cause)})</span>' if cause else ""
+    filtered = f' data-cause="{esc(cause)}"' if cause else ""
     return (
         f'<details class="change" data-filter data-kind="{esc(kind)}" data-action="{esc(action)}" '
-        f'data-env="{esc(env)}" data-text="{esc(text)}">'
+        f'data-env="{esc(env)}"{filtered} data-text="{esc(text)}">'
         f'<summary><span class="action {esc(action)}">'
-        f'{esc(action)}</span> <span class="address">{esc(change["address"])}</span></summary>'
+        f'{esc(action)}</span> <span class="address">{esc(change["address"])}</span>{label}'
+        "</summary>"
         f'<div class="body"><p>Manifest: {where}</p>{reason}{_fields(change)}'
         f"<p class=muted>{len(change.get('operations') or ())} API operation(s) on apply.</p>"
         "</div></details>"
@@ -221,9 +226,12 @@ def _filters(plans: Sequence[Planned]) -> str:
     kinds = list(dict.fromkeys(k for p in plans for k in counts_by_kind(p)))
     actions = [a for a in ACTIONS if any(c["action"] == a for p in plans for c in p.changes)]
     envs = _select("filter-env", "environment", [p.label for p in plans]) if len(plans) > 1 else ""
+    # Only a labelled plan has the filter (docs/drift.md).
+    labels = [str(c["cause"]) for p in plans for c in p.changes if c.get("cause")]
+    causes = _select("filter-cause", "cause", list(dict.fromkeys(labels))) if labels else ""
     return (
         f'<nav class="filters">{_select("filter-kind", "kind", kinds)}'
-        f"{_select('filter-action', 'action', actions)}{envs}"
+        f"{_select('filter-action', 'action', actions)}{envs}{causes}"
         '<label>search<input id="filter-text" type="search" '
         'placeholder="address, field, file"></label>'
         '<span id="shown-count" class="muted" aria-live="polite"></span></nav>'

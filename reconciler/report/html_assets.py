@@ -58,23 +58,26 @@ details.change[open] > summary { border-bottom: 1px solid var(--line); }
 }
 """
 
-# Filters: every element with data-kind/data-action/data-env/data-text is shown only when
-# it matches the selected kind, action, environment and the search text (any of the words,
-# without regard to case). Printing opens every change.
+# Filters: every element with data-kind/data-action/data-env/data-cause/data-text is shown
+# only when it matches the selected kind, action, environment, cause and the search text
+# (any of the words, without regard to case). Printing opens every change.
 SCRIPT = """
 (function () {
-  var ids = ["filter-kind", "filter-action", "filter-env", "filter-text"];
+  var ids = ["filter-kind", "filter-action", "filter-env", "filter-cause", "filter-text"];
   function value(id) { var el = document.getElementById(id); return el ? el.value : ""; }
   function apply() {
     var kind = value("filter-kind"), action = value("filter-action"),
-        env = value("filter-env"), words = value("filter-text").toLowerCase().split(/\\s+/)
+        env = value("filter-env"), cause = value("filter-cause"),
+        words = value("filter-text").toLowerCase().split(/\\s+/)
           .filter(function (w) { return w; });
     var items = document.querySelectorAll("[data-filter]"), shown = 0, all = 0;
     items.forEach(function (el) {
       var d = el.dataset, text = (d.text || "").toLowerCase();
       var ok = (!kind || d.kind === undefined || d.kind === kind) &&
         (!action || d.action === undefined || d.action === action) &&
-        (!env || d.env === env) && words.every(function (w) { return text.indexOf(w) >= 0; });
+        (!env || d.env === env) &&
+        (!cause || d.cause === undefined || d.cause === cause) &&
+        words.every(function (w) { return text.indexOf(w) >= 0; });
       el.classList.toggle("hidden", !ok);
       if (el.classList.contains("change")) { all += 1; if (ok) { shown += 1; } }
     });

@@ -1,7 +1,8 @@
 """JUnit XML for CI test dashboards: one test suite per environment, one test case per
 kind, failing when the kind has changes (drift); a plan with errors adds a test case
 `plan` with an `<error>` per error. Kinds with no change pass. Values are written as the
-text plan writes them on one line (`null`, `true`, `"a\\nb"`, `(known after apply)`)."""
+text plan writes them on one line (`null`, `true`, `"a\\nb"`, `(known after apply)`). A
+labelled plan (docs/drift.md) names each change's cause and counts them in the message."""
 
 from __future__ import annotations
 
@@ -9,16 +10,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from reconciler.applied.labels import Cause, counts_line
 from reconciler.masking import mask
 from reconciler.render.values import KNOWN_AFTER_APPLY, format_value
 from reconciler.report.digest import Planned, counts_by_kind, describe_counts, total
 
 MAX_FIELDS_LISTED = 20
+_CAUSES = frozenset(cause.value for cause in Cause)
 
 
 def _change_text(change: Mapping[str, Any]) -> str:
+    cause = f" [{change['cause']}]" if change.get("cause") else ""  # docs/drift.md
     lines = [
-        f"{change['action']} {change['address']}"
+        f"{change['action']} {change['address']}{cause}"
         + (f" ({change['source']})" if change.get("source") else "")
     ]
     fields = list(change.get("fields") or ())
@@ -53,7 +57,10 @@ def _suite(planned: Planned, several: bool) -> ET.Element:
             failures += 1
             changes = [c for c in planned.changes if c["kind"] == kind]
             failure = ET.SubElement(case, "failure", type="drift")
-            failure.set("message", f"{kind}: {describe_counts(counts)}")
+            causes = counts_line({c["address"]: Cause(c["cause"]) for c in changes
+                                  if c.get("cause") in _CAUSES})  # fmt: skip
+            label = f" ({causes.removeprefix('Causes: ').rstrip('.')})" if causes else ""
+            failure.set("message", f"{kind}: {describe_counts(counts)}{label}")
             failure.text = mask("\n".join(_change_text(c) for c in changes))
     if planned.errors:
         case = ET.SubElement(suite, "testcase", classname=mask(classname), name="plan")

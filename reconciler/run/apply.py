@@ -1,8 +1,8 @@
 """`apply` for one environment: the rules of apply are `ApplySession`'s
 (reconciler/applying/session.py); this reads a saved plan (`--plan`) and takes its flags,
-asks for the confirmation, reports progress, arms Ctrl-C while operations run, and prints
-the outcome. Exits 1 when a change failed or the confirmation was declined, 130 when
-interrupted."""
+asks for the confirmation, reports progress, arms Ctrl-C while operations run, prints
+the outcome, and records the applied mark (docs/drift.md). Exits 1 when a change failed
+or the confirmation was declined, 130 when interrupted."""
 
 from __future__ import annotations
 
@@ -62,13 +62,37 @@ def run_apply(flags: ApplyFlags, target: Target | None = None) -> None:
         except ApplyDeclined:  # as Terraform: not an error, yet not a success either
             click.echo("Apply cancelled.", err=True)
             sys.exit(1)  # documented: apply --help, docs/hardening-values.md
-    if outcome.report is None:
-        return
-    print_report(outcome.report, log_path)
-    if outcome.report.interrupted:
+    report = outcome.report
+    if report is not None:
+        print_report(report, log_path)
+    _mark_applied(flags, target, report, saved)
+    if report is not None and report.interrupted:
         sys.exit(EXIT_INTERRUPTED)
-    if not outcome.report.ok:
+    if report is not None and not report.ok:
         sys.exit(1)
+
+
+def _mark_applied(flags: ApplyFlags, target: Target | None, report: Any, saved: Any) -> None:
+    """The applied mark (docs/drift.md): the commit applied, after a whole, successful
+    apply (none to make counts: live is as the manifests say); else one line why not."""
+    from reconciler.applied.mark import NotRecorded, partial_apply
+    from reconciler.run.applied import record_applied
+
+    partial = partial_apply(
+        targets=flags.targets,
+        excludes=flags.excludes,
+        failed=0 if report is None else len(report.failed) + len(report.partial),
+        interrupted=report is not None and (report.interrupted or bool(report.not_attempted)),
+    )
+    if flags.since is not None:
+        partial = NotRecorded("a partial apply (--changed-since) applies part of the commit")
+    commit = None
+    if saved is not None:
+        commit = saved.inputs.commit
+        if commit is None and partial is None:
+            partial = NotRecorded("the saved plan names no commit (its manifests were not "
+                                  "committed when it was made)")  # fmt: skip
+    record_applied(flags.paths, flags.var_files, target, commit=commit, partial=partial)
 
 
 def refuse_other_environment(saved: Any, target: Target | None) -> None:

@@ -85,6 +85,7 @@ class PlanFlags:
     fmt: str = "text"  # --format: text, json or markdown
     out: Path | None = None
     detailed_exitcode: bool = False
+    fail_on: str = "any"  # --fail-on: drift, pending or any (the labels that exit 2)
     fail_on_unmanaged: bool = False
     prune: bool = False
     targets: tuple[str, ...] = ()

@@ -122,7 +122,8 @@ def test_permissions_are_granted_per_job_and_only_what_each_uses() -> None:
         "contents": "read",
         "pull-requests": "write",  # the plan comment
     }
-    assert found["reconciler-apply.yml"]["jobs"]["apply"]["permissions"] == {"contents": "read"}
+    # contents: write, to push the applied mark (docs/drift.md).
+    assert found["reconciler-apply.yml"]["jobs"]["apply"]["permissions"] == {"contents": "write"}
     assert found["reconciler-drift.yml"]["jobs"]["drift"]["permissions"] == {
         "contents": "read",
         "issues": "write",  # the drift issue

@@ -63,6 +63,7 @@ def test_yes_applies_writes_the_log_and_a_second_apply_has_nothing_to_do(
     assert result.exit_code == 0, result.output
     assert result.stderr.endswith(
         "Apply complete: 1 change(s), 1 operation(s). Log: logs/a.jsonl\n"
+        "Not recorded as applied: not in a git work tree.\n"  # docs/drift.md
     )
     records = [json.loads(line) for line in (workdir / "logs" / "a.jsonl").read_text().splitlines()]
     assert [r.get("address") for r in records if "address" in r] == ['companies["Zeta Ltd"]']

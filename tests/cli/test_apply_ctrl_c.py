@@ -59,5 +59,5 @@ def test_ctrl_c_during_one_apply_exits_130(
     assert "\n  not attempted (" in err and 'companies["New Company 5"]\n' in err
     assert err.endswith(
         "Log: a.jsonl. Run `reconciler apply` again to continue: it plans afresh from the "
-        "live state.\n"
+        "live state.\nNot recorded as applied: the apply was interrupted.\n"
     )

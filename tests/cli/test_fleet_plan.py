@@ -243,6 +243,8 @@ def test_two_environments_of_one_service_apply_once_and_the_second_has_nothing_l
         assert "second: nothing to apply any more.\n" in err
         assert durations(err).endswith(
             "second: nothing to apply any more.\n"
+            "first: Not recorded as applied: not in a git work tree.\n"
+            "second: Not recorded as applied: not in a git work tree.\n"
             "environment  wave  result            changes  duration\n"
             "-----------  ----  ----------------  -------  --------\n"
             "first           -  applied                 1      N.Ns\n"

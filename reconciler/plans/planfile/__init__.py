@@ -105,6 +105,9 @@ class PlanInputs:
     var_files: tuple[VarFile, ...] = ()
     # The project environment (`--env`) the plan was made for; None without one.
     environment: str | None = None
+    # The commit the manifests were committed at, clean (docs/drift.md): what `apply --plan`
+    # records as applied; None when unknown (outside git, uncommitted manifests).
+    commit: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -117,6 +120,8 @@ class PlanInputs:
         }
         if self.environment is not None:  # absent without --env: files as before
             found["environment"] = self.environment
+        if self.commit is not None:
+            found["commit"] = self.commit
         return found
 
     def flags(self) -> str:
@@ -138,17 +143,20 @@ class SavedPlan:
     changes: list[Any]
 
 
-def format_plan_file(plan: Plan, inputs: PlanInputs) -> str:
-    data = plan.to_dict()
+def format_plan_file(plan: Plan, inputs: PlanInputs, data: dict[str, Any] | None = None) -> str:
+    """`data`: the plan's `to_dict()` when the caller has it (with each change's cause)."""
+    data = dict(plan.to_dict() if data is None else data)
     data[MADE_FROM] = {**inputs.to_dict(), "live_digest": plan.live_digest}
     return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_plan_file(path: Path, plan: Plan, inputs: PlanInputs) -> None:
+def write_plan_file(
+    path: Path, plan: Plan, inputs: PlanInputs, data: dict[str, Any] | None = None
+) -> None:
     """Written whole or not at all: a half-written plan file must never be left behind.
     A credential pasted into a value is masked, as in every output (the fresh plan will
     then differ from the file: such a plan is refused rather than leaked)."""
-    write_text(path, format_plan_file(plan, inputs))
+    write_text(path, format_plan_file(plan, inputs, data))
 
 
 def read_plan_file(path: Path) -> SavedPlan:
@@ -173,8 +181,10 @@ def saved_plan_from_json(text: str | bytes, *, source: str = "plan") -> SavedPla
         raise PlanFileError(reader.problems)
     if inputs.manifests_digest and plan.live_digest != _live_digest(data):
         raise PlanFileError([f"{source}: {MADE_FROM}.live_digest: differs from live_digest"])
-    # The asserted operations are executed too, so they are part of what was reviewed.
-    return SavedPlan(plan, inputs, [*data["changes"], *data.get("asserted", [])])
+    # The asserted operations are executed too, so they are part of what was reviewed. A
+    # change's `cause` (drift, pending) says why it is there, not what it does: not compared.
+    changes = [{k: v for k, v in c.items() if k != "cause"} for c in data["changes"]]
+    return SavedPlan(plan, inputs, [*changes, *data.get("asserted", [])])
 
 
 def plan_from_json(text: str | bytes, *, source: str = "plan") -> Plan:
@@ -235,7 +245,7 @@ def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
         data,
         MADE_FROM,
         required=_MADE_FROM_FIELDS | {"live_digest"},
-        optional={"version", "environment"},
+        optional={"version", "environment", "commit"},
     )
 
     def texts(name: str) -> tuple[str, ...]:
@@ -253,6 +263,9 @@ def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
         var_files=_read_var_files(reader, fields),
         environment=reader.string(fields["environment"], f"{MADE_FROM}.environment")
         if "environment" in fields
+        else None,
+        commit=reader.string(fields["commit"], f"{MADE_FROM}.commit")
+        if "commit" in fields
         else None,
     )
 

@@ -50,8 +50,9 @@ def type_name(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
+# `cause`: drift or pending (docs/drift.md), for the reports; apply does not read it.
 _CHANGE_OPTIONAL = {
-    "depends_on", "reason", "removal", "source", "sources", "asserted", "renamed_from"
+    "depends_on", "reason", "removal", "source", "sources", "asserted", "renamed_from", "cause"
 }  # fmt: skip
 
 
