@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, replace
+from itertools import product
 from typing import Any
 
 from reconciler.manifest import DesiredState
@@ -16,6 +17,13 @@ from reconciler.manifest.renames import formers_of, live_value
 from reconciler.plans import FieldChange
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for, unignored
+from reconciler.resources.scope_reads import (
+    in_scope,
+    merged,
+    reads_by,
+    scoped_ids,
+    users_filters,
+)
 
 KIND = "users"
 # The kinds its entries name (the table of kinds' references).
@@ -278,14 +286,37 @@ async def _with_departments(
     return departments, await pages
 
 
+async def _listing(reader: Reader) -> tuple[Any, list[dict[str, Any]]]:
+    """The departments' live state and the users' list of the scope. Reading by
+    department needs the departments' ids first; otherwise both are read at once."""
+    if reads_by(KIND, reader.desired) is not None:
+        departments = await reader.get(DEPARTMENTS)
+        return departments, await _list(reader, departments)
+    return await _with_departments(reader, _list(reader, None))
+
+
+async def _list(reader: Reader, departments: Any) -> list[dict[str, Any]]:
+    """The `Users` items of the scope: one read per (company, department) of it."""
+    scope = reader.desired.settings.scope.of(KIND)
+    if scope is None:
+        listing: list[dict[str, Any]] = await reader.helpdesk.users()
+        return listing
+    companies = await scoped_ids(reader, KIND, "company")
+    in_departments = await scoped_ids(reader, KIND, "department", departments)
+    reads = product(companies, in_departments)
+    filters = (users_filters(scope, company, department) for company, department in reads)
+    return await merged((reader.helpdesk.users(filters=f) for f in filters), "UserID")
+
+
 async def read_users(reader: Reader) -> LiveUsers:
     """Every user of the `Users` list; the full User object of the users that get an
     `UpdateUser` (see `record_changes`) or are pruned; custom field values of those whose
     entries set some, and in a full read of every one selected (when user fields exist)."""
     helpdesk = reader.helpdesk
     desired = reader.desired
-    departments, listed = await _with_departments(reader, helpdesk.users())
-    items = [parse_user(raw, departments) for raw in listed]
+    departments, listed = await _listing(reader)
+    wanted = in_scope(desired, KIND, _username, _email)
+    items = [u for u in (parse_user(raw, departments) for raw in listed) if wanted(u)]
     users = {norm_key(user.username): user for user in items}
     pruning = prunes_users(reader)
     # Free: the client made this call before any other and keeps the answer. Pruning
@@ -324,3 +355,7 @@ async def read_users(reader: Reader) -> LiveUsers:
 
 def _username(user: LiveUser) -> str:
     return user.username
+
+
+def _email(user: LiveUser) -> str:
+    return user.email
