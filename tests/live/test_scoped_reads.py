@@ -137,3 +137,20 @@ def test_a_scope_company_that_is_not_live_is_not_read_and_is_warned_of() -> None
         "settings.scope.users: company 'Initech' does not exist: nothing can match it yet"
         in warnings
     )
+
+
+def test_companies_outside_the_pattern_scope_are_not_live_yet_name_a_users_company() -> None:
+    state = tenant()
+    manifest = (
+        "settings: {scope: {companies: {include: ['Acme*']}, departments: {exclude: [IT]}}}\n"
+        "companies: [{name: Acme}]\n"
+        "users: [{username: other-staff, company: Other, department: IT}]\n"
+    )
+    desired, live = read(state, manifest)
+    companies = live.kinds["companies"]
+    assert companies.keys() == {"acme"} and len(companies) == 1
+    assert companies.id_of("Other") is not None  # a reference may still name it
+    assert live.kinds["departments"].keys() == frozenset()
+    assert live.kinds["users"].get("other-staff").department == "IT"
+    result = plan(desired, live, resources=RESOURCES)
+    assert result.errors == () and result.changes == ()
