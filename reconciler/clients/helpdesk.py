@@ -231,6 +231,16 @@ class HelpdeskClient(ClientBase):
             raise ApiError(None, "GET", "/api/User", f"expected a user object, got {_kind(body)}")
         return body
 
+    async def user_by_username(self, username: str) -> dict[str, Any] | None:
+        """The user of that username (`UserByUsername`), or None: there is none (404)."""
+        try:
+            body = await self.request("GET", "UserByUsername", {"username": username}, write=False)
+        except ApiError as err:
+            if err.status == 404:
+                return None
+            raise
+        return body if isinstance(body, dict) else None
+
     async def users(
         self, *, page_size: int | None = None, filters: Params | None = None
     ) -> list[dict[str, Any]]:

@@ -19,9 +19,10 @@ from typing import Any
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import spec
 from reconciler.manifest.models import Kind
+from reconciler.manifest.references import named_references
 from reconciler.manifest.scopes import in_patterns
 from reconciler.plans import Diagnostic, warning
-from reconciler.resources.base import Reader
+from reconciler.resources.base import Reader, norm_key
 
 Listing = list[dict[str, Any]]
 # The entry fields whose kinds a scope may filter by (`companies`, `departments`).
@@ -98,6 +99,24 @@ def in_scope(
     user's username and e-mail, an asset's serial number)."""
     scope = desired.settings.scope.of(kind)
     return lambda item: in_patterns(scope, *(value(item) for value in values))
+
+
+async def read_outside(
+    reader: Reader, kind: str, live: Mapping[str, Any], parse: Callable[[Any], Any]
+) -> dict[str, Any]:
+    """The users outside the scope that entries of other kinds name (technicians,
+    assigned users), each read by its username: never the whole kind. Names that are
+    not live are left out (the planner reports them, as without a scope)."""
+    if reader.desired.settings.scope.of(kind) is None:
+        return {}
+    named = {
+        norm_key(name): name
+        for _, _, _, target, name in named_references(reader.desired)
+        if target.value == kind and norm_key(name) not in live
+    }
+    found = await asyncio.gather(*(reader.helpdesk.user_by_username(n) for n in named.values()))
+    parsed = (parse(raw) for raw in found if raw is not None)
+    return {norm_key(user.username): user for user in parsed}
 
 
 def scope_warnings(desired: DesiredState, live: Mapping[str, Any]) -> list[Diagnostic]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any
 
@@ -20,6 +20,7 @@ from reconciler.resources.custom_field_records import full_values_for, unignored
 from reconciler.resources.scope_reads import (
     in_scope,
     merged,
+    read_outside,
     reads_by,
     scoped_ids,
     users_filters,
@@ -82,6 +83,9 @@ class LiveUsers:
     by_key: Mapping[str, LiveUser]  # normalised username -> user
     caller_id: int | None = None  # the account the reconciler runs as, when it was asked
     items: tuple[LiveUser, ...] = ()  # every user listed, in the listing's order
+    # Users outside `settings.scope` that an entry of another kind names (a technician,
+    # an assigned user), each read by username: they resolve, nothing else sees them.
+    outside: Mapping[str, LiveUser] = field(default_factory=dict)
 
     def __len__(self) -> int:
         """The number of live objects (what the safety brake counts)."""
@@ -89,7 +93,10 @@ class LiveUsers:
 
     def digest_data(self) -> Any:
         users = [u.digest_data() for _, u in sorted(self.by_key.items())]
-        return {"caller": self.caller_id, "users": users}
+        data: dict[str, Any] = {"caller": self.caller_id, "users": users}
+        if self.outside:
+            data["outside"] = sorted((k, u.id) for k, u in self.outside.items())
+        return data
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
         """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
@@ -102,7 +109,7 @@ class LiveUsers:
         return self.by_key.get(norm_key(username))
 
     def id_of(self, username: str) -> int | None:
-        found = self.get(username)
+        found = self.get(username) or self.outside.get(norm_key(username))
         return None if found is None else found.id
 
     def names(self) -> list[str]:
@@ -350,7 +357,8 @@ async def read_users(reader: Reader) -> LiveUsers:
         key = norm_key(user.username)
         users[key] = replace(users[key], custom_values=tuple(values))
     by_id = {u.id: u for u in users.values()}
-    return LiveUsers(users, caller_id, tuple(by_id.get(u.id, u) for u in items))
+    outside = await read_outside(reader, KIND, users, lambda raw: parse_user(raw, departments))
+    return LiveUsers(users, caller_id, tuple(by_id.get(u.id, u) for u in items), outside)
 
 
 def _username(user: LiveUser) -> str:

@@ -154,3 +154,23 @@ def test_companies_outside_the_pattern_scope_are_not_live_yet_name_a_users_compa
     assert live.kinds["users"].get("other-staff").department == "IT"
     result = plan(desired, live, resources=RESOURCES)
     assert result.errors == () and result.changes == ()
+
+
+def test_a_user_outside_the_scope_that_an_asset_names_is_read_by_username_alone() -> None:
+    state = tenant()
+    manifest = (
+        "settings: {scope: {users: {companies: [Acme]}}}\n"
+        "users: [{username: acme-staff, company: Acme}]\n"
+        "assets: [{serial_number: PF-acme, assigned_users: [other-customer, nobody]}]\n"
+    )
+    desired, live = read(state, manifest)
+    users = live.kinds["users"]
+    assert usernames(live) == {"acme-staff", "acme-customer"}  # the scope alone
+    assert users.id_of("other-customer") is not None and users.get("other-customer") is None
+    assert len(endpoint_calls(state, "Users")) == 1
+    asked = sorted(c["query"]["username"] for c in endpoint_calls(state, "UserByUsername"))
+    assert asked == ["nobody", "other-customer"]
+    result = plan(desired, live, resources=RESOURCES)
+    (change,) = result.changes
+    assert [o.params["userId"] for o in change.operations] == [users.id_of("other-customer")]
+    assert any("nobody" in e.message for e in result.errors)  # unknown, as without a scope

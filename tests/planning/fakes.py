@@ -63,6 +63,10 @@ class SnapshotClient:
         query = "&".join(f"{k}={v}" for k, v in sorted((filters or {}).items()))
         return self._get(f"Users?{query}" if query else "Users")
 
+    async def user_by_username(self, username: str) -> Any:
+        """A user object, or None for a username the case gives as null (404)."""
+        return self._get(f"UserByUsername?username={username}")
+
     async def user(self, user_id: int) -> Any:
         return self._get(f"User?userId={user_id}")
 
