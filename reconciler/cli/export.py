@@ -57,6 +57,12 @@ from reconciler.cli.options import (
 @click.option(
     "--force", is_flag=True, help="Overwrite the export's files in a directory with manifests."
 )
+@click.option(
+    "--scope-from",
+    type=click.Path(exists=True, path_type=Path),
+    metavar="PATH",
+    help="Export only the settings.scope of these manifests (a file or a directory).",
+)
 @connection_options
 def export(
     out: Path | None,
@@ -67,6 +73,7 @@ def export(
     include_empty: bool,
     schema_ref: str | None,
     force: bool,
+    scope_from: Path | None,
     **given: Any,
 ) -> None:
     """Write manifests from the live state; `plan` on them then shows no change."""
@@ -76,6 +83,6 @@ def export(
     flags = ExportFlags(
         out=out, kinds=kinds, targets=targets, excludes=excludes, rule_ids=rule_ids,
         include_empty=include_empty, schema_ref=schema_ref, force=force,
-        connection=connection_flags(given),
+        connection=connection_flags(given), scope_from=scope_from,
     )  # fmt: skip
     run_command(flags, environments(given))

@@ -231,18 +231,36 @@ class HelpdeskClient(ClientBase):
             raise ApiError(None, "GET", "/api/User", f"expected a user object, got {_kind(body)}")
         return body
 
-    async def users(self, *, page_size: int | None = None) -> list[dict[str, Any]]:
-        """Every user, page by page (`count`/`page`) until a short page."""
+    async def user_by_username(self, username: str) -> dict[str, Any] | None:
+        """The user of that username (`UserByUsername`), or None: there is none (404)."""
+        try:
+            body = await self.request("GET", "UserByUsername", {"username": username}, write=False)
+        except ApiError as err:
+            if err.status == 404:
+                return None
+            raise
+        return body if isinstance(body, dict) else None
+
+    async def users(
+        self, *, page_size: int | None = None, filters: Params | None = None
+    ) -> list[dict[str, Any]]:
+        """Every user (that the `Users` filters select: `listMode`, `companyId`,
+        `departmentId`), page by page (`count`/`page`) until a short page."""
         size = page_size or self.users_page_size
+        given = dict(filters or {})
         return await self._pages(
-            "Users", lambda page: {"count": size, "page": page}, size, "UserID"
+            "Users", lambda page: {**given, "count": size, "page": page}, size, "UserID"
         )
 
-    async def assets(self, include_disabled: bool) -> list[dict[str, Any]]:
-        """Every asset, 50 a page, until a short page."""
+    async def assets(
+        self, include_disabled: bool, *, company_id: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Every asset (of one company: `assignedToCompanyId`), 50 a page, until a short
+        page."""
+        only = {} if company_id is None else {"assignedToCompanyId": company_id}
 
         def params(page: int) -> dict[str, Any]:
-            return {"page": page, "includeDisabled": include_disabled}
+            return {**only, "page": page, "includeDisabled": include_disabled}
 
         return await self._pages("Assets", params, ASSETS_PAGE_SIZE, "ItemID")
 

@@ -1,6 +1,7 @@
 """What an export covers: the kinds (`--kinds`, else every kind whose service is
 configured), the objects (`--target KIND[/KEY]`, `--exclude KIND[/KEY]`) and the rule ids
-(`--rule-ids`, and the ids of the rules `--target` names: the API cannot list rules).
+(`--rule-ids`, and the ids of the rules `--target` names: the API cannot list rules),
+and the scope (`--scope-from`: the `settings.scope` of manifests; only it is read).
 
 Keys are compared as the manifest loader compares them (`normalise_key`): names without
 regard to case and runs of white space, rule ids as integers, e-mail keys without case.
@@ -8,12 +9,15 @@ regard to case and runs of white space, rule ids as integers, e-mail keys withou
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from reconciler.errors import UsageError
+from reconciler.manifest import load_manifests
 from reconciler.manifest.kinds import KINDS, normalise_key
-from reconciler.manifest.models import Kind
+from reconciler.manifest.models import Kind, Scope
 from reconciler.plans.addresses import Selector
 
 RULES = Kind.automation_rules.value
@@ -22,6 +26,14 @@ EMPLOYEES = Kind.employees.value
 KIND_FILES: dict[str, str] = {row.name: row.file_name for row in KINDS}
 SETTINGS_FILE = "settings.yaml"
 EXPORT_KINDS = tuple(KIND_FILES)
+
+
+def scope_of(path: Path | None) -> Scope:
+    """The `settings.scope` of the manifests at `path` (a file or a directory; None: no
+    scope). Raises ManifestError for manifests that do not load."""
+    if path is None:
+        return Scope()
+    return load_manifests([path], dict(os.environ)).settings.scope
 
 
 def split_list(values: Iterable[str]) -> list[str]:
@@ -50,6 +62,7 @@ class Selection:
     excludes: tuple[Selector, ...] = ()
     rule_ids: tuple[int, ...] = ()
     employee_key: str = "email"
+    scope: Scope = field(default_factory=Scope)  # `--scope-from`: only the scope is read
 
     @classmethod
     def build(
@@ -59,6 +72,7 @@ class Selection:
         targets: Iterable[str] = (),
         excludes: Iterable[str] = (),
         rule_ids: Iterable[int] = (),
+        scope_from: Path | None = None,
     ) -> Selection:
         """From the command line's values; raises UsageError for an unknown kind or a
         selection that cannot export anything it names."""
@@ -97,7 +111,7 @@ class Selection:
             )
         if not chosen:
             raise UsageError("nothing to export: the options leave out every kind")
-        return cls(tuple(chosen), wanted, left_out, tuple(ids))
+        return cls(tuple(chosen), wanted, left_out, tuple(ids), scope=scope_of(scope_from))
 
     def key(self, kind: str, value: object) -> str | None:
         return normalise_key(kind, value, self.employee_key)

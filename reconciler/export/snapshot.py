@@ -20,7 +20,7 @@ from reconciler.export.selection import RULES, Selection
 from reconciler.live import FullRead, read_live
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import spec
-from reconciler.manifest.models import Manifest
+from reconciler.manifest.models import Manifest, Settings
 from reconciler.resources import RESOURCES
 from reconciler.resources.custom_field_records import KIND as CATALOGUE
 from reconciler.resources.custom_field_records import CustomFieldCatalogue
@@ -78,7 +78,7 @@ async def read_snapshot(
             on_read(kind)
 
     live = await read_live(
-        DesiredState.from_manifest(Manifest()),
+        DesiredState.from_manifest(Manifest(settings=Settings(scope=selection.scope))),
         RESOURCES,
         helpdesk=helpdesk,
         workspace=workspace,

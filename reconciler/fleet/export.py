@@ -59,6 +59,7 @@ def export_fleet(
         targets=flags.targets,
         excludes=flags.excludes,
         rule_ids=parse_rule_ids(flags.rule_ids),
+        scope_from=flags.scope_from,
     )
     include_empty = flags.include_empty
     failed: list[str] = []

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
+from reconciler.manifest.scopes import AssetScope, PatternScope, UserScope
 from reconciler.manifest.values import (
     Count32,
     Email,
@@ -116,6 +117,34 @@ class Safety(_Strict):
     )
 
 
+class Scope(BaseModel):
+    """Per kind, the slice the manifests own; a kind without an entry is owned whole.
+    Outside it nothing is read in full, changed, pruned or reported."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    users: UserScope | None = None
+    assets: AssetScope | None = None
+    companies: PatternScope | None = Field(None, description="Patterns on the company's name.")
+    departments: PatternScope | None = Field(None, description="Patterns on the department's name.")
+    categories: PatternScope | None = Field(
+        None, description="Patterns on `section/name` (`name` for a category in no section)."
+    )
+    employees: PatternScope | None = Field(
+        None,
+        alias="workspace.employees",
+        description="Patterns on the employee's key (and e-mail).",
+    )
+
+    def of(self, kind: str) -> PatternScope | UserScope | AssetScope | None:
+        """The scope of `kind` (a `Kind` value), or None: owned whole."""
+        for name, field in type(self).model_fields.items():
+            if (field.alias or name) == kind:
+                found: PatternScope | UserScope | AssetScope | None = getattr(self, name)
+                return found
+        return None
+
+
 class Settings(_Strict):
     """Settings of the whole run; at most one `settings` across all manifest files (null
     or empty: the defaults)."""
@@ -132,6 +161,10 @@ class Settings(_Strict):
         examples=[{"assets": ["comments"]}],
     )
     safety: Safety = Field(default_factory=Safety)
+    scope: Scope = Field(
+        default_factory=Scope,
+        examples=[{"users": {"companies": ["Acme Corp"]}, "assets": {"include": ["PF*"]}}],
+    )
     custom_field_options: dict[NonEmpty, dict[NonEmpty, Id32]] = Field(
         default_factory=_empty_dict,
         description="Dropdown option ids by field name and option name, for fields whose "

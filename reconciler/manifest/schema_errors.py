@@ -145,8 +145,11 @@ def _value_message(error: ErrorDetails, node: Node) -> str:
 
 def _plain_message(error: ErrorDetails) -> str:
     if error["type"] == "enum":
-        # Only `Kind` is an enum: name the value, it is a kind the user wrote, not a secret.
+        # `Kind` and the users' `list_mode` are the enums: name the value, it is a name
+        # the user wrote, not a secret.
         expected = str((error.get("ctx") or {}).get("expected", "")).replace("'", "")
+        if error["loc"][-1:] == ("list_mode",):
+            return f"unknown list mode '{error['input']}' (the API's list modes: {expected})"
         return f"unknown kind '{error['input']}' (the kinds: {expected})"
     message = error["msg"]
     return message[:1].lower() + message[1:]
@@ -161,12 +164,14 @@ def _unknown_field(path: Sequence[Part], name: str) -> str:
     if model is not None:
         from difflib import get_close_matches  # only for a misspelt name
 
-        close = get_close_matches(name, list(model.model_fields), n=1, cutoff=0.6)
+        # As written: a field's alias where it has one (`workspace.employees`).
+        names = [f.alias or n for n, f in model.model_fields.items()]
+        close = get_close_matches(name, names, n=1, cutoff=0.6)
         what = "kinds" if model is Manifest else "fields"
         if close:
             message += f"; did you mean '{close[0]}'?"
         else:
-            message += f" (the {what}: {', '.join(model.model_fields)})"
+            message += f" (the {what}: {', '.join(names)})"
     return _at(path, message)
 
 

@@ -17,6 +17,7 @@ errors
   compare as the helpdesk compares them: case and runs of white space do not matter).
 - users are pruned, yet a technician or an assigned user is not among them: that user would
   be disabled by the same run that gives it work.
+- an entry outside its kind's `settings.scope` (scope_check.py).
 
 warnings
 - a disabled user (`disabled: true`) is a technician or is assigned an asset.
@@ -47,6 +48,7 @@ from reconciler.manifest.models import PREVIOUSLY, Kind
 from reconciler.manifest.problems import printable
 from reconciler.manifest.references import entry_keys, keyed_entries, named_references
 from reconciler.manifest.renames import rename_conflicts
+from reconciler.manifest.scope_check import scope_problems
 
 # Why each kind that cannot be pruned cannot be (the table of kinds).
 UNPRUNABLE: dict[Kind, str] = {row.kind: row.prune_refused for row in KINDS if row.prune_refused}
@@ -154,9 +156,10 @@ class _Findings:
 
 
 @_error
-def _check_characters(desired: DesiredState, found: _Findings) -> None:
-    """Control and invisible characters in keys and names (characters.py)."""
-    for kind, key, path, message in character_problems(desired):
+def _check_entries(desired: DesiredState, found: _Findings) -> None:
+    """Control and invisible characters in keys and names (characters.py); entries outside
+    their kind's scope (scope_check.py)."""
+    for kind, key, path, message in [*character_problems(desired), *scope_problems(desired)]:
         found.entry(kind, key, path, message)
 
 
@@ -393,8 +396,5 @@ def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
             found.entry(kind, key, path, f"'{name}' and {target.value} '{defined}' " + _SAME)
 
 
-_SAME = (
-    "are one name only after Unicode normalisation (NFKC, TR39 confusables) and case "
-    "folding, but two to the "
-    "helpdesk: write them alike"
-)
+_SAME = "are one name only after Unicode normalisation (NFKC, TR39 confusables) and case "
+_SAME += "folding, but two to the helpdesk: write them alike"

@@ -26,6 +26,7 @@ from reconciler.planning.uniqueness import uniqueness_errors
 from reconciler.plans import Change, Diagnostic, Plan, error, warning
 from reconciler.plans.addresses import Selector, unmatched, with_sources
 from reconciler.resources.base import PlanContext, Resource
+from reconciler.resources.scope_reads import scope_warnings
 
 MANAGED_KINDS = KIND_NAMES
 
@@ -60,6 +61,7 @@ def plan(
         changes += result.changes
         diagnostics += result.diagnostics
     diagnostics += lookalike_warnings(desired, live)
+    diagnostics += scope_warnings(desired, live.kinds)  # a scope naming what is not live
     for kind in live.skipped:
         if kind in MANAGED_KINDS:  # not the custom field catalogue
             service = service_of(kind)

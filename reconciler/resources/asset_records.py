@@ -12,6 +12,7 @@ from reconciler.manifest.kinds import spec
 from reconciler.manifest.models import Kind
 from reconciler.manifest.renames import formers_of
 from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.scope_reads import in_scope, merged, scoped_ids
 
 KIND = "assets"
 # The kinds its entries name (the table of kinds' references).
@@ -229,12 +230,25 @@ def state_needed(reader: Reader) -> Callable[[LiveAsset], bool]:
 
 
 async def read_assets(reader: Reader) -> LiveAssets:
-    """Every asset, disabled ones included. When the listing does not say which are
-    enabled and that is needed, those a listing without the disabled ones still holds."""
-    assets = [parse_asset(raw) for raw in await reader.helpdesk.assets(include_disabled=True)]
+    """Every asset of the scope (`scope_reads.py`), disabled ones included. When the
+    listing does not say which are enabled and that is needed, those a listing without the
+    disabled ones still holds."""
+    wanted = in_scope(reader.desired, KIND, lambda asset: asset.serial_number or "")
+    listed = await _list(reader, include_disabled=True)
+    assets = [a for a in (parse_asset(raw) for raw in listed) if wanted(a)]
     needed = state_needed(reader)
     if any(a.enabled is None and needed(a) for a in assets):
-        enabled = await reader.helpdesk.assets(include_disabled=False)
+        enabled = await _list(reader, include_disabled=False)
         ids = {asset_id(raw) for raw in enabled}
         assets = [a if a.enabled is not None else replace(a, enabled=a.id in ids) for a in assets]
     return index_assets(assets)
+
+
+async def _list(reader: Reader, include_disabled: bool) -> list[dict[str, Any]]:
+    """The `Assets` items of the scope: one read per company of it."""
+    companies = await scoped_ids(reader, KIND, "company")
+    if companies == [None]:
+        listing: list[dict[str, Any]] = await reader.helpdesk.assets(include_disabled)
+        return listing
+    reads = (reader.helpdesk.assets(include_disabled, company_id=c) for c in companies)
+    return await merged(reads, "ItemID")

@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import BY_NAME, norm_key, service_of
+from reconciler.manifest.models import Kind
 from reconciler.plans import Change, Diagnostic, Ref, address
 
 T = TypeVar("T")  # pragma: no mutate
@@ -112,10 +113,21 @@ class KindResource:
         """Read when the manifests list the kind (only manifests that list a kind manage
         it: `--prune` with no entry must not remove every live object), or when another
         kind's plan needs its live state (the table's `read_for`)."""
-        return bool(desired.entries(self.kind)) or any(
-            any(field is None or getattr(entry, field) for entry in desired.entries(other))
-            for other, field in BY_NAME[self.kind].read_for
+        return (
+            bool(desired.entries(self.kind))
+            or any(
+                any(field is None or getattr(entry, field) for entry in desired.entries(other))
+                for other, field in BY_NAME[self.kind].read_for
+            )
+            or _named_by_scope(self.kind, desired)
         )
+
+
+def _named_by_scope(kind: str, desired: DesiredState) -> bool:
+    """Whether a scope filters by objects of `kind` (the users' or assets' `companies`,
+    `departments`): their ids are read even when no entry names one."""
+    scope = desired.settings.scope
+    return any(getattr(s, kind, None) for s in (scope.of(k.value) for k in Kind) if s)
 
 
 @dataclass

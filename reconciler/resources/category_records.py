@@ -11,7 +11,9 @@ from typing import Any
 
 from reconciler.manifest import DesiredState
 from reconciler.manifest.models import Kind
+from reconciler.manifest.scopes import category_name
 from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.scope_reads import in_scope
 
 KIND = "categories"
 
@@ -153,4 +155,5 @@ def where_text(categories: tuple[LiveCategory, ...]) -> str:
 
 async def read_categories(reader: Reader) -> LiveCategories:
     raw = await reader.helpdesk.categories()
-    return LiveCategories.from_items([parse_category(item) for item in raw])
+    wanted = in_scope(reader.desired, KIND, lambda c: category_name(c.name, c.section))
+    return LiveCategories.from_items([c for c in map(parse_category, raw) if wanted(c)])

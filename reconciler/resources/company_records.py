@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reconciler.manifest.kinds import spec
 from reconciler.manifest.renames import formers_of, live_value
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for
+from reconciler.resources.scope_reads import in_scope
 
 KIND = "companies"
 
@@ -36,6 +37,9 @@ class LiveCompany:
 class LiveCompanies:
     by_key: Mapping[str, LiveCompany]
     items: tuple[LiveCompany, ...] = ()  # every company listed, in the listing's order
+    # Companies outside `settings.scope`: never changed or reported, but a user's or an
+    # asset's company may be one of them (its id, from the list read anyway).
+    outside: Mapping[str, LiveCompany] = field(default_factory=dict)
 
     def __len__(self) -> int:
         """The number of live objects (what the safety brake counts)."""
@@ -55,7 +59,7 @@ class LiveCompanies:
         return self.by_key.get(norm_key(name))
 
     def id_of(self, name: str) -> int | None:
-        found = self.get(name)
+        found = self.get(name) or self.outside.get(norm_key(name))
         return None if found is None else found.id
 
     def names(self) -> list[str]:
@@ -89,7 +93,10 @@ def parse_company(raw: Mapping[str, Any]) -> LiveCompany:
 async def read_companies(reader: Reader) -> LiveCompanies:
     """Every company; custom field values for those whose entries set some, and in a full
     read for every one selected (when company fields exist)."""
-    items = [parse_company(raw) for raw in await reader.helpdesk.companies()]
+    listed = [parse_company(raw) for raw in await reader.helpdesk.companies()]
+    scoped = in_scope(reader.desired, KIND, lambda company: company.name)
+    items = [c for c in listed if scoped(c)]
+    outside = {norm_key(c.name): c for c in listed if not scoped(c)}
     companies = {norm_key(c.name): c for c in items}
     formers = formers_of(reader.desired, spec(KIND))
     found = (
@@ -103,4 +110,4 @@ async def read_companies(reader: Reader) -> LiveCompanies:
     for company, found in zip(wanted, values, strict=True):  # pragma: no mutate
         companies[norm_key(company.name)] = replace(company, custom_values=tuple(found))
     by_id = {c.id: c for c in companies.values()}
-    return LiveCompanies(companies, tuple(by_id.get(c.id, c) for c in items))
+    return LiveCompanies(companies, tuple(by_id.get(c.id, c) for c in items), outside)

@@ -5,10 +5,11 @@ department only by id: `name_of` names it. See `departments.py` for the decision
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.scope_reads import in_scope
 
 KIND = "departments"
 
@@ -16,6 +17,8 @@ KIND = "departments"
 @dataclass(frozen=True)
 class LiveDepartments:
     by_key: Mapping[str, tuple[int, str]]  # normalised name -> (id, name)
+    # Departments outside `settings.scope`: only to name a listed user's department id.
+    outside: Mapping[str, tuple[int, str]] = field(default_factory=dict)
 
     def __len__(self) -> int:
         """The number of live objects (what the safety brake counts)."""
@@ -32,7 +35,7 @@ class LiveDepartments:
         return frozenset(self.by_key)
 
     def name_of(self, department_id: int | None) -> str | None:
-        for ident, name in self.by_key.values():
+        for ident, name in [*self.by_key.values(), *self.outside.values()]:
             if ident == department_id:
                 return name
         return None
@@ -50,8 +53,11 @@ def parse_department(raw: Mapping[str, Any]) -> tuple[int, str]:
 
 
 async def read_departments(reader: Reader) -> LiveDepartments:
-    by_key = {}
+    """Every department; those outside the scope's patterns kept apart (`outside`)."""
+    by_key: dict[str, tuple[int, str]] = {}
+    outside: dict[str, tuple[int, str]] = {}
+    wanted = in_scope(reader.desired, KIND, lambda pair: pair[1])
     for raw in await reader.helpdesk.departments():
-        ident, name = parse_department(raw)
-        by_key[norm_key(name)] = (ident, name)
-    return LiveDepartments(by_key)
+        pair = parse_department(raw)
+        (by_key if wanted(pair) else outside)[norm_key(pair[1])] = pair
+    return LiveDepartments(by_key, outside)

@@ -10,6 +10,7 @@ from typing import Any
 
 from reconciler.manifest.kinds import normalise_key
 from reconciler.resources.base import Reader
+from reconciler.resources.scope_reads import in_scope
 
 KIND = "workspace.employees"
 # The service's own fields: never compared, written or exported.
@@ -77,4 +78,11 @@ def index_employees(key_field: str, records: list[Mapping[str, Any]]) -> LiveEmp
 
 async def read_employees(reader: Reader) -> LiveEmployees:
     key_field = reader.desired.settings.employee_key
-    return index_employees(key_field, list(await reader.workspace.employees()))
+    wanted = in_scope(
+        reader.desired,
+        KIND,
+        lambda e: str(e.get(key_field) or ""),
+        lambda e: str(e.get("email") or ""),
+    )
+    records = [e for e in await reader.workspace.employees() if wanted(e)]
+    return index_employees(key_field, records)

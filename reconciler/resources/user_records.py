@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from itertools import product
 from typing import Any
 
 from reconciler.manifest import DesiredState
@@ -16,6 +17,14 @@ from reconciler.manifest.renames import formers_of, live_value
 from reconciler.plans import FieldChange
 from reconciler.resources.base import Reader, norm_key
 from reconciler.resources.custom_field_records import full_values_for, unignored
+from reconciler.resources.scope_reads import (
+    in_scope,
+    merged,
+    read_outside,
+    reads_by,
+    scoped_ids,
+    users_filters,
+)
 
 KIND = "users"
 # The kinds its entries name (the table of kinds' references).
@@ -74,6 +83,9 @@ class LiveUsers:
     by_key: Mapping[str, LiveUser]  # normalised username -> user
     caller_id: int | None = None  # the account the reconciler runs as, when it was asked
     items: tuple[LiveUser, ...] = ()  # every user listed, in the listing's order
+    # Users outside `settings.scope` that an entry of another kind names (a technician,
+    # an assigned user), each read by username: they resolve, nothing else sees them.
+    outside: Mapping[str, LiveUser] = field(default_factory=dict)
 
     def __len__(self) -> int:
         """The number of live objects (what the safety brake counts)."""
@@ -81,7 +93,10 @@ class LiveUsers:
 
     def digest_data(self) -> Any:
         users = [u.digest_data() for _, u in sorted(self.by_key.items())]
-        return {"caller": self.caller_id, "users": users}
+        data: dict[str, Any] = {"caller": self.caller_id, "users": users}
+        if self.outside:
+            data["outside"] = sorted((k, u.id) for k, u in self.outside.items())
+        return data
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
         """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
@@ -94,7 +109,7 @@ class LiveUsers:
         return self.by_key.get(norm_key(username))
 
     def id_of(self, username: str) -> int | None:
-        found = self.get(username)
+        found = self.get(username) or self.outside.get(norm_key(username))
         return None if found is None else found.id
 
     def names(self) -> list[str]:
@@ -278,14 +293,37 @@ async def _with_departments(
     return departments, await pages
 
 
+async def _listing(reader: Reader) -> tuple[Any, list[dict[str, Any]]]:
+    """The departments' live state and the users' list of the scope. Reading by
+    department needs the departments' ids first; otherwise both are read at once."""
+    if reads_by(KIND, reader.desired) is not None:
+        departments = await reader.get(DEPARTMENTS)
+        return departments, await _list(reader, departments)
+    return await _with_departments(reader, _list(reader, None))
+
+
+async def _list(reader: Reader, departments: Any) -> list[dict[str, Any]]:
+    """The `Users` items of the scope: one read per (company, department) of it."""
+    scope = reader.desired.settings.scope.of(KIND)
+    if scope is None:
+        listing: list[dict[str, Any]] = await reader.helpdesk.users()
+        return listing
+    companies = await scoped_ids(reader, KIND, "company")
+    in_departments = await scoped_ids(reader, KIND, "department", departments)
+    reads = product(companies, in_departments)
+    filters = (users_filters(scope, company, department) for company, department in reads)
+    return await merged((reader.helpdesk.users(filters=f) for f in filters), "UserID")
+
+
 async def read_users(reader: Reader) -> LiveUsers:
     """Every user of the `Users` list; the full User object of the users that get an
     `UpdateUser` (see `record_changes`) or are pruned; custom field values of those whose
     entries set some, and in a full read of every one selected (when user fields exist)."""
     helpdesk = reader.helpdesk
     desired = reader.desired
-    departments, listed = await _with_departments(reader, helpdesk.users())
-    items = [parse_user(raw, departments) for raw in listed]
+    departments, listed = await _listing(reader)
+    wanted = in_scope(desired, KIND, _username, _email)
+    items = [u for u in (parse_user(raw, departments) for raw in listed) if wanted(u)]
     users = {norm_key(user.username): user for user in items}
     pruning = prunes_users(reader)
     # Free: the client made this call before any other and keeps the answer. Pruning
@@ -319,8 +357,13 @@ async def read_users(reader: Reader) -> LiveUsers:
         key = norm_key(user.username)
         users[key] = replace(users[key], custom_values=tuple(values))
     by_id = {u.id: u for u in users.values()}
-    return LiveUsers(users, caller_id, tuple(by_id.get(u.id, u) for u in items))
+    outside = await read_outside(reader, KIND, users, lambda raw: parse_user(raw, departments))
+    return LiveUsers(users, caller_id, tuple(by_id.get(u.id, u) for u in items), outside)
 
 
 def _username(user: LiveUser) -> str:
     return user.username
+
+
+def _email(user: LiveUser) -> str:
+    return user.email

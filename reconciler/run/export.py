@@ -25,7 +25,8 @@ def run_export(flags: ExportFlags, target: Target | None = None) -> None:
 
     selection = Selection.build(kinds=flags.kinds, targets=flags.targets,
                                 excludes=flags.excludes,
-                                rule_ids=parse_rule_ids(flags.rule_ids))  # fmt: skip
+                                rule_ids=parse_rule_ids(flags.rule_ids),
+                                scope_from=flags.scope_from)  # fmt: skip
     out = flags.out
     if out is not None:
         check_directory(out, force=flags.force)  # before reading: fail fast

@@ -139,6 +139,7 @@ class ExportFlags:
     schema_ref: str | None = None  # --schema
     force: bool = False
     connection: ConnectionFlags = field(default_factory=ConnectionFlags)
+    scope_from: Path | None = None  # --scope-from
 
     def for_target(self, target: Target) -> ExportFlags:
         return replace(self, connection=self.connection.for_target(target))

@@ -92,7 +92,7 @@ def test_loopback_is_served_without_a_word(served: list[dict[str, Any]], host: s
         (("--empty", "--seed", "acme"), "--empty and --seed contradict each other: give one of "
          "them"),
         (("--seed", "nope"), "no seed 'nope': give a file, or one of acme, acme-catalogue, "
-         "empty"),
+         "empty, shared"),
     ],
 )  # fmt: skip
 def test_contradictory_or_unknown_seeds_are_refused_before_serving(
@@ -114,8 +114,8 @@ def test_the_help_states_each_default() -> None:
         "--port INTEGER RANGE Port; 0 picks a free one. [default: 8765; 0<=x<=65535]",
         "--db FILE SQLite file that keeps the state across restarts. "
         "[default: .reconciler/sandbox.db]",
-        "a built-in one (acme, acme-catalogue, empty) or a seed file (docs/sandbox.md). "
-        "Default: acme, as --sandbox.",
+        "a built-in one (acme, acme-catalogue, empty, shared) or a seed file "
+        "(docs/sandbox.md). Default: acme, as --sandbox.",
         "--rate-limit INTEGER RANGE Calls a minute; 0 = off. [default: 90; 0<=x<=10000]",
         "--search-rate-limit INTEGER RANGE Search/UserByEmail. [default: 60; 0<=x<=10000]",
         "or 'all': createuser-bare-int, createuser-duplicate-500,",

@@ -49,7 +49,7 @@ CONNECTION_HELP = [
     "(or RECONCILER_TIMEOUT). [default: 60; 0.1<=x<=3600]",
     "--sandbox Start an embedded sandbox on loopback (state in .reconciler/sandbox.db).",
     "--sandbox-seed TEXT With --sandbox: seed used on first start (a built-in one: acme, "
-    "acme-catalogue, empty; or a seed file). [default: acme]",
+    "acme-catalogue, empty, shared; or a seed file). [default: acme]",
     "--var-file FILE YAML mapping of NAME: value filling ${NAME} before the environment; "
     "repeatable.",
 ]

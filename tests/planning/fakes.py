@@ -57,14 +57,24 @@ class SnapshotClient:
     async def user_custom_fields(self, user_id: int) -> Any:
         return self._get(f"UserCustomFields?id={user_id}")
 
-    async def users(self) -> Any:
-        return self._get("Users")
+    async def users(self, filters: Mapping[str, Any] | None = None) -> Any:
+        """The `Users` list; with filters (a scope's), `Users?companyId=2&listMode=techs`
+        (the filters in the order of their names)."""
+        query = "&".join(f"{k}={v}" for k, v in sorted((filters or {}).items()))
+        return self._get(f"Users?{query}" if query else "Users")
+
+    async def user_by_username(self, username: str) -> Any:
+        """A user object, or None for a username the case gives as null (404)."""
+        return self._get(f"UserByUsername?username={username}")
 
     async def user(self, user_id: int) -> Any:
         return self._get(f"User?userId={user_id}")
 
-    async def assets(self, include_disabled: bool) -> Any:
-        return self._get("Assets" if include_disabled else "Assets?includeDisabled=false")
+    async def assets(self, include_disabled: bool, company_id: int | None = None) -> Any:
+        key = "Assets" if include_disabled else "Assets?includeDisabled=false"
+        if company_id is not None:
+            key += f"{'&' if '?' in key else '?'}assignedToCompanyId={company_id}"
+        return self._get(key)
 
     async def rule_xml(self, rule_id: int) -> Any:
         return self._get(f"Rule/{rule_id}")

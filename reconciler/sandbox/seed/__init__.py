@@ -19,8 +19,10 @@ from pathlib import Path
 
 from reconciler.errors import SeedError
 from reconciler.sandbox import records
+from reconciler.sandbox.config import BUILTIN_SEEDS, builtin_seed_names
+from reconciler.sandbox.seed.generated import check_generated, merged, split, write_generated
 from reconciler.sandbox.seed.plan import Credentials
-from reconciler.sandbox.seed.reading import Problems, read
+from reconciler.sandbox.seed.reading import Problems, SeedNode, read
 from reconciler.sandbox.seed.validate import validate
 from reconciler.sandbox.seed.writing import write
 from reconciler.sandbox.state import SandboxState
@@ -34,11 +36,25 @@ def initialise(state: SandboxState, seed: Path | None) -> Credentials:
     if seed is None:
         return _initialise_default(state)
     problems = Problems(str(seed))
-    plan = validate(read(seed, problems), problems)
+    root, extends, generated = split(read(seed, problems))
+    if extends is not None:
+        root = merged(_extended(extends, problems), root, problems)
+    crowd = check_generated(generated, problems)
+    plan = validate(root, problems)
     if problems or plan.credentials is None:
         raise SeedError(problems.messages())
     write(state.store, plan, state.timestamp())
+    write_generated(state.store, crowd)
     return plan.credentials
+
+
+def _extended(node: SeedNode, problems: Problems) -> SeedNode:
+    """The tree of the built-in seed `extends:` names (an empty one when it names none)."""
+    names = builtin_seed_names()
+    if not isinstance(node.value, str) or node.value not in names:
+        problems.add(node, f"'extends' must name a built-in seed: one of {', '.join(names)}")
+        return SeedNode({}, node.line, node.column)
+    return read(BUILTIN_SEEDS / f"{node.value}.yaml", problems)
 
 
 def _initialise_default(state: SandboxState) -> Credentials:

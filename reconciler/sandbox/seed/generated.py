@@ -1,0 +1,104 @@
+"""Two seed keys that make a large shared tenant from a few lines (docs/sandbox.md):
+
+- `extends: NAME`: the built-in seed NAME first; the sections of this file are added to it
+  (a section in both is an error: the file would silently replace the base's).
+- `generated:` customers, client companies and discovered assets made in code at seed
+  time, the same on every run: `client_companies` companies `Client 001 Ltd`... (e-mail
+  domain `client001.example`), `customers` regular users `customer00001`... spread over
+  them in turn, and `discovered_assets` assets `DISC-00001`... (model `Discovered device`),
+  each of a client company in turn, with no user assigned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reconciler.sandbox import records
+from reconciler.sandbox.seed.entry import Entry
+from reconciler.sandbox.seed.reading import Problems, SeedNode
+from reconciler.sandbox.store import Store
+
+EXTENDS, GENERATED = "extends", "generated"
+_COUNTS = "customers client_companies discovered_assets"
+
+
+@dataclass(frozen=True)
+class Crowd:
+    customers: int = 0
+    client_companies: int = 0
+    discovered_assets: int = 0
+
+
+def split(root: SeedNode) -> tuple[SeedNode, SeedNode | None, SeedNode | None]:
+    """The seed without its `extends` and `generated` keys, and those two nodes."""
+    if not isinstance(root.value, dict):
+        return root, None, None
+    own = {k: v for k, v in root.value.items() if k not in (EXTENDS, GENERATED)}
+    keys = {k: v for k, v in root.keys.items() if k not in (EXTENDS, GENERATED)}
+    rest = SeedNode(own, root.line, root.column, root.raw, keys)
+    return rest, root.value.get(EXTENDS), root.value.get(GENERATED)
+
+
+def merged(base: SeedNode, own: SeedNode, problems: Problems) -> SeedNode:
+    """The base seed's sections, then this file's; a section in both is a problem."""
+    if not (isinstance(base.value, dict) and isinstance(own.value, dict)):
+        return own
+    for name, key_node in own.keys.items():
+        if name in base.value:
+            problems.add(key_node, f"section '{name}' is in the extended seed already")
+    value = {**base.value, **own.value}
+    return SeedNode(value, own.line, own.column, own.raw, {**base.keys, **own.keys})
+
+
+def check_generated(node: SeedNode | None, problems: Problems) -> Crowd:
+    if node is None:
+        return Crowd()
+    entry = Entry(node, problems, f"'{GENERATED}'", _COUNTS)
+    counts = {name: entry.integer(name, minimum=0) or 0 for name in _COUNTS.split()}
+    if counts["customers"] and not counts["client_companies"]:
+        problems.add(node, "customers need client_companies to belong to")
+    return Crowd(**counts)
+
+
+def write_generated(store: Store, crowd: Crowd) -> None:
+    """The records of `crowd`, in one batch, numbered from 1 (the same on every run)."""
+    with store.batch():
+        companies = [
+            store.insert(
+                "companies",
+                records.company(f"Client {n:03d} Ltd", email_domain=f"client{n:03d}.example"),
+            )["id"]
+            for n in range(1, crowd.client_companies + 1)
+        ]
+        for n in range(1, crowd.customers + 1):
+            company = companies[(n - 1) % len(companies)]
+            domain = f"client{(n - 1) % len(companies) + 1:03d}.example"
+            name = f"customer{n:05d}"
+            store.insert(
+                "users",
+                records.user(
+                    name, f"{name}@{domain}", first_name="Customer", last_name=f"{n:05d}",
+                    company_id=company,
+                ),
+            )  # fmt: skip
+        if crowd.discovered_assets:
+            _write_assets(store, crowd, companies)
+
+
+def _write_assets(store: Store, crowd: Crowd, companies: list[int]) -> None:
+    lookup = {
+        table: store.insert(table, records.named("Discovered"))["id"]
+        for table in ("manufacturers", "suppliers", "asset_types")
+    }
+    for n in range(1, crowd.discovered_assets + 1):
+        store.insert(
+            "assets",
+            records.asset(
+                model_name="Discovered device",
+                manufacturer_id=lookup["manufacturers"],
+                supplier_id=lookup["suppliers"],
+                type_id=lookup["asset_types"],
+                serial_number=f"DISC-{n:05d}",
+                company_id=companies[(n - 1) % len(companies)] if companies else None,
+            ),
+        )
