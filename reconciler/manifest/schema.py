@@ -91,10 +91,12 @@ class _Tidy:
         rest = {key: value for key, value in schema.items() if key != "anyOf"}
         others = [member for member in members if member != _NULL]
         if len(others) == 1 and "$ref" in others[0] and others[0] != _VARIABLE_REF:
-            # An optional section (settings, workspace): its definition, used only there,
-            # accepts null; the definition's description is the one an editor shows.
+            # An optional section (settings, workspace, a kind's scope): its definition
+            # accepts null, once however many places use it; the definition's
+            # description is the one an editor shows.
             target = self._definitions[others[0]["$ref"].rsplit("/", 1)[-1]]
-            target["type"] = [target.get("type", "object"), "null"]
+            kind = target.get("type", "object")
+            target["type"] = kind if isinstance(kind, list) else [kind, "null"]
             rest.pop("description", None)
             return {**others[0], **rest}
         typed = [i for i, member in enumerate(others) if isinstance(member.get("type"), str)]

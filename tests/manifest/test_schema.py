@@ -195,3 +195,26 @@ def test_each_schema_shape_is_tidied_to_what_an_editor_reads(
 ) -> None:
     assert _Tidy(definitions).node(given) == written
     assert definitions == after
+
+
+def test_every_type_is_a_name_or_a_list_of_names_even_for_a_definition_used_twice() -> None:
+    # A scope's definition serves several kinds; making it accept null once per use
+    # nested the lists, and validators refused the whole schema.
+    found: list[object] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            kind = node.get("type")
+            if kind is not None and not (
+                isinstance(kind, str)
+                or (isinstance(kind, list) and all(isinstance(k, str) for k in kind))
+            ):
+                found.append(kind)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(json.loads(schema_text()))
+    assert found == []
