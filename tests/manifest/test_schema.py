@@ -202,18 +202,23 @@ def test_every_type_is_a_name_or_a_list_of_names_even_for_a_definition_used_twic
     # nested the lists, and validators refused the whole schema.
     found: list[object] = []
 
-    def walk(node: object) -> None:
-        if isinstance(node, dict):
-            kind = node.get("type")
-            if kind is not None and not (
-                isinstance(kind, str)
-                or (isinstance(kind, list) and all(isinstance(k, str) for k in kind))
-            ):
-                found.append(kind)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
+    def walk(node: object) -> None:  # a schema: its keywords, and the schemas inside
+        if isinstance(node, list):
             for value in node:
+                walk(value)
+        if not isinstance(node, dict):
+            return
+        kind = node.get("type")
+        if kind is not None and not (
+            isinstance(kind, str)
+            or (isinstance(kind, list) and all(isinstance(k, str) for k in kind))
+        ):
+            found.append(kind)
+        for key, value in node.items():
+            if key in ("properties", "$defs", "patternProperties"):  # names -> schemas
+                for schema in value.values():
+                    walk(schema)
+            elif key != "type":
                 walk(value)
 
     walk(json.loads(schema_text()))
