@@ -64,7 +64,8 @@ from reconciler.applying.session import ApplyOptions, ApplySession, SilentProgre
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.errors import PlanHasErrors
-from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
 from reconciler.sandbox.process import SandboxProcess
 from reconciler.sandbox.seeds_builtin import seed_path

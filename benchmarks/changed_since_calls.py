@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from plan_calls import connection
 
 from reconciler.applying.session import ApplyOptions, ApplySession
-from reconciler.manifest import DesiredState, validate_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.validate import validate_manifests
 from reconciler.run.scope import changed_since
 from reconciler.sandbox import SandboxConfig, SandboxState
 from reconciler.sandbox.seed import initialise

@@ -27,7 +27,9 @@ from reconciler.clients.connection import (
     RateSettings,
     WorkspaceConnection,
 )
-from reconciler.manifest import DesiredState, Manifest, load_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import initialise

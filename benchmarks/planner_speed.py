@@ -24,10 +24,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import LiveState, read_live
-from reconciler.manifest import DesiredState, Manifest
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
 from reconciler.planning.plan import plan
-from reconciler.resources import RESOURCES
 from tests.planning.fakes import SnapshotClient
 
 

@@ -26,7 +26,7 @@ from reconciler.clients.connection import (
     RateSettings,
     WorkspaceConnection,
 )
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.seeds_builtin import seed_path

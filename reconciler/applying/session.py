@@ -29,12 +29,12 @@ from reconciler.applying.log import ApplyLog, default_path
 from reconciler.clients.connection import Connection
 from reconciler.clients.urls import service_address
 from reconciler.errors import PlanHasErrors, ReconcilerError, StalePlanError
-from reconciler.manifest import DesiredState
+from reconciler.kinds.register import LOCATORS, RESOURCES
+from reconciler.manifest.desired import DesiredState
 from reconciler.planning.plan import plan
 from reconciler.plans import Change, Plan
 from reconciler.plans.addresses import Selector
 from reconciler.plans.planfile import SavedPlan, differences, manifests_digest
-from reconciler.resources import LOCATORS, RESOURCES
 from reconciler.session.workflow import (
     Clients,
     check_services,

@@ -39,7 +39,7 @@ def validate(paths: tuple[Path, ...], var_files: tuple[Path, ...], **given: Any)
 )
 def schema(markdown: bool) -> None:
     """Print the JSON Schema of manifests (committed as schemas/manifest.schema.json)."""
-    from reconciler.manifest import schema_text
     from reconciler.manifest.reference import reference_markdown
+    from reconciler.manifest.schema import schema_text
 
     click.echo(reference_markdown() if markdown else schema_text(), nl=False)

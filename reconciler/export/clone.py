@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from reconciler.manifest.kinds import KINDS
+from reconciler.kinds.categories.reader import LiveCategories
+from reconciler.kinds.custom_fields.reader import DROPDOWN, CustomFieldCatalogue
+from reconciler.kinds.table import KINDS
 from reconciler.resources.base import norm_key
-from reconciler.resources.category_records import LiveCategories
-from reconciler.resources.custom_field_records import DROPDOWN, CustomFieldCatalogue
 
 # The kind whose custom fields each usage type holds (from the table of kinds).
 USAGE_NAMES = {row.custom_field_usage: row.name for row in KINDS if row.custom_field_usage}

@@ -1,5 +1,6 @@
-"""The live snapshot as manifest entries (pure): one function per kind, each entry a dict
-with its keys in the order of the kind's model, the entries sorted by key.
+"""The live snapshot as manifest entries (pure): what every kind's converter
+(`kinds/<kind>/export.py`) shares. Each entry is a dict with its keys in the order of the
+kind's model, the entries sorted by key.
 
 What is written (the decisions; `plan` on the result must show no change):
 - Fields that only mirror server state (ids, counts, timestamps, LastSeen, TicketCount,
@@ -15,31 +16,25 @@ What is written (the decisions; `plan` on the result must show no change):
   space) cannot both be in manifests: the last listed is written (the one the planner's
   lookup by key finds), with a note; for assets and employees, whose planner refuses an
   entry that names several live objects, none is. Categories are grouped by name (the
-  planner matches them by name and section): see `categories`.
+  planner matches them by name and section): see `kinds/categories/export.py`.
+
+The converters read the snapshot through `Snapshot`, so that they stand below the reading
+of it (`snapshot.py`, which reads through the register of kinds).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from reconciler.export.selection import RULES, Selection
-from reconciler.export.snapshot import LiveSnapshot
+from reconciler.export.selection import Selection
 from reconciler.export.values import LearnedOptions, ValueExporter
-from reconciler.manifest.kinds import ENTRY_MODELS, spec
+from reconciler.kinds.custom_fields.reader import USAGE, CustomFieldCatalogue
+from reconciler.kinds.table import ENTRY_MODELS
 from reconciler.manifest.models import Kind
-from reconciler.resources.base import norm_key
-from reconciler.resources.category_records import LiveCategories
-from reconciler.resources.company_records import LiveCompanies
-from reconciler.resources.custom_field_records import USAGE
-from reconciler.resources.department_records import LiveDepartments
-from reconciler.resources.implicit_technicians import implicit_access
-from reconciler.resources.rule_records import LiveRules
-from reconciler.resources.tech_permission_records import LiveTechPermissions
-from reconciler.resources.user_records import LiveUsers
 
 T = TypeVar("T")  # pragma: no mutate
 
@@ -71,9 +66,18 @@ def unique_names(values: Iterable[str]) -> list[str]:
     return found
 
 
+class Snapshot(Protocol):
+    """The live state read (`snapshot.LiveSnapshot`), as the converters see it."""
+
+    def of(self, kind: str, empty: T) -> T: ...
+
+    @property
+    def catalogue(self) -> CustomFieldCatalogue: ...
+
+
 @dataclass
 class Converter:
-    snapshot: LiveSnapshot
+    snapshot: Snapshot
     selection: Selection
     include_empty: bool = False
     notes: list[str] = field(default_factory=list)
@@ -134,108 +138,3 @@ class Converter:
         """Sets a text, list or reference field when it has a value (or with include_empty)."""
         if value not in (None, "", []) or self.include_empty:
             entry[name] = value
-
-
-# -- the kinds: one function each, named as the kind (registered in export/run.py) -----
-
-
-def companies(conv: Converter) -> list[Entry]:
-    values = conv.values("companies")
-    entries = []
-    for company in conv.listed("companies", LiveCompanies({}), lambda c: c.name):
-        entry: Entry = {"name": company.name}
-        conv.put(entry, "email_domains", unique_names(company.email_domains))
-        conv.put(entry, "notes", text(company.notes))
-        if company.custom_values is not None:
-            found = values.values(company.custom_values, f"companies/{company.name}")
-            conv.put(entry, "custom_fields", found or None)
-        entries.append(ordered("companies", entry))
-    return entries
-
-
-def departments(conv: Converter) -> list[Entry]:
-    names = [name for _, name in conv.live("departments", LiveDepartments({})).by_key.values()]
-    return [{"name": name} for name in conv.keyed("departments", names, lambda n: n)]
-
-
-def categories(conv: Converter) -> list[Entry]:
-    entries = []
-    categories = conv.live("categories", LiveCategories({}))
-    firsts = [group[0] for group in categories.by_key.values()]
-    for category in conv.keyed("categories", firsts, lambda c: c.name):
-        entry: Entry = {"name": category.name}
-        others = categories.named(category.name)[1:]
-        if others:
-            conv.notes.append(
-                f"categories/{category.name}: is also {', '.join(c.where() for c in others)}"
-                f"; manifests key categories by name, so only the one {category.where()} "
-                "is written"
-            )
-        if category.section or others or conv.include_empty:
-            # `section: null` says "no section"; left out, any section would match.
-            entry["section"] = category.section
-        entries.append(ordered("categories", entry))
-    return entries
-
-
-def tech_permissions(conv: Converter) -> list[Entry]:
-    categories = conv.live("categories", LiveCategories({}))
-    technicians = conv.live("tech_permissions", LiveTechPermissions({})).by_category
-    chosen = [c for g in categories.by_key.values() for c in g[:1] if c.id in technicians]
-    # The administrators, who have every category without a permission.
-    users = conv.live(spec("tech_permissions").target("technicians"), LiveUsers({}))
-    admins = [u.id for u in users.items if u.is_admin]
-    access = implicit_access(admins, technicians, [c.id for c in categories.all()])
-    implicit: dict[int, str] = {}
-    entries = []
-    for category in conv.keyed("tech_permissions", chosen, lambda c: c.name):
-        shared = len(categories.named(category.name)) > 1
-        if shared and norm_key(category.name) not in conv.keys.get("categories", set()):
-            conv.notes.append(
-                f"tech_permissions/{category.name}: left out: several categories have "
-                "this name, and only with its `categories` entry (which gives the "
-                "section) can the manifests say which one (export categories too)"
-            )
-            continue
-        explicit = [t for t in technicians[category.id] if not access.covers(t.id)]
-        implicit.update((t.id, t.username) for t in technicians[category.id] if access.covers(t.id))
-        names = unique_names(t.username for t in explicit)
-        if not names and not conv.include_empty:
-            continue
-        entry = {"category": category.name, "technicians": sorted(names, key=str.casefold)}
-        entries.append(entry)
-    for user_id, username in sorted(implicit.items(), key=lambda i: i[1].casefold()):
-        conv.notes.append(
-            f"tech_permissions: {username} has access through {access.through[user_id]}: "
-            "not written as a category permission (the plan leaves it alone)"
-        )
-    return entries
-
-
-def automation_rules(conv: Converter) -> list[Entry]:
-    """The rules whose state the service says; those it does not go to
-    `conv.unknown_rules` (written as comments: `enabled` is required, and a guess would
-    be a change on every plan)."""
-    known, unknown = [], conv.unknown_rules
-    for rule_id, info in sorted(conv.live(RULES, LiveRules({})).by_id.items()):
-        if info is None:
-            continue
-        if not conv.selection.wants(RULES, str(rule_id)):
-            continue
-        conv.keys.setdefault(RULES, set()).add(str(rule_id))
-        entry: Entry = {"id": rule_id}
-        if info.name:
-            entry["name"] = info.name
-        if info.enabled is None:
-            unknown.append(entry)
-            continue
-        entry["enabled"] = info.enabled
-        known.append(entry)
-    if unknown:
-        ids = ", ".join(str(e["id"]) for e in unknown)
-        conv.notes.append(
-            f"{RULES}: the service does not say whether rule(s) {ids} are "
-            "enabled: they are written as comments; uncomment each and set `enabled` "
-            "to manage it"
-        )
-    return known

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from reconciler.errors import UsageError
 from reconciler.export.result import SCHEMA_FILE, ExportResult
-from reconciler.manifest import schema_text
 from reconciler.manifest.loader import MANIFEST_SUFFIXES
+from reconciler.manifest.schema import schema_text
 from reconciler.masking import write_text
 
 

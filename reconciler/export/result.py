@@ -17,7 +17,7 @@ from typing import Any
 from reconciler.export.clone import CLONE_LEAD, CloneSettings
 from reconciler.export.selection import EMPLOYEES, KIND_FILES, RULES, SETTINGS_FILE
 from reconciler.export.yamlout import commented_entries, dump, dump_header, entries_node, node
-from reconciler.manifest.kinds import service_of, spec
+from reconciler.kinds.table import service_of, spec
 
 Entry = dict[str, Any]  # pragma: no mutate
 _PLACEHOLDER = re.compile(r"^(#\s+)enabled: null$", re.MULTILINE)

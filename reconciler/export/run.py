@@ -11,43 +11,15 @@ import httpx
 
 from reconciler.clients.connection import Connection
 from reconciler.errors import UsageError
-from reconciler.export.assets import assets
 from reconciler.export.clone import clone_settings
-from reconciler.export.entries import (
-    Converter,
-    Entry,
-    automation_rules,
-    categories,
-    companies,
-    departments,
-    tech_permissions,
-)
-from reconciler.export.people import employees, users
+from reconciler.export.entries import Converter
 from reconciler.export.result import ExportResult
 from reconciler.export.selection import Selection
 from reconciler.export.snapshot import LiveSnapshot, read_snapshot
-from reconciler.manifest.kinds import KINDS, service_of
-from reconciler.resources.category_records import LiveCategories
+from reconciler.kinds.categories.reader import LiveCategories
+from reconciler.kinds.register import CONVERTERS
+from reconciler.kinds.table import service_of
 from reconciler.session.workflow import open_clients, require_administrator
-
-Convert = Callable[[Converter], list[Entry]]  # pragma: no mutate
-# The register of the kinds' converters: one per row of the table of kinds, in its order,
-# each named as the kind's `Kind` member and imported above where the import check sees it.
-_CONVERTERS: tuple[Convert, ...] = (
-    companies,
-    departments,
-    categories,
-    users,
-    tech_permissions,
-    assets,
-    automation_rules,
-    employees,
-)
-CONVERTERS: dict[str, Convert] = {
-    row.name: convert for row, convert in zip(KINDS, _CONVERTERS, strict=True)
-}
-if [c.__name__ for c in _CONVERTERS] != [row.kind.name for row in KINDS]:  # pragma: no cover
-    raise RuntimeError("export/run.py: the converters must follow the table of kinds")
 
 
 def public_url(url: str) -> str:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reconciler.errors import UsageError
-from reconciler.manifest import load_manifests
-from reconciler.manifest.kinds import KINDS, normalise_key
+from reconciler.kinds.table import KINDS, normalise_key
+from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import Kind, Scope
 from reconciler.plans.addresses import Selector
 

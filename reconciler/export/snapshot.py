@@ -17,14 +17,15 @@ from typing import Any, TypeVar
 
 from reconciler.errors import UsageError
 from reconciler.export.selection import RULES, Selection
+from reconciler.kinds.automation_rules.reader import LiveRules
+from reconciler.kinds.custom_fields.reader import KIND as CATALOGUE
+from reconciler.kinds.custom_fields.reader import CustomFieldCatalogue
+from reconciler.kinds.register import RESOURCES
+from reconciler.kinds.table import spec
 from reconciler.live import FullRead, read_live
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import spec
-from reconciler.manifest.models import Manifest, Settings
-from reconciler.resources import RESOURCES
-from reconciler.resources.custom_field_records import KIND as CATALOGUE
-from reconciler.resources.custom_field_records import CustomFieldCatalogue
-from reconciler.resources.rule_records import LiveRules
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.models import Settings
 
 OnRead = Callable[[str], None]  # pragma: no mutate
 T = TypeVar("T")  # pragma: no mutate

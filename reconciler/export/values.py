@@ -1,5 +1,5 @@
 """Live custom field values as manifest values, chosen so that `plan` reads them back as
-equal (the same normalisation as `resources/custom_fields.py`):
+equal (the same normalisation as `kinds/custom_fields/planner.py`):
 
 - text and multi-line text: the text without trailing white space (a multi-line text
   keeps one final line break, so that it is written as a `|` block);
@@ -23,8 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from reconciler.resources.base import norm_key
-from reconciler.resources.custom_field_records import (
+from reconciler.kinds.custom_fields.reader import (
     CHECKBOX,
     DATE,
     DROPDOWN,
@@ -33,6 +32,7 @@ from reconciler.resources.custom_field_records import (
     FieldDefinition,
     live_value,
 )
+from reconciler.resources.base import norm_key
 
 
 @dataclass

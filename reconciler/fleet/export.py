@@ -23,7 +23,8 @@ from reconciler.errors import ReconcilerError, UsageError
 from reconciler.run.flags import ExportFlags
 
 if TYPE_CHECKING:
-    from reconciler.export import ExportResult, Selection
+    from reconciler.export.result import ExportResult
+    from reconciler.export.selection import Selection
     from reconciler.fleet.plans import PlanRequest
     from reconciler.project import Target
 
@@ -39,7 +40,8 @@ class _Exported:
 def export_fleet(
     targets: list[Target], flags: ExportFlags, max_parallel: int, request: PlanRequest
 ) -> None:
-    from reconciler.export import Selection, check_directory, parse_rule_ids
+    from reconciler.export.output import check_directory
+    from reconciler.export.selection import Selection, parse_rule_ids
     from reconciler.fleet.plans import in_order, run_to_end
     from reconciler.run.outputs import check_writable
 
@@ -84,7 +86,7 @@ def export_fleet(
 async def _export_one(
     target: Target, selection: Selection, include_empty: bool, request: PlanRequest
 ) -> _Exported:
-    from reconciler.export import export_live
+    from reconciler.export.run import export_live
     from reconciler.fleet.plans import connection_for
 
     done = _Exported(target.name)
@@ -102,7 +104,7 @@ async def _export_one(
 
 def _write(done: _Exported, directory: Path, schema: str | None, force: bool) -> bool:
     """One environment's export written, or its error shown: whole, in declared order."""
-    from reconciler.export import write_directory
+    from reconciler.export.output import write_directory
 
     if done.error is not None:
         click.echo(f"Error: {done.name}: {done.error}", err=True)

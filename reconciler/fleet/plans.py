@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 from reconciler.applied.labels import Cause
 from reconciler.clients.connection import Connection, RateSettings, Timeouts, connection_from
 from reconciler.errors import ProblemsError, ReconcilerError
-from reconciler.manifest import DesiredState, Validated, validate_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.validate import Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector

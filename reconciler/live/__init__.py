@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict, Unpack
 
 from reconciler.errors import MalformedAnswer
-from reconciler.manifest import DesiredState
+from reconciler.manifest.desired import DesiredState
 from reconciler.resources.base import LiveData, Resource
 
 

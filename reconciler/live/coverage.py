@@ -22,24 +22,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reconciler.live import LiveState
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import KIND_NAMES, key_field, normalise_key
-from reconciler.plans import Change
-from reconciler.plans.coverage import Coverage, KindCoverage
-from reconciler.resources.asset_records import LiveAssets
-from reconciler.resources.base import norm_key
-from reconciler.resources.category_records import LiveCategories
-from reconciler.resources.company_records import LiveCompanies
-from reconciler.resources.department_records import LiveDepartments
-from reconciler.resources.employee_records import LiveEmployees
-from reconciler.resources.implicit_technicians import implicit_access
-from reconciler.resources.tech_permission_records import (
+from reconciler.kinds.assets.reader import LiveAssets
+from reconciler.kinds.categories.reader import LiveCategories
+from reconciler.kinds.companies.reader import LiveCompanies
+from reconciler.kinds.departments.reader import LiveDepartments
+from reconciler.kinds.employees.reader import LiveEmployees
+from reconciler.kinds.table import KIND_NAMES, key_field, normalise_key
+from reconciler.kinds.tech_permissions.reader import (
     CATEGORIES,
     USERS,
     LiveTechPermissions,
 )
-from reconciler.resources.user_records import LiveUsers
+from reconciler.kinds.users.reader import LiveUsers
+from reconciler.live import LiveState
+from reconciler.manifest.desired import DesiredState
+from reconciler.plans import Change
+from reconciler.plans.coverage import Coverage, KindCoverage
+from reconciler.resources.base import norm_key
+from reconciler.resources.implicit_technicians import implicit_access
 
 # Why a managed kind's figures are not given, as the plan says it.
 NOT_LISTABLE = "the API cannot list them"

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
+from reconciler.kinds.table import BY_NAME, normalise_key, service_of
 from reconciler.live import LiveState
-from reconciler.manifest import DesiredState
 from reconciler.manifest.confusables import LookalikeIndex
-from reconciler.manifest.kinds import BY_NAME, normalise_key, service_of
+from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import Kind
 from reconciler.manifest.references import entry_keys, named_references
 from reconciler.plans import Diagnostic, address, warning

@@ -2,39 +2,14 @@
 the JSON Schema. Every problem is reported in one `ManifestError`, each problem as
 `file:line:column: message`.
 
-    load_manifests(paths, env, variables=None) -> DesiredState
-    load_manifest_text(text, name="manifest.yaml", *, env=None, variables=None) -> DesiredState
-    validate_manifests(paths, env, variables=None) -> Validated   (reconciler validate)
-    validate_references(desired) -> list[str]; reference_warnings(desired) -> list[str]
-    json_schema() -> dict; schema_text() -> str; write_schema(path)  (reconciler schema)
+    loader.load_manifests(paths, env, variables=None) -> DesiredState
+    loader.load_manifest_text(text, name="manifest.yaml", *, env=None, variables=None)
+    validate.validate_manifests(paths, env, variables=None) -> Validated  (reconciler validate)
+    validate.validate_references(desired) -> list[str]; .reference_warnings(desired)
+    schema.json_schema() -> dict; .schema_text() -> str; .write_schema(path)  (reconciler schema)
+
+The package hands no name on: each kind's entry model (`kinds/<kind>/model.py`) imports
+the manifest's shared types, and what this package would import (the loader, the
+document) reads the table of kinds, which imports those models. Import each name from
+the module that defines it.
 """
-
-from __future__ import annotations
-
-from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.loader import load_manifest_text, load_manifests
-from reconciler.manifest.models import Kind, Manifest, Settings, managed_fields
-from reconciler.manifest.schema import json_schema, schema_text, write_schema
-from reconciler.manifest.validate import (
-    Validated,
-    reference_warnings,
-    validate_manifests,
-    validate_references,
-)
-
-__all__ = [
-    "DesiredState",
-    "Kind",
-    "Manifest",
-    "Settings",
-    "Validated",
-    "json_schema",
-    "load_manifest_text",
-    "load_manifests",
-    "managed_fields",
-    "reference_warnings",
-    "schema_text",
-    "validate_manifests",
-    "validate_references",
-    "write_schema",
-]

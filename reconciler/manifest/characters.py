@@ -18,9 +18,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
+from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.table import key_field
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import key_field
-from reconciler.manifest.models import Employee, Kind
+from reconciler.manifest.models import Kind
 from reconciler.manifest.references import Path, entry_keys, keyed_entries, named_references
 
 # Invisible, yet not of category Cf (format): fillers and selectors that render as nothing.

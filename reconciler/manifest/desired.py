@@ -9,8 +9,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from reconciler.manifest.kinds import normalise_key, spec
-from reconciler.manifest.models import Kind, Manifest, Settings
+from reconciler.kinds.table import normalise_key, spec
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.models import Kind, Settings
 from reconciler.manifest.problems import Source
 from reconciler.manifest.yamltree import Node
 

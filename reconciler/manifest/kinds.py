@@ -1,11 +1,6 @@
-"""The table of kinds: one row per managed kind, from which every list of kinds is derived
-(the loader's models and key fields, the planner's order, the resources read, the service
-each kind needs, the files export writes). See docs/architecture.md.
-
-The kinds' names and their order are the members of `Kind` (models.py: the JSON Schema's
-enum, which type checking needs spelled out); this table gives each member the rest of
-its row, and refuses at import to be out of step with it. It lives beside the models it
-names, below everything that reads it (the loader, the resources, the planner, export).
+"""What a row of the table of kinds says (`KindSpec`), and how keys compare. Each kind's row
+is in its own package (`kinds/<kind>/__init__.py`); the table that lists them is
+`kinds/table.py`. See docs/architecture.md.
 
 Keys compare in one of three forms (`KeyForm`): names without regard to case and runs of
 white space (`norm_key`: also how every other name is compared, such as a user's
@@ -21,17 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from reconciler.manifest.models import (
-    Asset,
-    AutomationRule,
-    Category,
-    Company,
-    Department,
-    Employee,
-    Kind,
-    TechPermission,
-    User,
-)
+from reconciler.manifest.models import Kind
 
 HELPDESK = "helpdesk"
 WORKSPACE = "workspace"
@@ -127,92 +112,8 @@ class KindSpec:
         return self.key_form is KeyForm.FIELD and "email" not in employee_key.casefold()
 
 
-# One row per kind, in `Kind`'s order. Left out, the export file is named as the kind
-# (`.yaml`). Each kind's resource is registered in resources/__init__.py and its export
-# converter in export/run.py, by import, in this order. Serial numbers compare as names:
-# `sn-0001` in a manifest and `SN-0001` live are one asset, and telling them apart would
-# create a duplicate (and, under prune, disable the original).
-_NO_DELETE = "the helpdesk API cannot delete {}"
-KINDS: tuple[KindSpec, ...] = (
-    KindSpec(
-        Kind.companies, HELPDESK, "name", KeyForm.NAME, Company, "company",
-        custom_field_usage=4, exclusive=("email_domains",),
-        # A user's company is checked against the live ones: CreateUser/UpdateUser would
-        # create a missing one as a side effect, and a company cannot be deleted.
-        read_for=((Kind.assets, "company"), (Kind.users, "company")),
-        prune_refused=_NO_DELETE.format("companies"), renamable=True,
-    ),
-    KindSpec(
-        Kind.departments, HELPDESK, "name", KeyForm.NAME, Department, "department",
-        # The Users list carries only a DepartmentID: its name comes from here.
-        read_for=((Kind.users, None),),
-        prune_refused=_NO_DELETE.format("departments"),
-        rename_instead="name the new department on its users (UpdateUser creates it), then "
-        "rename or delete the old one in the helpdesk's admin panel",
-    ),
-    KindSpec(
-        Kind.categories, HELPDESK, "name", KeyForm.NAME, Category, "category",
-        read_for=((Kind.tech_permissions, None),),  # their category ids come from here
-        prune_refused=_NO_DELETE.format("categories"),
-        rename_instead="rename it in the helpdesk's admin panel, then change its name in "
-        "the manifests (and in the tech permissions that name it)",
-    ),
-    KindSpec(
-        Kind.users, HELPDESK, "username", KeyForm.NAME, User, "user",
-        references=(("company", Kind.companies), ("department", Kind.departments)),
-        custom_field_usage=3, unique=("email",), renamable=True,
-        # Ids of the users named, and the administrators (implicit technicians).
-        read_for=((Kind.tech_permissions, None), (Kind.assets, "assigned_users")),
-    ),
-    KindSpec(
-        Kind.tech_permissions, HELPDESK, "category", KeyForm.NAME, TechPermission,
-        "tech permission",
-        references=(("category", Kind.categories), ("technicians", Kind.users)),
-        # The administrators, who are implicit technicians (never exported).
-        export_reads=(Kind.users,),
-        rename_instead="they follow their category: rename the category in the helpdesk's "
-        "admin panel, then change `category:` here",
-    ),
-    KindSpec(
-        Kind.assets, HELPDESK, "serial_number", KeyForm.NAME, Asset, "asset",
-        references=(("company", Kind.companies), ("assigned_users", Kind.users)),
-        export_reads=(Kind.companies, Kind.users), custom_field_usage=2, renamable=True,
-    ),
-    KindSpec(
-        Kind.automation_rules, HELPDESK, "id", KeyForm.ID, AutomationRule, "automation rule",
-        prune_refused="the API cannot list automation rules, so rules missing from the "
-        "manifests cannot be found (disable one with `enabled: false`)",
-        rename_instead="rules are addressed by their id, which never changes: use the new "
-        "rule's id",
-    ),
-    KindSpec(
-        Kind.employees, WORKSPACE, None, KeyForm.FIELD, Employee, "employee",
-        export_file="workspace.yaml",
-        prune_warning="deletes employees missing from the manifests, and that cannot be "
-        "undone",
-        unique=("email",), renamable=True,
-    ),
-)  # fmt: skip
-
-if [row.kind for row in KINDS] != list(Kind):  # pragma: no cover - a programming error
-    raise RuntimeError("manifest/kinds.py: KINDS must have one row per Kind, in its order")
-
-BY_NAME: dict[str, KindSpec] = {row.name: row for row in KINDS}
-KIND_NAMES: tuple[str, ...] = tuple(BY_NAME)
-
-
-def spec(kind: str) -> KindSpec:
-    """The row of `kind`; KeyError for a name that is not a managed kind."""
-    return BY_NAME[kind]
-
-
-def references_to(kind: str) -> list[tuple[KindSpec, str]]:
-    """The kinds whose entries name objects of `kind`, with the field that does."""
-    return [(row, name) for row in KINDS for name, target in row.references if target == kind]
-
-
-def service_of(kind: str) -> str:
-    return BY_NAME[kind].service
+# Why `settings.prune` cannot list a kind the API gives no way to delete.
+NO_DELETE = "the helpdesk API cannot delete {}"
 
 
 def norm_key(text: str) -> str:
@@ -227,35 +128,12 @@ def email_key(text: str) -> str:
     return text.strip().casefold()
 
 
-def normalise_key(kind: str, value: Any, employee_key: str = "email") -> str | None:
-    return BY_NAME[kind].normalise(value, employee_key)
-
-
-# The loader's views of the table.
-ENTRY_MODELS: dict[Kind, type[BaseModel]] = {row.kind: row.model for row in KINDS}
-# The key field of each kind; employees' is `settings.employee_key`.
-KEY_FIELDS: dict[Kind, str] = {row.kind: row.key_field for row in KINDS if row.key_field}
-
-
-def key_field(kind: str, employee_key: str) -> str:
-    return BY_NAME[kind].key_field_for(employee_key)
-
-
 __all__ = [
-    "BY_NAME",
-    "ENTRY_MODELS",
     "HELPDESK",
-    "KEY_FIELDS",
-    "KINDS",
-    "KIND_NAMES",
+    "NO_DELETE",
     "WORKSPACE",
     "KeyForm",
     "KindSpec",
     "email_key",
-    "key_field",
     "norm_key",
-    "normalise_key",
-    "references_to",
-    "service_of",
-    "spec",
 ]

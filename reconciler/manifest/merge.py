@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from reconciler.manifest.kinds import key_field, normalise_key, spec
-from reconciler.manifest.models import Kind, Manifest, Workspace
+from reconciler.kinds.table import key_field, normalise_key, spec
+from reconciler.manifest.document import Manifest, Workspace
+from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import Node
 

@@ -17,11 +17,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from reconciler.manifest.scopes import AssetScope, PatternScope, UserScope
 from reconciler.manifest.values import (
     Count32,
-    Email,
-    Hostname,
     Id32,
     Percent,
-    StrictBool,
     finite,
 )
 
@@ -45,7 +42,7 @@ def _none_as_empty(value: Any) -> Any:
     return [] if value is None else value
 
 
-# The name column of the table of kinds (`manifest/kinds.py`), which gives each member the
+# The name column of the table of kinds (`kinds/table.py`), whose rows give each member the
 # rest of its row. (The docstring below is the schema's description.)
 class Kind(StrEnum):
     """The managed kinds, in the order they are shown and applied."""
@@ -71,7 +68,7 @@ class OptionId(_Strict):
 
 
 # A custom field value: text, a date, a checkbox, a dropdown option (by name or id), or
-# null to clear. Values are normalised before comparison (see resources/custom_fields.py).
+# null to clear. Values are normalised before comparison (kinds/custom_fields/planner.py).
 CustomFieldValue = Annotated[
     bool | int | float | date | OptionId | str | None, BeforeValidator(finite)
 ]
@@ -189,156 +186,3 @@ class Settings(_Strict):
         "platform's token) is never read.",
         examples=[["SUPPORT_PORTAL_KEY"]],
     )
-
-
-class Company(_Strict):
-    """A company (`companies`), matched by name."""
-
-    name: NonEmpty = Field(description="Key, case-insensitive.", examples=["Acme Corp"])
-    previously: list[NonEmpty] | None = _previously()
-    email_domains: list[Hostname] | None = Field(
-        None,
-        description="E-mail domains of the company's users; compared as a set.",
-        examples=[["acme.com", "acme.co.uk"]],
-    )
-    notes: str | None = None
-    custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
-
-
-class Department(_Strict):
-    """A department (`departments`): the API creates one only through a user naming it."""
-
-    name: NonEmpty = Field(description="Key, case-insensitive.", examples=["IT"])
-
-
-class Category(_Strict):
-    """A ticket category (`categories`), matched by name."""
-
-    name: NonEmpty = Field(description="Key, case-insensitive.", examples=["Hardware"])
-    section: NonEmpty | None = Field(None, description="The section's name; none for no section.")
-
-
-class TechPermission(_Strict):
-    """The technicians allowed on one category (`tech_permissions`)."""
-
-    category: NonEmpty = Field(description="Key: the category's name.")
-    technicians: list[NonEmpty] = Field(description="Usernames; authoritative for this category.")
-
-
-class User(_Strict):
-    """A helpdesk user (`users`), matched by username. Passwords never appear here."""
-
-    username: NonEmpty = Field(description="Key, case-insensitive.", examples=["alice"])
-    previously: list[NonEmpty] | None = _previously()
-    email: Email | None = Field(None, description="Required to create the user.")
-    first_name: str | None = None
-    last_name: str | None = None
-    phone: str | None = None
-    location: str | None = None
-    notes: str | None = None
-    company: NonEmpty | None = Field(None, description="The company's name.")
-    department: NonEmpty | None = Field(None, description="The department's name.")
-    is_admin: StrictBool | None = None
-    disabled: StrictBool | None = Field(None, description="A disabled user cannot log in.")
-    send_welcome_email: StrictBool = Field(
-        False, description="Only on creation: send the welcome e-mail."
-    )
-    custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
-
-
-class Asset(_Strict):
-    """An asset (`assets`), matched by serial number."""
-
-    serial_number: NonEmpty = Field(description="Key.", examples=["SN-0001"])
-    previously: list[NonEmpty] | None = _previously()
-    model_name: NonEmpty | None = Field(None, description="Required to create the asset.")
-    manufacturer: NonEmpty | None = Field(None, description="Required to create the asset.")
-    type: NonEmpty | None = Field(None, description="Required to create the asset.")
-    supplier: NonEmpty | None = Field(None, description="Required to create the asset.")
-    location: str | None = None
-    comments: str | None = None
-    quantity: Id32 | None = None
-    company: NonEmpty | None = Field(None, description="The company's name.")
-    assigned_users: list[NonEmpty] | None = Field(
-        None, description="Usernames; authoritative when given."
-    )
-    enabled: StrictBool | None = Field(None, description="false disables the asset.")
-    custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
-
-
-class AutomationRule(_Strict):
-    """An automation rule's state (`automation_rules`): only enabled or disabled."""
-
-    id: Id32 = Field(description="Key: rules are addressed by id (the API cannot list them).")
-    name: NonEmpty | None = Field(None, description="When given, it must match the live rule.")
-    enabled: StrictBool
-
-
-class Employee(BaseModel):
-    """An open mapping of the workspace service's employee fields, passed through as
-    written; `settings.employee_key` (default `email`) names its key."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-
-    email: Email | None = Field(
-        None, description="An e-mail address, checked as users' e-mails are (offline)."
-    )
-    previously: list[NonEmpty] | None = _previously()
-
-    @property
-    def fields(self) -> dict[str, Any]:
-        """The fields as written, `email` among them when given."""
-        given = {"email": self.email} if "email" in self.model_fields_set else {}
-        return {**given, **(self.model_extra or {})}
-
-
-def _nullable(entry: Any) -> BeforeValidator:
-    """Reads null as an empty list, and says so in the JSON Schema."""
-    return BeforeValidator(_none_as_empty, json_schema_input_type=list[entry] | None)
-
-
-Employees = Annotated[list[Employee], _nullable(Employee)]
-Companies = Annotated[list[Company], _nullable(Company)]
-Departments = Annotated[list[Department], _nullable(Department)]
-Categories = Annotated[list[Category], _nullable(Category)]
-TechPermissions = Annotated[list[TechPermission], _nullable(TechPermission)]
-Users = Annotated[list[User], _nullable(User)]
-Assets = Annotated[list[Asset], _nullable(Asset)]
-AutomationRules = Annotated[list[AutomationRule], _nullable(AutomationRule)]
-
-
-class Workspace(_Strict):
-    """Objects of the workspace service."""
-
-    employees: Employees = Field(
-        default_factory=_empty_list, description="Key: settings.employee_key (default email)."
-    )
-
-
-class Manifest(_Strict):
-    """A reconciler manifest: one file (or one YAML document), or all of them merged.
-
-    Any text may hold `${NAME}`, replaced from the variables or the environment when the
-    manifests are loaded (`$${` writes a literal `${`); a value written entirely as
-    `${NAME}` may also stand for a boolean, a number or a kind (see `Variable`)."""
-
-    settings: Settings | None = Field(None, description="At most once across all files.")
-    companies: Companies = Field(default_factory=_empty_list, description="Key: name.")
-    departments: Departments = Field(default_factory=_empty_list, description="Key: name.")
-    categories: Categories = Field(default_factory=_empty_list, description="Key: name.")
-    tech_permissions: TechPermissions = Field(
-        default_factory=_empty_list, description="Key: category. The technicians of each category."
-    )
-    users: Users = Field(default_factory=_empty_list, description="Key: username.")
-    assets: Assets = Field(default_factory=_empty_list, description="Key: serial_number.")
-    automation_rules: AutomationRules = Field(
-        default_factory=_empty_list, description="Key: id. Rules are only enabled or disabled."
-    )
-    workspace: Workspace | None = Field(None, description="The workspace service's objects.")
-
-
-def managed_fields(entry: BaseModel) -> set[str]:
-    """The fields an entry manages: those written in the manifest (not `previously`)."""
-    if isinstance(entry, Employee):
-        return set(entry.fields)
-    return set(entry.model_fields_set) - {PREVIOUSLY}

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from reconciler.manifest.kinds import KINDS, key_field, normalise_key, spec
+from reconciler.kinds.table import KINDS, key_field, normalise_key, spec
 from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import Node, Report

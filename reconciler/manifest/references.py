@@ -9,9 +9,10 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
+from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.table import KINDS, key_field
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import KINDS, key_field
-from reconciler.manifest.models import Employee, Kind
+from reconciler.manifest.models import Kind
 
 Path = tuple[str | int, ...]  # pragma: no mutate
 

@@ -14,8 +14,9 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from reconciler.kinds.table import KINDS
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import KINDS, KindSpec
+from reconciler.manifest.kinds import KindSpec
 from reconciler.manifest.models import PREVIOUSLY, Kind
 from reconciler.manifest.references import entry_keys, keyed_entries
 

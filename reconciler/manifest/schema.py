@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from reconciler.manifest.models import Manifest
+from reconciler.manifest.document import Manifest
 from reconciler.manifest.overlays import add_marker_schemas
 from reconciler.manifest.values import VARIABLE_SCHEMA
 

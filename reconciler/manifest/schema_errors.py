@@ -19,8 +19,9 @@ from typing import Annotated, Any, Union, get_args, get_origin
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from reconciler.manifest.kinds import KINDS
-from reconciler.manifest.models import PREVIOUSLY, Manifest
+from reconciler.kinds.table import KINDS
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.models import PREVIOUSLY
 from reconciler.manifest.values import mark_variables
 from reconciler.manifest.yamltree import Node, Report
 

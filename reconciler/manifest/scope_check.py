@@ -14,10 +14,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from reconciler.kinds.categories.model import Category
+from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.table import spec
 from reconciler.manifest.characters import Problem
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import spec
-from reconciler.manifest.models import Category, Employee, Kind
+from reconciler.manifest.models import Kind
 from reconciler.manifest.references import keyed_entries
 from reconciler.manifest.scopes import category_name, named_in, pattern_failure
 

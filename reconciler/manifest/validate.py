@@ -39,10 +39,11 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from reconciler.errors import ManifestError
+from reconciler.kinds.table import KINDS, key_field, spec
 from reconciler.manifest.characters import character_problems
 from reconciler.manifest.confusables import confusable_pairs, fold
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import KINDS, KindSpec, email_key, key_field, norm_key, spec
+from reconciler.manifest.kinds import KindSpec, email_key, norm_key
 from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import PREVIOUSLY, Kind
 from reconciler.manifest.problems import printable
@@ -375,10 +376,9 @@ def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
             where = _overlaid(desired, kind, first) or desired.location(kind, first) or f"'{first}'"
             found.entry(kind, key, (), f"{kind.value} '{key}' and '{first}' (at {where}) " + _SAME)
     # A target's keys are folded once, and a reference is compared with them in full only
-    # when it could be confused with one: doing that for every reference made `validate`
-    # quadratic (issue 13: 40 s for a 10,300-object manifest, its users referred to 5,000 times).
+    # when it could be confused with one (for every reference, `validate` is quadratic).
     # An ASCII name among ASCII keys makes no pair either (`confusable_pairs`): then
-    # nothing is folded, and the confusables table is not loaded (issue 25).
+    # nothing is folded, and the confusables table is not loaded.
     exact: dict[Kind, set[str]] = {}
     ascii_keys: dict[Kind, bool] = {}
     folded: dict[Kind, set[str]] = {}

@@ -9,7 +9,7 @@ import heapq
 from collections.abc import Iterable, Sequence
 from graphlib import CycleError, TopologicalSorter
 
-from reconciler.manifest.kinds import KIND_NAMES
+from reconciler.kinds.table import KIND_NAMES
 from reconciler.plans import Change
 
 # The kinds' natural order: that of the table of kinds.

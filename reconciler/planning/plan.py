@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from reconciler.kinds.table import KIND_NAMES, service_of
 from reconciler.live import LiveState
 from reconciler.live.coverage import coverage
 from reconciler.live.lookalikes import lookalike_warnings
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.kinds import HELPDESK, WORKSPACE
 from reconciler.planning.order import (
     CycleError,
     order_changes,

@@ -23,8 +23,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import BY_NAME, KINDS, KindSpec, references_to
+from reconciler.kinds.table import BY_NAME, KINDS, references_to
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.kinds import KindSpec
 from reconciler.manifest.renames import Formers, formers_of, live_match
 from reconciler.plans import Change, Diagnostic, address, error, note
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import KINDS, KindSpec, email_key
+from reconciler.kinds.table import KINDS
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.kinds import KindSpec, email_key
 from reconciler.manifest.models import PREVIOUSLY
 from reconciler.manifest.references import entry_keys
 from reconciler.manifest.renames import formers_of

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reconciler.errors import UsageError
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import KIND_NAMES, key_field, norm_key, normalise_key
+from reconciler.kinds.table import KIND_NAMES, key_field, normalise_key
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.kinds import norm_key
 from reconciler.plans import Change, Diagnostic, error
 
 _ADDRESS = re.compile(r'(?P<kind>[^\[\]"/]+)\["(?P<key>(?:[^"\\]|\\.)*)"\]')

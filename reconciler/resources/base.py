@@ -1,8 +1,8 @@
 """What every resource provides, and the context they read and plan in.
 
-Every managed kind has the same shape: a `*_records.py` module with its live state (the
-`Live*` types), the parsing of API answers into it and its reader (the only I/O), and a
-planning module with its resource: an object with
+Every managed kind has the same shape, in its package `kinds/<kind>/`: `reader.py` with
+its live state (the `Live*` types), the parsing of API answers into it and its reader (the
+only I/O), and `planner.py` with its resource: an object with
 - `kind`, `service`, and `uses` (the kinds its full read needs read too);
 - `needs(desired)`: whether a run with these manifests must read it;
 - `async read(reader)`: the kind's reader, in one of two modes (see `Reader`);
@@ -22,8 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import BY_NAME, norm_key, service_of
+from reconciler.kinds.table import BY_NAME, service_of
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.kinds import norm_key
 from reconciler.manifest.models import Kind
 from reconciler.plans import Change, Diagnostic, Ref, address
 

@@ -16,8 +16,8 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import spec
+from reconciler.kinds.table import spec
+from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import Kind
 from reconciler.manifest.references import named_references
 from reconciler.manifest.scopes import in_patterns

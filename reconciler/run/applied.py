@@ -121,10 +121,10 @@ def _plan_snapshot(
     excludes: Sequence[Selector],
 ) -> Mapping[str, Any]:
     """The manifests as of the applied commit planned against `live`: pure planning."""
-    from reconciler.manifest import validate_manifests
+    from reconciler.kinds.register import RESOURCES
+    from reconciler.manifest.validate import validate_manifests
     from reconciler.manifest.varfiles import load_var_files
     from reconciler.planning.plan import plan
-    from reconciler.resources import RESOURCES
 
     # A var file the commit did not have: the current one (its values are not manifests).
     variables = [snapshot.copies.get(path, path) for path in var_files]

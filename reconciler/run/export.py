@@ -15,13 +15,9 @@ from reconciler.terminal.console import Progress
 
 
 def run_export(flags: ExportFlags, target: Target | None = None) -> None:
-    from reconciler.export import (
-        Selection,
-        check_directory,
-        export_live,
-        parse_rule_ids,
-        write_directory,
-    )
+    from reconciler.export.output import check_directory, write_directory
+    from reconciler.export.run import export_live
+    from reconciler.export.selection import Selection, parse_rule_ids
 
     selection = Selection.build(kinds=flags.kinds, targets=flags.targets,
                                 excludes=flags.excludes,

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from reconciler.manifest import DesiredState, Validated
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.validate import Validated
 
 if TYPE_CHECKING:
     from reconciler.project import Target
@@ -24,7 +25,7 @@ def load_manifests(
     paths: Sequence[Path], var_file_paths: Sequence[Path], target: Target | None = None
 ) -> Validated:
     """Load and validate the manifests (with --var-file values), print the warnings."""
-    from reconciler.manifest import validate_manifests
+    from reconciler.manifest.validate import validate_manifests
     from reconciler.manifest.varfiles import load_var_files
 
     repository = target.root if target is not None else None
@@ -75,7 +76,7 @@ def narrowed(
 
 
 def _loader(var_file_paths: Sequence[Path]) -> Callable[[Sequence[Path]], DesiredState]:
-    from reconciler.manifest import validate_manifests
+    from reconciler.manifest.validate import validate_manifests
     from reconciler.manifest.varfiles import load_var_files
 
     variables = load_var_files(list(var_file_paths)) if var_file_paths else None

@@ -29,8 +29,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from reconciler.errors import ManifestError, UsageError
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import key_field, normalise_key, spec
+from reconciler.kinds.table import key_field, normalise_key, spec
+from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import MANIFEST_SUFFIXES
 from reconciler.manifest.models import Kind
 

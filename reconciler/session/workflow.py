@@ -21,14 +21,14 @@ from reconciler.clients import (
 )
 from reconciler.clients.connection import Connection, HelpdeskConnection
 from reconciler.errors import AuthenticationError, UsageError
+from reconciler.kinds.register import RESOURCES
+from reconciler.kinds.table import service_of
 from reconciler.live import LiveState, read_live
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import service_of
+from reconciler.manifest.desired import DesiredState
 from reconciler.planning.plan import plan, prune_kinds
 from reconciler.planning.safety import brake_verdict
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
-from reconciler.resources import RESOURCES
 
 MAX_CONCURRENCY = 6  # requests in flight per client, as the clients' own default
 

@@ -15,10 +15,11 @@ from reconciler.applied.compare import Labelled, Unlabelled, labels_for
 from reconciler.applied.labels import Cause, counts_line
 from reconciler.applied.mark import record
 from reconciler.applied.snapshot import Snapshot
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import LiveState, read_live
-from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 from reconciler.planning.plan import plan
-from reconciler.resources import RESOURCES
 from tests.applied.gitrepo import commit_all, git, new_repo, write
 from tests.planning.fakes import SnapshotClient
 

@@ -16,7 +16,7 @@ from reconciler.clients.connection import (
     RateSettings,
     WorkspaceConnection,
 )
-from reconciler.manifest import DesiredState
+from reconciler.manifest.desired import DesiredState
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store

@@ -19,7 +19,8 @@ from typing import Any
 import httpx
 from pydantic import BaseModel
 
-from reconciler.manifest import DesiredState, managed_fields
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import managed_fields
 from reconciler.sandbox.records import FIELD_TYPES
 
 TYPE_NAMES = {code: name for name, code in FIELD_TYPES.items()}

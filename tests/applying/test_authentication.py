@@ -11,7 +11,7 @@ import pytest
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, RateSettings
 from reconciler.errors import AuthenticationError
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans.addresses import Selector
 from reconciler.session.workflow import read_and_plan
 from tests.applying.inprocess import EXAMPLE, asgi, seeded

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 from reconciler.sandbox import SandboxState, records
 from reconciler.sandbox.seed import Credentials
 from reconciler.session.workflow import read_and_plan

@@ -14,7 +14,7 @@ import pytest
 
 from reconciler.applying.lock import ApplyLock, ApplyLocked
 from reconciler.applying.session import ApplySession
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from tests.applying.inprocess import EXAMPLE, asgi, connection, seeded
 
 HELPDESK = "http://127.0.0.1/helpdesk"

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.applying.session import ApplySession, SilentProgress
 from reconciler.cli import main
-from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
 from tests.applying.fakes import FakeClient, change, op, plan_of
 from tests.applying.inprocess import EXAMPLE, asgi, connection, mismatches, seeded

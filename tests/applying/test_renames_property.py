@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Manifest
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
 from reconciler.sandbox import SandboxState
 from tests.applying.inprocess import asgi, seeded
 from tests.applying.test_session import plan_and_apply, plan_in

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans.addresses import Selector
 from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
 from tests.applying.inprocess import EXAMPLE, asgi, connection, seeded

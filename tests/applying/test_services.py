@@ -13,7 +13,8 @@ from reconciler.cli import main
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, WorkspaceConnection
 from reconciler.errors import UsageError
-from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans.addresses import Selector
 from reconciler.session.workflow import check_services
 from tests.applying.inprocess import EXAMPLE

@@ -20,7 +20,8 @@ from reconciler.applying.executor import ApplyReport
 from reconciler.applying.lock import ApplyLock
 from reconciler.applying.session import ApplySession
 from reconciler.errors import AuthenticationError, StalePlanError
-from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Action, Plan
 from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
 from reconciler.sandbox import SandboxState

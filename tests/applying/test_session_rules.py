@@ -21,8 +21,11 @@ from reconciler.applying.session import (
     BrakeHolds,
 )
 from reconciler.errors import PlanHasErrors, StalePlanError
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Company, Department, Manifest, Safety, Settings
+from reconciler.kinds.companies.model import Company
+from reconciler.kinds.departments.model import Department
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.models import Safety, Settings
 from reconciler.plans import Plan
 from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
 from tests.applying.inprocess import asgi, connection, seeded

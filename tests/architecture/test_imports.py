@@ -7,10 +7,16 @@
 - Imports go down the pipeline: a package imports only packages of a lower stage
   (`STAGES`), never one of its own stage or above; the `plan` facade is imported by nobody
   inside the package.
+- A kind's package (`kinds/<kind>/`) spans the pipeline: each of its modules stands at the
+  stage of its role (`KIND_ROLES`): its row and entry model with the manifest, its reader
+  and planner with the resources, its converter with export's conversion. The table of
+  kinds stands with the manifest, the register of kinds with the converters.
 - The planner is pure: no module of `planning/` imports the clients or a module of I/O
   (network, files, processes) or opens a file; `run/` does that around it.
 - `export` reads the live state and writes manifests without the planner: it imports
   nothing of `planning/`.
+- Kinds are registered by imports the check sees: no module builds an import from a
+  string (`importlib`, `__import__`) outside the few named in `IMPORTS_BY_NAME`.
 - The sandbox stands beside the pipeline: only `cli/` imports it.
 - No import cycle between modules, counting every import a module makes: at the top,
   inside functions (lazy imports) and under `if TYPE_CHECKING:` alike.
@@ -42,14 +48,19 @@ STAGES: tuple[frozenset[str], ...] = tuple(
     for stage in (
         "__init__ errors",  # the version; the exception tree
         "masking",  # secrets out of every output, and the one writer of output files
-        "manifest clients",  # the desired state; the services' HTTP clients
+        # The desired state (with each kind's row and entry model, and the table of kinds);
+        # the services' HTTP clients.
+        "manifest kinds clients",
         "project",  # reconciler.yaml: the environments and what a run for one needs
         # Beside the pipeline, not in it: the local imitation of both services, which
         # speaks the clients' connection settings and only the CLI starts.
         "sandbox",
         "applied",  # the applied mark (git refs), drift and pending labels of plans' dicts
         "plans",  # the plan's data, its addresses and the saved plan file
-        "resources",  # one module per kind: read live objects, plan changes
+        "resources",  # each kind's reader and planner, and what they share
+        # Live objects as manifest entries: each kind's converter, export's pure conversion
+        # pieces they share, and the register of kinds (each kind's resource and converter).
+        "convert",
         "live",  # read the live state; coverage; look-alikes
         "render",  # plan -> text, Markdown, JSON
         "report",  # plan and problems -> CI annotations, summaries, HTML, JUnit, drift issue
@@ -84,9 +95,32 @@ def _resolve(name: str) -> str | None:
     return name or None
 
 
+# A module of a kind's package stands at the stage of its role (its last name); the
+# package's `__init__` (the kind's row) and the modules below at the manifest's.
+KIND_ROLES = {
+    "model": "manifest",
+    "reader": "resources",
+    "planner": "resources",
+    "export": "convert",
+}
+# Modules that stand at another stage than their package's.
+MODULE_STAGES = {
+    "reconciler.kinds.table": "manifest",
+    "reconciler.kinds.register": "convert",
+    "reconciler.export.entries": "convert",
+    "reconciler.export.values": "convert",
+    "reconciler.export.selection": "convert",
+}
+
+
 def _package_of(module: str) -> str:
-    """The stage a module belongs to: its first package, or its own top-level name."""
+    """The stage a module belongs to: its first package, or its own top-level name; a
+    kind's module by its role (`KIND_ROLES`), and the few of `MODULE_STAGES`."""
+    if module in MODULE_STAGES:
+        return MODULE_STAGES[module]
     parts = module.split(".")
+    if parts[1:2] == ["kinds"]:
+        return KIND_ROLES.get(parts[-1], "manifest") if len(parts) > 3 else "manifest"
     return parts[1] if len(parts) > 1 else "__init__"
 
 
@@ -242,7 +276,7 @@ def test_export_does_not_import_the_planner() -> None:
     found = sorted(
         f"{module} -> {target}"
         for module, targets in GRAPH.items()
-        if _package_of(module) == "export"
+        if module.startswith(("reconciler.export.", "reconciler.kinds."))
         for target in targets
         if _package_of(target) == "planning"
     )
@@ -269,8 +303,8 @@ def imports_by_name(path: Path) -> bool:
 
 
 def test_kinds_are_registered_by_imports_the_check_sees() -> None:
-    # A kind's resource and converter are imported by name in the registers
-    # (resources/__init__.py, export/run.py), never built from an import string.
+    # A kind's row is imported by name in the table (kinds/table.py), its resource and
+    # converter in the register (kinds/register.py), never built from an import string.
     found = {
         module
         for module, path in MODULES.items()
@@ -286,7 +320,7 @@ def test_the_import_by_name_check_sees_each_form(tmp_path: Path) -> None:
         source.write_text(text)
         assert imports_by_name(source), text
     plain = tmp_path / "plain.py"
-    plain.write_text("from reconciler.resources.users import UsersResource\n")
+    plain.write_text("from reconciler.kinds.users.planner import UsersResource\n")
     assert not imports_by_name(plain)
 
 
@@ -298,3 +332,15 @@ def test_only_the_cli_imports_the_sandbox() -> None:
         and any(_package_of(t) == "sandbox" for t in targets)
     )
     assert importers == []
+
+
+def test_the_table_and_the_register_import_each_kind_by_name() -> None:
+    # The two lists that name every kind: the rows (kinds/table.py) and each kind's
+    # resource and converter (kinds/register.py), each an import the check sees.
+    kinds = sorted(p.parent.name for p in (PACKAGE / "kinds").glob("*/__init__.py"))
+    assert "users" in kinds
+    for kind in kinds:
+        if kind != "custom_fields":
+            assert f"reconciler.kinds.{kind}" in GRAPH["reconciler.kinds.table"], kind
+            assert f"reconciler.kinds.{kind}.export" in GRAPH["reconciler.kinds.register"], kind
+        assert f"reconciler.kinds.{kind}.planner" in GRAPH["reconciler.kinds.register"], kind

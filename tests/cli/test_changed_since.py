@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.manifest import validate_manifests
 from reconciler.manifest.models import Kind
+from reconciler.manifest.validate import validate_manifests
 from reconciler.manifest.varfiles import load_var_files
 from reconciler.run.inputs import announce, narrowed
 from reconciler.run.scope import Scope

@@ -113,7 +113,7 @@ def buggy(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("reconciler.manifest.schema_text", broken)
+    monkeypatch.setattr("reconciler.manifest.schema.schema_text", broken)
 
 
 @pytest.mark.usefixtures("buggy")

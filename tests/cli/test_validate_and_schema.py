@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from reconciler.cli import main
-from reconciler.manifest import schema_text
 from reconciler.manifest.reference import reference_markdown
+from reconciler.manifest.schema import schema_text
 
 
 def test_validate_counts_the_objects_of_every_file(

@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import read_live
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.planning.plan import plan, prune_kinds
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
-from reconciler.resources import RESOURCES
 from tests.planning.fakes import SnapshotClient
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.yaml"))

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from ruamel.yaml import YAML
 
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.sandbox.process import SandboxProcess
 from tests.applying.readback import Readback
 from tests.e2e.conftest import Serve

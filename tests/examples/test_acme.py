@@ -27,12 +27,14 @@ from ruamel.yaml import YAML
 from reconciler.clients.auth import BasicAuth
 from reconciler.clients.helpdesk import HelpdeskClient
 from reconciler.clients.workspace import WorkspaceClient
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import read_live
-from reconciler.manifest import DesiredState, Manifest, load_manifests, managed_fields
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest, managed_fields
+from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import Safety
 from reconciler.planning.plan import plan
 from reconciler.plans import Plan
-from reconciler.resources import RESOURCES
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store

@@ -18,7 +18,8 @@ import pytest
 
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection, WorkspaceConnection
-from reconciler.manifest import DesiredState, load_manifests
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import Settings
 from reconciler.plans import Change, Plan, address
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.export import ExportResult, Selection
+from reconciler.export.result import ExportResult
 from reconciler.export.run import convert
+from reconciler.export.selection import Selection
 from reconciler.export.snapshot import LiveSnapshot
-from reconciler.resources.category_records import LiveCategories, LiveCategory
-from reconciler.resources.company_records import LiveCompanies, LiveCompany
-from reconciler.resources.department_records import LiveDepartments
-from reconciler.resources.rule_records import LiveRules, RuleInfo
+from reconciler.kinds.automation_rules.reader import LiveRules, RuleInfo
+from reconciler.kinds.categories.reader import LiveCategories, LiveCategory
+from reconciler.kinds.companies.reader import LiveCompanies, LiveCompany
+from reconciler.kinds.departments.reader import LiveDepartments
 
 GOLDEN = Path(__file__).parent / "golden" / "kinds"
 KINDS = ("companies", "departments", "categories", "automation_rules")

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from reconciler.export import Selection
 from reconciler.export.run import convert
+from reconciler.export.selection import Selection
 from reconciler.export.snapshot import LiveSnapshot
 from reconciler.export.values import LearnedOptions, ValueExporter
-from reconciler.resources.company_records import LiveCompanies, LiveCompany
-from reconciler.resources.custom_field_records import (
+from reconciler.kinds.companies.reader import LiveCompanies, LiveCompany
+from reconciler.kinds.custom_fields.reader import (
     CHECKBOX,
     DATE,
     DROPDOWN,

@@ -12,8 +12,8 @@ from ruamel.yaml import YAML
 
 from reconciler.export.clone import CloneSettings, clone_settings
 from reconciler.export.result import ExportResult
-from reconciler.resources.category_records import LiveCategories, LiveCategory
-from reconciler.resources.custom_field_records import (
+from reconciler.kinds.categories.reader import LiveCategories, LiveCategory
+from reconciler.kinds.custom_fields.reader import (
     DROPDOWN,
     TEXT,
     USAGE,

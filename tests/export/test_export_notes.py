@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.export import Selection
+from reconciler.export.selection import Selection
 from tests.export.sandbox import export, seeded
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reconciler.export import Selection
+from reconciler.export.selection import Selection
 from reconciler.resources.base import norm_key
 from reconciler.sandbox import SandboxState, records
 from reconciler.sandbox.seed import Credentials, initialise

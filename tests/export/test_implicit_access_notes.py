@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.export import Selection
+from reconciler.export.selection import Selection
 from tests.export.sandbox import round_trip, seeded
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reconciler.manifest.kinds import KINDS
+from reconciler.kinds.table import KINDS
 from reconciler.manifest.models import PREVIOUSLY
 from tests.export.sandbox import round_trip, seeded
 

@@ -11,15 +11,11 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.export import (
-    SCHEMA_FILE,
-    ExportResult,
-    check_directory,
-    existing_manifests,
-    public_url,
-    write_directory,
-)
-from reconciler.manifest import json_schema, load_manifests
+from reconciler.export.output import check_directory, existing_manifests, write_directory
+from reconciler.export.result import SCHEMA_FILE, ExportResult
+from reconciler.export.run import public_url
+from reconciler.manifest.loader import load_manifests
+from reconciler.manifest.schema import json_schema
 
 NOW = datetime(2026, 5, 4, 3, 2, 1, tzinfo=UTC)
 

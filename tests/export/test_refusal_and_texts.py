@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.export import write_directory
 from reconciler.export.entries import text
+from reconciler.export.output import write_directory
 from tests.export.test_output import result
 
 

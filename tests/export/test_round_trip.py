@@ -14,9 +14,10 @@ import pytest
 from ruamel.yaml import YAML
 
 from reconciler.applying.session import ApplySession
-from reconciler.export import KIND_FILES, SCHEMA_FILE, Selection
-from reconciler.manifest import load_manifest_text, load_manifests
-from reconciler.manifest.kinds import ENTRY_MODELS
+from reconciler.export.result import SCHEMA_FILE
+from reconciler.export.selection import KIND_FILES, Selection
+from reconciler.kinds.table import ENTRY_MODELS
+from reconciler.manifest.loader import load_manifest_text, load_manifests
 from reconciler.manifest.models import Kind
 from reconciler.session.workflow import read_and_plan
 from tests.export.sandbox import (

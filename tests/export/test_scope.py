@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.export import Selection, export_live
+from reconciler.export.run import export_live
+from reconciler.export.selection import Selection
 from tests.export.sandbox import ROOT, connection, seeded, transport
 
 SHARED = ROOT / "examples" / "shared"

@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.export import EXPORT_KINDS, Selection, parse_rule_ids
-from reconciler.export.selection import split_list
+from reconciler.export.selection import EXPORT_KINDS, Selection, parse_rule_ids, split_list
 from reconciler.sandbox import records
 from tests.export.sandbox import describe, export, round_trip, seeded
 

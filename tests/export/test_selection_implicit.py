@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reconciler.export import Selection
+from reconciler.export.selection import Selection
 from tests.export.sandbox import describe, round_trip, seeded
 
 

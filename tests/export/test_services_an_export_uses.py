@@ -18,7 +18,9 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.errors import AuthenticationError, UsageError
-from reconciler.export import ExportResult, Selection, export_live
+from reconciler.export.result import ExportResult
+from reconciler.export.run import export_live
+from reconciler.export.selection import Selection
 from tests.export.sandbox import HELPDESK_URL, connection, seeded, transport
 
 WORKSPACE = "http://127.0.0.1:8080/workspace/"

@@ -1,6 +1,7 @@
-"""Users and workspace employees as `reconciler export` writes them (export/people.py),
-converted from a live snapshot without a service: each field as the manifest reads it
-back, empty ones only with `--include-empty`, and the notes for what cannot be written."""
+"""Users and workspace employees as `reconciler export` writes them
+(kinds/users/export.py, kinds/employees/export.py), converted from a live snapshot without
+a service: each field as the manifest reads it back, empty ones only with
+`--include-empty`, and the notes for what cannot be written."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from reconciler.export import Selection
-from reconciler.export.people import live_user_names
 from reconciler.export.run import convert
+from reconciler.export.selection import Selection
 from reconciler.export.snapshot import LiveSnapshot
-from reconciler.resources.employee_records import LiveEmployees
-from reconciler.resources.user_records import LiveUser, LiveUsers
+from reconciler.kinds.employees.reader import LiveEmployees
+from reconciler.kinds.users.export import live_user_names
+from reconciler.kinds.users.reader import LiveUser, LiveUsers
 
 USERS = (
     LiveUser(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from reconciler.export.yamlout import dump, entries_node, escape, scalar
-from reconciler.manifest import load_manifest_text
+from reconciler.manifest.loader import load_manifest_text
 
 # Text as live services hold it, biased towards what YAML treats specially.
 SPECIAL = "${}\n\r\t\x85\u2028 #:'\"-?|>&*!%@`[],0123456789.+eE~yesnoONtrue"

@@ -34,8 +34,11 @@ from reconciler.fleet.rollout import (
     apply_waves,
 )
 from reconciler.fleet.waves import Wave
-from reconciler.manifest import DesiredState, load_manifests
-from reconciler.manifest.models import Department, Manifest, User
+from reconciler.kinds.departments.model import Department
+from reconciler.kinds.users.model import User
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Action, Change, Plan
 from reconciler.plans.addresses import Selector
 from reconciler.sandbox import SandboxState

@@ -4,9 +4,9 @@ the kind is reported as read by name only, never as fully covered."""
 
 from __future__ import annotations
 
+from reconciler.kinds.tech_permissions.reader import LiveTechPermissions, Technician
 from reconciler.live import LiveState
 from reconciler.live.coverage import NAMED_ONLY, live_objects
-from reconciler.resources.tech_permission_records import LiveTechPermissions, Technician
 
 
 def test_permissions_without_the_categories_read_are_named_only() -> None:

@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 
 from reconciler.errors import MalformedAnswer
+from reconciler.kinds.companies.model import Company
+from reconciler.kinds.departments.model import Department
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import FullRead, LiveReader, LiveState, malformed, read_live
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Company, Department, Manifest
-from reconciler.resources import RESOURCES
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
 from tests.planning.fakes import SnapshotClient
 
 ACME = DesiredState.from_manifest(Manifest(companies=[Company(name="Acme")]))

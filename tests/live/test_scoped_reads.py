@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import LiveState, read_live
-from reconciler.manifest import load_manifest_text
+from reconciler.manifest.loader import load_manifest_text
 from reconciler.planning.plan import plan
-from reconciler.resources import RESOURCES
 from reconciler.sandbox import SandboxState, records
 from tests.clients.conftest import endpoint_calls, helpdesk_client, make_state, no_limits
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.manifest import load_manifests
 from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 
 
 def load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *texts: str) -> DesiredState:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import validate_manifests
+from reconciler.manifest.validate import validate_manifests
 
 CASES = Path(__file__).parent / "cases"
 ALL = sorted(CASES.iterdir())

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reconciler.manifest import load_manifest_text, reference_warnings, validate_manifests
 from reconciler.manifest.confusables import LookalikeIndex, _prototypes, confusable_pairs, fold
+from reconciler.manifest.loader import load_manifest_text
+from reconciler.manifest.validate import reference_warnings, validate_manifests
 from tests.planning.test_cases import run_case
 
 FULLWIDTH_A = "\uff21"

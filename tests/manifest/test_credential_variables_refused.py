@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import validate_manifests
 from reconciler.manifest.loader import load_manifest_text
+from reconciler.manifest.validate import validate_manifests
 from reconciler.manifest.variables import PLATFORM_CREDENTIALS, Variables
 
 ADMIN_TOKEN = "the-admin-token-of-acme"

@@ -13,7 +13,7 @@ import pytest
 from reconciler.applying import lock
 from reconciler.applying.log import ApplyLog
 from reconciler.errors import ManifestError, UsageError
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 
 
 @pytest.mark.usefixtures("no_network")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reconciler.manifest import load_manifests, reference_warnings, validate_references
+from reconciler.manifest.loader import load_manifests
+from reconciler.manifest.validate import reference_warnings, validate_references
 
 BASELINE = """\
 companies:

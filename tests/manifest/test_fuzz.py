@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import DesiredState, load_manifest_text
-from reconciler.manifest.models import Manifest
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.loader import load_manifest_text
 from reconciler.manifest.schema_errors import _model_at
 
 PROBLEM = re.compile(r"^fuzz\.yaml:[1-9]\d*:[1-9]\d*: \S[^\n]*$")

@@ -12,8 +12,11 @@ from typing import Any
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import DesiredState, Kind, files, load_manifest_text, load_manifests
-from reconciler.manifest.models import Company, OptionId, Settings
+from reconciler.kinds.companies.model import Company
+from reconciler.manifest import files
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifest_text, load_manifests
+from reconciler.manifest.models import Kind, OptionId, Settings
 
 # DESIGN §2's example, with an alias, a merge key and a variable.
 DESIGN_EXAMPLE = """\
@@ -144,7 +147,7 @@ def test_locations_of_entries_and_of_values_inside_them() -> None:
 
 
 def test_a_desired_state_built_in_code_has_defaults_and_no_locations() -> None:
-    from reconciler.manifest import Manifest
+    from reconciler.manifest.document import Manifest
 
     desired = DesiredState.from_manifest(Manifest(companies=[Company(name="Acme")]))
     assert desired.settings == Settings()

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import load_manifest_text
-from reconciler.manifest.models import managed_fields
+from reconciler.manifest.document import managed_fields
+from reconciler.manifest.loader import load_manifest_text
 
 
 def dumped(text: str) -> dict[str, Any]:

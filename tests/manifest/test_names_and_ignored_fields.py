@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.manifest import validate_manifests
+from reconciler.manifest.validate import validate_manifests
 from tests.manifest.refusals import problems_of
 
 USER_FIELDS = (

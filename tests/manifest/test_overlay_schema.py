@@ -14,8 +14,9 @@ import pytest
 from ruamel.yaml import YAML
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import json_schema, load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.reference import reference_markdown
+from reconciler.manifest.schema import json_schema
 
 jsonschema = pytest.importorskip("jsonschema")
 

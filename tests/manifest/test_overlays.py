@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from tests.manifest.numbered import load
 
 BASELINE = """\

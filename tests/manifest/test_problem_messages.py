@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import load_manifest_text
+from reconciler.manifest.loader import load_manifest_text
 from tests.manifest.refusals import problems_of
 
 KINDS = "settings, companies, departments, categories, tech_permissions, users, assets, "

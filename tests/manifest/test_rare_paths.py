@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import confusables, load_manifest_text, load_manifests
+from reconciler.manifest import confusables
 from reconciler.manifest.confusables import fold
+from reconciler.manifest.loader import load_manifest_text, load_manifests
 from reconciler.manifest.validate import validate_references
 from reconciler.manifest.varfiles import load_var_files
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.manifest import json_schema
 from reconciler.manifest.reference import (
     definition_uses,
     reference_markdown,
     type_text,
     write_reference,
 )
+from reconciler.manifest.schema import json_schema
 from reconciler.manifest.values import HOSTNAME_PATTERN, VARIABLE_PATTERN
 
 COMMITTED = Path(__file__).parents[2] / "docs" / "manifest-reference.md"

@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import files, load_manifest_text, validate_manifests
+from reconciler.kinds.table import spec
+from reconciler.manifest import files
 from reconciler.manifest.files import FileRefused, read_regular_file
-from reconciler.manifest.kinds import spec
+from reconciler.manifest.loader import load_manifest_text
 from reconciler.manifest.renames import formers_of, live_value
+from reconciler.manifest.validate import validate_manifests
 from tests.manifest.refusals import problems_of
 
 RENAMES = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reconciler.manifest import schema_text, write_schema
+from reconciler.manifest.schema import schema_text, write_schema
 
 
 def test_the_schema_is_written_again_over_itself(tmp_path: Path) -> None:

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import Manifest, load_manifest_text, load_manifests
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.loader import load_manifest_text, load_manifests
 from tests.manifest.refusals import problems_of
 
 RULE = "automation_rules:\n  - id: {id}\n    enabled: {enabled}\n"

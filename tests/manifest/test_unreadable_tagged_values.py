@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 
 
 @pytest.mark.parametrize(

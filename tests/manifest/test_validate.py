@@ -9,15 +9,18 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import (
-    DesiredState,
-    load_manifest_text,
+from reconciler.kinds.tech_permissions.model import TechPermission
+from reconciler.kinds.users.model import User
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.loader import load_manifest_text
+from reconciler.manifest.models import Kind, Settings
+from reconciler.manifest.validate import (
+    UNPRUNABLE,
     reference_warnings,
     validate_manifests,
     validate_references,
 )
-from reconciler.manifest.models import Kind, Manifest, Settings, TechPermission, User
-from reconciler.manifest.validate import UNPRUNABLE
 
 from .test_loader import DESIGN_EXAMPLE, ENV
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from reconciler.cli import main
 from reconciler.errors import ManifestError
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.varfiles import load_var_files
 
 MANIFEST = """\

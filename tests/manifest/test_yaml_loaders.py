@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from reconciler.errors import ManifestError
-from reconciler.manifest import load_manifest_text, yamlcompose
+from reconciler.manifest import yamlcompose
+from reconciler.manifest.loader import load_manifest_text
 from reconciler.manifest.variables import Variables
 from reconciler.manifest.yamltree import MAX_DEPTH, Node, parse_documents
 from tests.manifest.test_fuzz import MANIFESTS, YAMLISH

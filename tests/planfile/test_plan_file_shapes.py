@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from reconciler.errors import PlanFileError
-from reconciler.manifest import load_manifest_text
+from reconciler.manifest.loader import load_manifest_text
 from reconciler.plans import (
     Action,
     BrakeVerdict,

@@ -14,8 +14,9 @@ from click.testing import CliRunner
 
 from reconciler.cli import main
 from reconciler.errors import UsageError
-from reconciler.manifest import DesiredState, validate_manifests
+from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import Kind
+from reconciler.manifest.validate import validate_manifests
 from reconciler.run.scope import Scope, changed_since
 
 MANIFEST = """\

@@ -6,13 +6,16 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from reconciler.kinds.companies.model import Company
+from reconciler.kinds.register import RESOURCES
+from reconciler.kinds.table import KIND_NAMES, KINDS, normalise_key
+from reconciler.kinds.users.model import User
 from reconciler.live import FullRead, LiveState, read_live
-from reconciler.manifest import DesiredState
-from reconciler.manifest.kinds import KIND_NAMES, KINDS, normalise_key
-from reconciler.manifest.models import Company, Kind, Manifest, Settings, User
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
+from reconciler.manifest.models import Kind, Settings
 from reconciler.planning.order import KIND_ORDER
 from reconciler.plans import Ref
-from reconciler.resources import RESOURCES
 from reconciler.resources.base import PlanContext
 from tests.planning.fakes import SnapshotClient
 

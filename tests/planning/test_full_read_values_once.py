@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
+from reconciler.kinds.companies.model import Company
+from reconciler.kinds.register import RESOURCES
+from reconciler.kinds.users.model import User
 from reconciler.live import FullRead, read_live
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Company, Manifest, User
-from reconciler.resources import RESOURCES
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
 from tests.planning.fakes import SnapshotClient
 from tests.planning.test_full_read import HELPDESK
 

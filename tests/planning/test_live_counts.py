@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import read_live
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import Safety
 from reconciler.planning.plan import plan
 from reconciler.planning.safety import brake_violations
-from reconciler.resources import RESOURCES
 from tests.planning.fakes import SnapshotClient
 
 RULE = "<AutomationRule><RuleID>{id}</RuleID><Name>Rule {id}</Name><Enabled>true</Enabled>\

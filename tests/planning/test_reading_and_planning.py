@@ -25,16 +25,13 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.errors import AuthenticationError, ReadOnlyViolation, UsageError
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import (
-    Asset,
-    Company,
-    Department,
-    Employee,
-    Manifest,
-    User,
-    Workspace,
-)
+from reconciler.kinds.assets.model import Asset
+from reconciler.kinds.companies.model import Company
+from reconciler.kinds.departments.model import Department
+from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.users.model import User
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest, Workspace
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
 from reconciler.sandbox import SandboxState

@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 from reconciler.errors import ApiError
+from reconciler.kinds.departments.model import Department
+from reconciler.kinds.register import RESOURCES
+from reconciler.kinds.users.model import User
 from reconciler.live import read_live
-from reconciler.manifest import DesiredState, Manifest
-from reconciler.manifest.models import Department, User
-from reconciler.resources import RESOURCES
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
 from tests.planning.fakes import SnapshotClient
 
 USERS = [

@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import read_live
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.planning.plan import plan, prune_kinds
-from reconciler.resources import RESOURCES
 from tests.planning.fakes import SnapshotClient
 
 

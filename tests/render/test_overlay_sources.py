@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import PlanFileError
-from reconciler.manifest import DesiredState, load_manifests, validate_references
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
+from reconciler.manifest.validate import validate_references
 from reconciler.plans import Action, Change, FieldChange, Plan
 from reconciler.plans.addresses import with_sources
 from reconciler.plans.planfile import plan_from_dict

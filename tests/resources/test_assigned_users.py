@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.resources.asset_records import AssignedUser, parse_assigned
+from reconciler.kinds.assets.reader import AssignedUser, parse_assigned
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from reconciler.resources.custom_field_records import parse_definition, parse_options
+from reconciler.kinds.custom_fields.reader import parse_definition, parse_options
 
 
 @pytest.mark.parametrize(

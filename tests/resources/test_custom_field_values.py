@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from reconciler.manifest.models import OptionId
-from reconciler.resources.custom_field_records import (
+from reconciler.kinds.custom_fields.planner import closest, diff_values
+from reconciler.kinds.custom_fields.reader import (
     CustomFieldCatalogue,
     parse_definition,
 )
-from reconciler.resources.custom_fields import closest, diff_values
+from reconciler.manifest.models import OptionId
 
 USAGE = 3
 DEFINITIONS = [

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import asyncio
 
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import read_live
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Manifest
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
 from reconciler.planning.plan import plan
-from reconciler.resources import RESOURCES
 from tests.planning.fakes import SnapshotClient
 
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import pytest
 
+from reconciler.kinds.tech_permissions.reader import Technician
 from reconciler.resources.implicit_technicians import (
     ADMIN_ROLE,
     EVERY_CATEGORY,
@@ -18,7 +19,6 @@ from reconciler.resources.implicit_technicians import (
     listed_everywhere,
     worth_reading_all,
 )
-from reconciler.resources.tech_permission_records import Technician
 
 ADA, BEN, CY = Technician(1, "ada"), Technician(2, "Ben"), Technician(3, "cy")
 

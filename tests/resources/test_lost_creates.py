@@ -12,13 +12,14 @@ from typing import Any, cast
 import pytest
 
 from reconciler.errors import ApiError
-from reconciler.manifest import DesiredState, load_manifests
+from reconciler.kinds.assets.planner import AssetsResource
+from reconciler.kinds.categories.planner import CategoriesResource
+from reconciler.kinds.companies.planner import CompaniesResource
+from reconciler.kinds.employees.planner import EmployeesResource
+from reconciler.kinds.users.planner import UsersResource
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Action, Change, FieldChange
-from reconciler.resources.assets import AssetsResource
-from reconciler.resources.categories import CategoriesResource
-from reconciler.resources.companies import CompaniesResource
-from reconciler.resources.employees import EmployeesResource
-from reconciler.resources.users import UsersResource
 
 NO_DESIRED = cast(DesiredState, None)  # locate looks only at the live service
 

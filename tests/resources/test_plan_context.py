@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import read_live
-from reconciler.manifest import DesiredState
-from reconciler.manifest.models import Manifest
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.document import Manifest
 from reconciler.plans import Ref
-from reconciler.resources import RESOURCES, PlanContext
+from reconciler.resources import PlanContext
 from tests.planning.fakes import SnapshotClient
 
 MANIFEST = {

@@ -1,12 +1,13 @@
 """The resources package's public names: what `from reconciler.resources import *` (and
-of `base`, `users`) gives a library user, and which kinds can find again an object whose
-create lost its answer (`LOCATORS`: apply asks them before creating a second one)."""
+of `base`, the register of kinds and the users' planner) gives a library user, and which
+kinds can find again an object whose create lost its answer (`LOCATORS`: apply asks them
+before creating a second one)."""
 
 from __future__ import annotations
 
 import pytest
 
-from reconciler.resources import BY_KIND, LOCATORS, RESOURCES
+from reconciler.kinds.register import BY_KIND, LOCATORS, RESOURCES
 
 
 @pytest.mark.parametrize(
@@ -15,11 +16,7 @@ from reconciler.resources import BY_KIND, LOCATORS, RESOURCES
         (
             "reconciler.resources",
             {
-                "BY_KIND",
-                "LOCATORS",
-                "RESOURCES",
                 "KindPlan",
-                "Locate",
                 "PlanContext",
                 "Resource",
                 "norm_key",
@@ -38,7 +35,20 @@ from reconciler.resources import BY_KIND, LOCATORS, RESOURCES
             },
         ),
         (
-            "reconciler.resources.users",
+            "reconciler.kinds.register",
+            {
+                "BY_KIND",
+                "CONVERTERS",
+                "LOCATORS",
+                "REGISTER",
+                "RESOURCES",
+                "Convert",
+                "Locate",
+                "Registered",
+            },
+        ),
+        (
+            "reconciler.kinds.users.planner",
             {"LiveUser", "LiveUsers", "UsersResource", "parse_user", "record_changes"},
         ),
     ],

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from reconciler.errors import PlanFileError
-from reconciler.manifest import DesiredState
+from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.files import FileRefused, read_regular_file
 from reconciler.masking import write_text
 from reconciler.plans import Plan

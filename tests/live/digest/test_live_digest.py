@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from reconciler.kinds.register import RESOURCES
 from reconciler.live import LiveState, read_live
-from reconciler.manifest import load_manifests
+from reconciler.manifest.loader import load_manifests
 from reconciler.planning.plan import plan, prune_kinds
 from reconciler.plans import Plan
-from reconciler.resources import RESOURCES
 from tests.planning.fakes import SnapshotClient
 
 Path_ = tuple[Any, ...]

@@ -1,0 +1,282 @@
+"""Categories: keyed by name (case-insensitive), placed in a section named by `section`.
+
+The API lists categories (`GET /categories`: CategoryID, Name, SectionID, Section) and
+adds them (`AddCategory` with `name` and `sectionId`); it cannot rename, move or delete a
+category, nor create, list or rename a section. So:
+
+- A missing category is created. Its section is resolved by name from the sections that
+  live categories sit in (the only way the API shows sections), then from
+  `settings.section_ids` (a section made in the admin panel that no category is in yet,
+  as on a new helpdesk); a section in neither is an error naming the closest sections and
+  the remedy. A section both live and in `section_ids` with another id is a warning: the
+  live id wins. An id of `section_ids` that is another section live is an error for the
+  categories that would go there (they would land in the wrong section), else a warning.
+- A live category in another section than the manifest's is an error: the API cannot move
+  it, and creating a second one elsewhere would only fake a move.
+- The same name may exist in several sections: the entry matches the one in its section.
+  An entry without `section` does not manage it (DESIGN §2: omitted fields are not
+  managed) and matches a category of that name in any section, unless several exist: then
+  it is an error that asks for `section`. `section: null` means "no section".
+- Pruned (only when the manifests list categories, so that `--prune` with manifests that
+  do not manage categories does not report every one): a live category the manifests do
+  not name is a warning, as nothing can remove it.
+
+`LiveCategories.match` is shared with `tech_permissions`, which needs the same category
+(and its id) that this module matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from reconciler.kinds.categories.model import Category
+from reconciler.kinds.categories.reader import (
+    KIND,
+    TWINS_REMEDY,
+    CategoryMatch,
+    LiveCategories,
+    parse_category,
+    read_categories,
+    section_wishes,
+    where_text,
+)
+from reconciler.kinds.custom_fields.planner import closest
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.models import Settings
+from reconciler.plans import (
+    Action,
+    Change,
+    Diagnostic,
+    FieldChange,
+    Operation,
+    address,
+    error,
+    warning,
+)
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+
+
+@dataclass(frozen=True)
+class Sections:
+    """The sections a category can be created in, as normalised name -> (id, name): those
+    live categories sit in, and those `settings.section_ids` names."""
+
+    live: Mapping[str, tuple[int, str]]
+    configured: Mapping[str, tuple[int, str]]
+
+    @classmethod
+    def of(cls, live: LiveCategories, settings: Settings) -> Sections:
+        configured = {norm_key(name): (sid, name) for name, sid in settings.section_ids.items()}
+        return cls(live.sections(), configured)
+
+    def live_name(self, section_id: int) -> str | None:
+        """The name live categories show for this section id, if any sit in it."""
+        return next((name for sid, name in self.live.values() if sid == section_id), None)
+
+    def names(self) -> list[str]:
+        return sorted(name for _, name in {**self.configured, **self.live}.values())
+
+
+class CategoriesResource(KindResource):
+    kind = KIND
+
+    async def locate(
+        self, change: Change, helpdesk: Any, workspace: Any, desired: DesiredState
+    ) -> Any:
+        """The id of the category a lost `AddCategory` may have made: the one of that name in
+        the section the change names, or None."""
+        wanted = next((f.after for f in change.fields if f.path == "section"), None)
+        for raw in await helpdesk.categories():
+            category = parse_category(raw)
+            if norm_key(category.name) != norm_key(change.key):
+                continue
+            if wanted is None or category.section_key == norm_key(str(wanted)):
+                return category.id
+        return None
+
+    async def read(self, reader: Reader) -> LiveCategories:
+        return await read_categories(reader)
+
+    def diff(self, ctx: PlanContext) -> KindPlan:
+        live = ctx.live_of(KIND, LiveCategories) or LiveCategories({})
+        wishes = section_wishes(ctx.desired)
+        sections = Sections.of(live, ctx.desired.settings)
+        result = KindPlan()
+        clashes: set[str] = set()  # section_ids entries already reported by a category
+        accounted: set[int] = set()  # live categories an entry names (matched or reported)
+        for category in ctx.desired.manifest.categories:
+            found = live.match(category.name, wishes)
+            if found.live is not None:
+                accounted.add(found.live.id)
+                continue
+            accounted.update(c.id for c in found.others)
+            problem = self._problem(ctx, category, found)
+            if problem is not None:
+                result.diagnostics.append(problem)
+                continue
+            self._create(ctx, category, sections, wishes, result, clashes)
+        if ctx.desired.manifest.categories:
+            result.diagnostics += stale_section_ids(ctx, sections, clashes)
+        if ctx.prunes(KIND) and ctx.desired.manifest.categories:
+            for stray in live.all():
+                if stray.id not in accounted:
+                    result.diagnostics.append(
+                        warning(
+                            f"({stray.where()}) not in the manifests, and the API cannot "
+                            "delete categories",
+                            address(KIND, stray.name),
+                            "add it to the manifests, or delete it in the helpdesk's admin panel",
+                        )
+                    )
+        return result
+
+    def _problem(
+        self, ctx: PlanContext, category: Category, found: CategoryMatch
+    ) -> Diagnostic | None:
+        addr = address(KIND, category.name)
+        location = ctx.location(KIND, category.name)
+        if found.twins:
+            return error(found.twins_error(repr(category.name)), addr, TWINS_REMEDY, location)
+        if found.ambiguous:
+            return error(
+                f"exists in several sections ({where_text(found.others)})",
+                addr,
+                "give `section` to say which one the manifests mean",
+                location,
+            )
+        if found.others:
+            wanted = f"section {category.section!r}" if category.section else "no section"
+            live_section = found.others[0]
+            return error(
+                f"is {where_text(found.others)} live, not in {wanted}, and the API cannot "
+                "move a category",
+                addr,
+                "move it in the helpdesk's admin panel, or write "
+                f"`section: {live_section.section or 'null'}` in the manifest",
+                ctx.desired.location(KIND, category.name, "section") or location,
+            )
+        return None
+
+    def _section(
+        self,
+        ctx: PlanContext,
+        category: Category,
+        wanted: str,
+        sections: Sections,
+        result: KindPlan,
+        clashes: set[str],
+    ) -> tuple[int, str] | None:
+        """The (id, name) of the section a new category goes into; None after reporting
+        why there is none. Live wins: what the categories show is what the helpdesk has."""
+        assert category.section is not None
+        if wanted in sections.live:
+            return sections.live[wanted]
+        addr = address(KIND, category.name)
+        where = ctx.desired.location(KIND, category.name, "section")
+        configured = sections.configured.get(wanted)
+        if configured is None:
+            known = sections.names()
+            result.diagnostics.append(
+                error(
+                    f"section {category.section!r} does not exist (the API shows a section "
+                    "only through the categories in it, and cannot create one)"
+                    + closest(category.section, known),
+                    addr,
+                    "in the helpdesk's admin panel, create the section with at least one "
+                    "category in it, or use one of: "
+                    + (", ".join(known) if known else "(no sections exist)")
+                    + "; a section that holds no category yet is named with its id under "
+                    "settings.section_ids",
+                    where,
+                )
+            )
+            return None
+        section_id, name = configured
+        other = sections.live_name(section_id)
+        if other is not None:
+            # Created with this id, the category would sit in `other`, not where it asks.
+            clashes.add(wanted)
+            result.diagnostics.append(
+                error(
+                    f"settings.section_ids gives section {name!r} the id {section_id}, but "
+                    f"live that id is section {other!r}",
+                    addr,
+                    f"correct the id of {name!r} in settings.section_ids (the admin panel "
+                    f"shows it), or write `section: {other}` if the section was renamed",
+                    where,
+                )
+            )
+            return None
+        return configured
+
+    def _create(
+        self,
+        ctx: PlanContext,
+        category: Category,
+        sections: Sections,
+        wishes: Mapping[str, str | None],
+        result: KindPlan,
+        clashes: set[str],
+    ) -> None:
+        addr = address(KIND, category.name)
+        params: dict[str, Any] = {"name": category.name}
+        fields = [FieldChange("name", None, category.name)]
+        wanted = wishes.get(norm_key(category.name))
+        if wanted is not None and category.section:
+            found = self._section(ctx, category, wanted, sections, result, clashes)
+            if found is None:
+                return
+            params["sectionId"] = found[0]
+            fields.append(FieldChange("section", None, found[1]))
+        ctx.will_create(KIND, category.name)
+        result.changes.append(
+            Change(
+                KIND,
+                category.name,
+                Action.create,
+                tuple(fields),
+                (
+                    Operation(
+                        "helpdesk",
+                        "POST",
+                        "/api/AddCategory",
+                        params,
+                        creates=addr,
+                        idempotent=False,
+                    ),
+                ),
+            )
+        )
+
+
+def stale_section_ids(ctx: PlanContext, sections: Sections, clashes: set[str]) -> list[Diagnostic]:
+    """Warnings for `settings.section_ids` entries the live categories contradict: the
+    section is live under another id (the live id is used), or the id is live under
+    another name (unless a category already reported it as an error)."""
+    found = []
+    for key, (section_id, name) in sections.configured.items():
+        where = ctx.desired.settings_location("section_ids", name)
+        live = sections.live.get(key)
+        if live is not None and live[0] != section_id:
+            found.append(
+                warning(
+                    f"settings.section_ids gives section {name!r} the id {section_id}, but the "
+                    f"categories in it show id {live[0]} live: the live id is used",
+                    remedy=f"correct or remove {name!r} in settings.section_ids",
+                    location=where,
+                )
+            )
+        elif live is None and key not in clashes:
+            other = sections.live_name(section_id)
+            if other is not None:
+                found.append(
+                    warning(
+                        f"settings.section_ids gives section {name!r} the id {section_id}, but "
+                        f"live that id is section {other!r}",
+                        remedy=f"correct or remove {name!r} in settings.section_ids",
+                        location=where,
+                    )
+                )
+    return found

@@ -1,0 +1,197 @@
+"""Custom fields: the catalogue of definitions (read once per usage type the manifests
+need: `reader.py`), name resolution with suggestions, and normalisation of
+values so that equal values compare equal (DESIGN §1): checkbox `true`/`false`, dropdown
+by option id, dates as `YYYY-MM-DD`, text without trailing white space.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping
+from datetime import date
+from typing import Any
+
+from reconciler.kinds.custom_fields.reader import (
+    CHECKBOX,
+    DATE,
+    DROPDOWN,
+    KIND,
+    CustomFieldCatalogue,
+    FieldDefinition,
+    desired_usages,
+    live_value,
+    parse_date,
+    read_catalogue,
+)
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.models import OptionId
+from reconciler.plans import Diagnostic, FieldChange, Operation, Ref, error
+from reconciler.resources.base import KindPlan, Reader, norm_key
+
+
+class CustomFieldsResource:
+    """Not a managed kind: the definitions that companies, users and assets refer to."""
+
+    kind = KIND
+    service = "helpdesk"
+    uses: tuple[str, ...] = ()
+
+    def needs(self, desired: DesiredState) -> bool:
+        return bool(desired_usages(desired))
+
+    async def read(self, reader: Reader) -> CustomFieldCatalogue:
+        return await read_catalogue(reader)
+
+    def diff(self, ctx: Any) -> KindPlan:
+        return KindPlan()
+
+
+# -- values ------------------------------------------------------------------------------
+
+
+class ValueProblem(Exception):
+    def __init__(self, message: str, remedy: str | None = None) -> None:
+        super().__init__(message)  # pragma: no mutate
+        self.message = message
+        self.remedy = remedy
+
+
+def desired_value(definition: FieldDefinition, value: Any) -> str | None:
+    """The form the API stores for a manifest value; raises ValueProblem."""
+    if value is None or (isinstance(value, str) and value.strip() == ""):
+        return None
+    kind = definition.type
+    if kind == CHECKBOX:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+            return value.strip().lower()
+        raise ValueProblem(f"'{definition.name}' is a checkbox: use true or false, not {value!r}")
+    if kind == DROPDOWN:
+        return _option_id(definition, value)
+    if kind == DATE:
+        # A YAML timestamp never gets here: the manifest refuses "a date and time".
+        if isinstance(value, date):
+            return value.isoformat()
+        parsed = parse_date(str(value))
+        if parsed is None:
+            raise ValueProblem(f"'{definition.name}' is a date: {value!r} is not one")
+        return parsed
+    if isinstance(value, OptionId):
+        raise ValueProblem(f"'{definition.name}' is not a dropdown: option_id does not apply")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, date):
+        return value.isoformat()
+    return str(value).rstrip()
+
+
+def _option_id(definition: FieldDefinition, value: Any) -> str:
+    if isinstance(value, OptionId):
+        return str(value.option_id)
+    name = str(value)
+    found = definition.options.get(norm_key(name))
+    if found is not None:
+        return str(found)
+    if definition.options:
+        suggestion = closest(name, definition.option_names.values())
+        raise ValueProblem(
+            f"'{definition.name}' has no option {name!r}" + suggestion,
+            f"options: {', '.join(sorted(definition.option_names.values()))}",
+        )
+    raise ValueProblem(
+        f"the API does not list the options of dropdown '{definition.name}', so {name!r} "
+        "cannot be resolved",
+        f"give the value as {{option_id: N}}, or map option names to ids under "
+        f"settings.custom_field_options.{definition.name}",
+    )
+
+
+def shown(definition: FieldDefinition, stored: str | None) -> Any:
+    """How a stored value reads in a plan: option names rather than ids."""
+    if stored is None:
+        return None
+    if definition.type == DROPDOWN and stored.isdigit():
+        # An option the API does not name reads as one, not as the number "11".
+        return definition.option_names.get(int(stored), f"option {stored}")
+    if definition.type == CHECKBOX:
+        return stored == "true"
+    return stored
+
+
+def closest(name: str, candidates: Iterable[str]) -> str:
+    names = list(candidates)
+    lowered = {n.casefold(): n for n in names}
+    # At most three (get_close_matches' default n), as far as half alike.
+    matches = difflib.get_close_matches(name.casefold(), list(lowered), cutoff=0.5)
+    if not matches:
+        return ""
+    return "; did you mean " + " or ".join(repr(lowered[m]) for m in matches) + "?"
+
+
+def diff_values(
+    *,
+    catalogue: CustomFieldCatalogue | None,
+    usage: int,
+    desired: Mapping[str, Any],
+    live_items: Iterable[Mapping[str, Any]] | None,
+    set_path: str,
+    entity_id: int | Ref,
+    address: str,
+    location: str | None,
+    field_location: Callable[[str], str | None] | None = None,
+) -> tuple[list[FieldChange], list[Operation], list[Diagnostic]]:
+    """Compare one entity's custom field values; `live_items` None means the entity does
+    not exist yet (every given value is set). A problem with a value is located at the
+    field's own line (`field_location(name)`), else at the entry's (`location`)."""
+    fields: list[FieldChange] = []
+    operations: list[Operation] = []
+    problems: list[Diagnostic] = []
+    live_by_id = {int(i["FieldID"]): i for i in live_items or [] if "FieldID" in i}
+
+    def where(name: str) -> str | None:  # asked only for a problem: most values have none
+        return (field_location(name) if field_location else None) or location
+
+    for name, value in desired.items():
+        definition = catalogue.field(usage, name) if catalogue is not None else None
+        if definition is None:
+            known = catalogue.names(usage) if catalogue is not None else []
+            problems.append(_unknown(name, known, address, where(name)))
+            continue
+        try:
+            wanted = desired_value(definition, value)
+        except ValueProblem as problem:
+            problems.append(error(problem.message, address, problem.remedy, where(name)))
+            continue
+        current = live_value(definition, live_by_id.get(definition.id))
+        if live_items is not None and current == wanted:
+            continue
+        if live_items is None and wanted is None:
+            continue
+        fields.append(
+            FieldChange(
+                f"custom_fields.{definition.name}",
+                shown(definition, current) if live_items is not None else None,
+                shown(definition, wanted),
+            )
+        )
+        operations.append(
+            Operation(
+                "helpdesk",
+                "POST",
+                set_path,
+                {"id": entity_id, "fieldId": definition.id, "value": wanted or ""},
+                description=f"set {definition.name}",
+            )
+        )
+    return fields, operations, problems
+
+
+def _unknown(name: str, known: list[str], address: str, where: str | None) -> Diagnostic:
+    """A value for a custom field the service does not define (for this usage)."""
+    return error(
+        f"custom field {name!r} does not exist" + closest(name, known),
+        address,
+        f"fields: {', '.join(known)}" if known else "no such fields exist",
+        where,
+    )

@@ -1,0 +1,29 @@
+"""The manifest entry of `employees` (DESIGN §2): its model, from which the JSON Schema
+is written; its row in the table of kinds is beside it (`__init__.py`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from reconciler.manifest.models import NonEmpty, _previously
+from reconciler.manifest.values import Email
+
+
+class Employee(BaseModel):
+    """An open mapping of the workspace service's employee fields, passed through as
+    written; `settings.employee_key` (default `email`) names its key."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    email: Email | None = Field(
+        None, description="An e-mail address, checked as users' e-mails are (offline)."
+    )
+    previously: list[NonEmpty] | None = _previously()
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The fields as written, `email` among them when given."""
+        given = {"email": self.email} if "email" in self.model_fields_set else {}
+        return {**given, **(self.model_extra or {})}
