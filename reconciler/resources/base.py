@@ -18,9 +18,9 @@ keys of the live objects read).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from reconciler.kinds.table import BY_NAME, service_of
 from reconciler.manifest.desired import DesiredState
@@ -31,6 +31,7 @@ from reconciler.plans import Change, Diagnostic, Ref, address
 T = TypeVar("T")  # pragma: no mutate
 
 __all__ = [
+    "ByName",
     "KindPlan",
     "KindResource",
     "LiveData",
@@ -51,6 +52,45 @@ class LiveData(Protocol):
     def keys(self) -> frozenset[str]:
         """The normalised keys of the live objects read (all of them after a full read)."""
         ...
+
+
+class Identified(Protocol):
+    @property
+    def id(self) -> int: ...
+
+
+Obj = TypeVar("Obj", bound=Identified)  # pragma: no mutate
+
+
+class ByName(Generic[Obj]):
+    """The lookups of a live state keyed by name (`norm_key`): its objects in scope
+    (`by_key`), and those outside `settings.scope` (`outside`), kept only so that a
+    reference to one resolves to its id. A subclass names the field that holds the name."""
+
+    by_key: Mapping[str, Obj]
+    outside: Mapping[str, Obj]
+    name_field: ClassVar[str]
+
+    def __len__(self) -> int:
+        """The number of live objects (what the safety brake counts)."""
+        return len(self.by_key)
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(self.by_key)
+
+    def get(self, name: str) -> Obj | None:
+        return self.by_key.get(norm_key(name))
+
+    def id_of(self, name: str) -> int | None:
+        found = self.get(name) or self.outside.get(norm_key(name))
+        return None if found is None else found.id
+
+    def names(self) -> list[str]:
+        return [getattr(o, self.name_field) for o in self.by_key.values()]
+
+    def named_ids(self) -> Iterable[tuple[str, object]]:
+        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
+        return ((getattr(o, self.name_field), o.id) for o in self.by_key.values())
 
 
 class Reader(Protocol):

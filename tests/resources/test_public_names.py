@@ -25,6 +25,7 @@ from reconciler.kinds.register import BY_KIND, LOCATORS, RESOURCES
         (
             "reconciler.resources.base",
             {
+                "ByName",
                 "KindPlan",
                 "KindResource",
                 "LiveData",

@@ -5,14 +5,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reconciler.kinds.custom_fields.reader import full_values_for
 from reconciler.kinds.table import spec
 from reconciler.manifest.renames import formers_of, live_value
-from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.base import ByName, Reader, norm_key
 from reconciler.resources.scope_reads import in_scope
 
 KIND = "companies"
@@ -34,36 +34,16 @@ class LiveCompany:
 
 
 @dataclass(frozen=True)
-class LiveCompanies:
+class LiveCompanies(ByName[LiveCompany]):
+    name_field = "name"
     by_key: Mapping[str, LiveCompany]
     items: tuple[LiveCompany, ...] = ()  # every company listed, in the listing's order
     # Companies outside `settings.scope`: never changed or reported, but a user's or an
     # asset's company may be one of them (its id, from the list read anyway).
     outside: Mapping[str, LiveCompany] = field(default_factory=dict)
 
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return len(self.by_key)
-
     def digest_data(self) -> Any:
         return [c.digest_data() for _, c in sorted(self.by_key.items())]
-
-    def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
-        return ((c.name, c.id) for c in self.by_key.values())
-
-    def keys(self) -> frozenset[str]:
-        return frozenset(self.by_key)
-
-    def get(self, name: str) -> LiveCompany | None:
-        return self.by_key.get(norm_key(name))
-
-    def id_of(self, name: str) -> int | None:
-        found = self.get(name) or self.outside.get(norm_key(name))
-        return None if found is None else found.id
-
-    def names(self) -> list[str]:
-        return [c.name for c in self.by_key.values()]
 
     def renamed(self, kind: str, old: str, new: str, written: str) -> LiveCompanies:
         """The company keyed `old` (normalised) found under `new` (planning/renames.py);

@@ -18,7 +18,7 @@ from reconciler.manifest.kinds import email_key
 from reconciler.manifest.models import Kind
 from reconciler.manifest.renames import formers_of, live_value
 from reconciler.plans import FieldChange
-from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.base import ByName, Reader, norm_key
 from reconciler.resources.scope_reads import (
     in_scope,
     merged,
@@ -81,7 +81,8 @@ class LiveUser:
 
 
 @dataclass(frozen=True)
-class LiveUsers:
+class LiveUsers(ByName[LiveUser]):
+    name_field = "username"
     by_key: Mapping[str, LiveUser]  # normalised username -> user
     caller_id: int | None = None  # the account the reconciler runs as, when it was asked
     items: tuple[LiveUser, ...] = ()  # every user listed, in the listing's order
@@ -89,33 +90,12 @@ class LiveUsers:
     # an assigned user), each read by username: they resolve, nothing else sees them.
     outside: Mapping[str, LiveUser] = field(default_factory=dict)
 
-    def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
-        return len(self.by_key)
-
     def digest_data(self) -> Any:
         users = [u.digest_data() for _, u in sorted(self.by_key.items())]
         data: dict[str, Any] = {"caller": self.caller_id, "users": users}
         if self.outside:
             data["outside"] = sorted((k, u.id) for k, u in self.outside.items())
         return data
-
-    def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
-        return ((u.username, u.id) for u in self.by_key.values())
-
-    def keys(self) -> frozenset[str]:
-        return frozenset(self.by_key)
-
-    def get(self, username: str) -> LiveUser | None:
-        return self.by_key.get(norm_key(username))
-
-    def id_of(self, username: str) -> int | None:
-        found = self.get(username) or self.outside.get(norm_key(username))
-        return None if found is None else found.id
-
-    def names(self) -> list[str]:
-        return [u.username for u in self.by_key.values()]
 
     def renamed(self, kind: str, old: str, new: str, written: str) -> LiveUsers:
         """As if the live object keyed `old` (normalised) of `kind` had the key `new`
