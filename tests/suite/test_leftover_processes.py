@@ -3,6 +3,8 @@ process is ended (tests/conftest.py)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import psutil
@@ -14,6 +16,8 @@ CONFTEST = (Path(__file__).parents[1] / "conftest.py").read_text()
 
 LEAKY = """
 import subprocess, sys
+import subprocess
+import sys
 from pathlib import Path
 
 def test_leaves_a_child(tmp_path):
@@ -48,6 +52,8 @@ def test_a_process_that_outlives_its_parent_fails_the_run(pytester: pytest.Pytes
     pytester.makepyfile(
         test_orphan="""
 import subprocess, sys
+import subprocess
+import sys
 from pathlib import Path
 
 def test_orphan():
@@ -65,3 +71,28 @@ def test_orphan():
     result.stdout.fnmatch_lines(["*were still running at its end (killed now):*"])
     pid = int((pytester.path / "orphan.pid").read_text())
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_the_guard_lists_the_same_descendants_as_psutil() -> None:
+    """The guard reads /proc's per-thread children files (cheap); psutil scans every
+    process: both must name the same child and grandchild."""
+    from tests.conftest import _child_pids, _children
+
+    code = (
+        "import subprocess, sys, time; "
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)']); "
+        "print('started', flush=True); time.sleep(120)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "started\n"
+        expected = {p.pid for p in psutil.Process().children(recursive=True)}
+        assert len(expected) == 2 and proc.pid in expected
+        assert set(_child_pids()) == expected
+        assert {p.pid for p in _children()} == expected
+    finally:
+        descendants = psutil.Process(proc.pid).children(recursive=True)
+        for process in (proc, *descendants):
+            process.kill()
+        proc.communicate()
+        psutil.wait_procs(descendants, timeout=10)
