@@ -269,10 +269,11 @@ SETTINGS = """\
 # then put its own ids here.
 settings:
   custom_field_options:
-    Region:
-      North: 31
-    Tier:
-      Gold: 7
+    companies:
+      Region:
+        North: 31
+      Tier:
+        Gold: 7
 """
 
 
@@ -299,6 +300,15 @@ def test_custom_field_values_of_companies_as_written(include_empty: bool) -> Non
 def test_learned_options_are_listed_by_field_name_without_regard_to_case() -> None:
     learned = LearnedOptions()
     for name in ("zeta", "Beta", "alpha"):
-        assert learned.learn(FieldDefinition(1, name, DROPDOWN), "X", 1)
+        assert learned.learn(USERS, FieldDefinition(1, name, DROPDOWN), "X", 1)
     # As written in settings.yaml: `alpha`, `Beta`, `zeta` (not `Beta`, `alpha`, `zeta`).
-    assert list(learned.settings()) == ["alpha", "Beta", "zeta"]
+    assert list(learned.settings()[USERS]) == ["alpha", "Beta", "zeta"]
+
+
+def test_learned_options_of_two_kinds_fields_of_one_name_are_kept_apart() -> None:
+    learned = LearnedOptions()
+    companies = USAGE["companies"]
+    assert learned.learn(USERS, FieldDefinition(1, "Tier", DROPDOWN), "Gold", 7)
+    # The companies' Tier is another field: its Gold may be another option.
+    assert learned.learn(companies, FieldDefinition(2, "Tier", DROPDOWN), "Gold", 9)
+    assert learned.settings() == {companies: {"Tier": {"Gold": 9}}, USERS: {"Tier": {"Gold": 7}}}
