@@ -73,6 +73,11 @@ class KindSpec:
     # key in place (an update sending the new key). Otherwise what to do instead.
     renamable: bool = False
     rename_instead: str = ""
+    # The entry field whose value, shared by a create and an unlisted live object of the
+    # kind, says the create may be that object renamed: the plan shows the `previously:`
+    # line to add (planning/rename_hints.py). The key field itself: the same key written
+    # with other separators. "": no such hint.
+    renamed_if: str = ""
 
     @property
     def name(self) -> str:
@@ -141,6 +146,7 @@ KINDS: tuple[KindSpec, ...] = (
         # create a missing one as a side effect, and a company cannot be deleted.
         read_for=((Kind.assets, "company"), (Kind.users, "company")),
         prune_refused=_NO_DELETE.format("companies"), renamable=True,
+        renamed_if="email_domains",
     ),
     KindSpec(
         Kind.departments, HELPDESK, "name", KeyForm.NAME, Department, "department",
@@ -160,7 +166,7 @@ KINDS: tuple[KindSpec, ...] = (
     KindSpec(
         Kind.users, HELPDESK, "username", KeyForm.NAME, User, "user",
         references=(("company", Kind.companies), ("department", Kind.departments)),
-        custom_field_usage=3, unique=("email",), renamable=True,
+        custom_field_usage=3, unique=("email",), renamable=True, renamed_if="email",
         # Ids of the users named, and the administrators (implicit technicians).
         read_for=((Kind.tech_permissions, None), (Kind.assets, "assigned_users")),
     ),
@@ -177,6 +183,7 @@ KINDS: tuple[KindSpec, ...] = (
         Kind.assets, HELPDESK, "serial_number", KeyForm.NAME, Asset, "asset",
         references=(("company", Kind.companies), ("assigned_users", Kind.users)),
         export_reads=(Kind.companies, Kind.users), custom_field_usage=2, renamable=True,
+        renamed_if="serial_number",
     ),
     KindSpec(
         Kind.automation_rules, HELPDESK, "id", KeyForm.ID, AutomationRule, "automation rule",

@@ -55,6 +55,11 @@ class LiveCompanies:
     def keys(self) -> frozenset[str]:
         return frozenset(self.by_key)
 
+    def field_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
+        """(normalised key, name as live, id, value of `field`) of every company in scope
+        (planning/rename_hints.py)."""
+        return ((k, c.name, c.id, getattr(c, field)) for k, c in self.by_key.items())
+
     def get(self, name: str) -> LiveCompany | None:
         return self.by_key.get(norm_key(name))
 
