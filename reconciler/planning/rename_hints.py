@@ -41,6 +41,7 @@ class _Live:
     key: str  # as live
     ident: object
     signs: dict[str, str]  # compared form -> the value as live
+    order: int  # its place in the live listing
 
 
 def compact(text: str) -> str:
@@ -59,7 +60,7 @@ def rename_hints(
 ) -> list[Change]:
     """`changes`, each create of a kind with a `renamed_if` value labelled with the
     unlisted live objects that share it."""
-    unlisted: dict[str, list[_Live]] = {}
+    unlisted: dict[str, dict[str, list[_Live]]] = {}
     entries: dict[str, dict[str, Any]] = {}
     out = []
     for change in changes:
@@ -100,8 +101,10 @@ def _signs(row: KindSpec, entry: Any) -> dict[str, str]:
     return {form(str(v)): str(v) for v in values if v is not None and form(str(v))}
 
 
-def _unlisted(desired: DesiredState, row: KindSpec, state: Any) -> list[_Live]:
-    """The live objects of `row`'s kind that no entry names, with their telling values."""
+def _unlisted(desired: DesiredState, row: KindSpec, state: Any) -> dict[str, list[_Live]]:
+    """The live objects of `row`'s kind that no entry names, by each of their telling
+    values (compared form): a create looks up its own values, never every object (a
+    first plan may create thousands beside thousands of unlisted objects)."""
     named = {_normal(desired, row, key) for key, _ in keyed_entries(desired, row.kind)}
     for entry in formers_of(desired, row):
         named.update(entry.normals)
@@ -109,26 +112,27 @@ def _unlisted(desired: DesiredState, row: KindSpec, state: Any) -> list[_Live]:
         found = ((row.normalise(k), k, ident, k) for k, ident in state.named_ids())
     else:
         found = state.field_values(row.renamed_if)
-    objects = []
-    for normal, key, ident, value in found:
+    index: dict[str, list[_Live]] = {}
+    for order, (normal, key, ident, value) in enumerate(found):
         if normal in named:
             continue
         values = value if isinstance(value, list | tuple) else [value]
         signs = {_form(row)(str(v)): str(v) for v in values if v}
-        objects.append(_Live(str(key), ident, {k: v for k, v in signs.items() if k}))
-    return objects
+        live = _Live(str(key), ident, {k: v for k, v in signs.items() if k}, order)
+        for sign in live.signs:
+            index.setdefault(sign, []).append(live)
+    return index
 
 
 def _hints(
-    row: KindSpec, signs: Mapping[str, str], objects: Iterable[_Live]
+    row: KindSpec, signs: Mapping[str, str], index: Mapping[str, list[_Live]]
 ) -> Iterable[RenameHint]:
-    if not signs:
-        return
-    for found in objects:
-        shared = [found.signs[sign] for sign in signs if sign in found.signs]
-        if shared:
-            line = previously_line(found.key)
-            yield RenameHint(found.key, found.ident, _reason(row, found, shared), line)
+    """One hint per unlisted object sharing one of `signs`, in the live listing's order."""
+    found = {live.order: live for sign in signs for live in index.get(sign, ())}
+    for _, live in sorted(found.items()):
+        shared = [live.signs[sign] for sign in signs if sign in live.signs]
+        line = previously_line(live.key)
+        yield RenameHint(live.key, live.ident, _reason(row, live, shared), line)
 
 
 def _reason(row: KindSpec, found: _Live, shared: list[str]) -> str:
