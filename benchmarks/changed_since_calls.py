@@ -46,7 +46,8 @@ def tenant(users: int, companies: int) -> str:
     lines = [
         "settings:",
         "  custom_field_options:",
-        "    Cost centre: {CC-100 IT: 21, CC-200 Finance: 22, CC-300 Sales: 23, "
+        "    users:",
+        "      Cost centre: {CC-100 IT: 21, CC-200 Finance: 22, CC-300 Sales: 23, "
         "CC-400 Operations: 24}",
         "companies:",
     ]

@@ -21,7 +21,8 @@ def manifest_text(companies: int, users: int, assets: int) -> str:
         "settings:",
         "  prune: []",
         "  custom_field_options:",
-        "    Contract tier: {Gold: 11, Silver: 12, Bronze: 13}",
+        "    companies:",
+        "      Contract tier: {Gold: 11, Silver: 12, Bronze: 13}",
         "companies:",
     ]
     for c in range(companies):

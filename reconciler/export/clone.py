@@ -1,7 +1,7 @@
 """The settings a clone of the exported helpdesk needs (issue 11, item 5): what the API
 cannot create but the manifests refer to, as far as the export can see it.
 
-- `custom_field_options`: every dropdown option the export sees, per field: the options
+- `custom_field_options`: every dropdown option the export sees, per kind and field: the options
   `CustomFields` lists (some versions do), and those learned from value items. On the
   exported helpdesk the planner needs them only where the API lists no options; on a
   clone, the same names must map to the clone's own ids.
@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from reconciler.kinds.categories.reader import LiveCategories
 from reconciler.kinds.custom_fields.reader import DROPDOWN, CustomFieldCatalogue
 from reconciler.kinds.table import KINDS
 from reconciler.resources.base import norm_key
 
+T = TypeVar("T")  # pragma: no mutate
 # The kind whose custom fields each usage type holds (from the table of kinds).
 USAGE_NAMES = {row.custom_field_usage: row.name for row in KINDS if row.custom_field_usage}
 
@@ -34,7 +36,10 @@ CLONE_LEAD = (
 
 @dataclass(frozen=True)
 class CloneSettings:
-    custom_field_options: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    # kind -> field name -> option name -> id
+    custom_field_options: Mapping[str, Mapping[str, Mapping[str, int]]] = field(
+        default_factory=dict
+    )
     section_ids: Mapping[str, int] = field(default_factory=dict)
     unseen: tuple[str, ...] = ()  # comment lines: what the export could not see, and why
 
@@ -44,29 +49,32 @@ class CloneSettings:
 
 def clone_settings(
     catalogue: CustomFieldCatalogue,
-    learned: Mapping[str, Mapping[str, int]],
+    learned: Mapping[int, Mapping[str, Mapping[str, int]]],
     categories: LiveCategories | None,
 ) -> CloneSettings:
-    """`categories`: None when the export did not read them (no section to infer)."""
-    options: dict[str, dict[str, int]] = {}
+    """`learned`: the options learned from value items, by usage type and field name;
+    `categories`: None when the export did not read them (no section to infer)."""
+    options: dict[str, dict[str, dict[str, int]]] = {}
     blind: list[str] = []
     for usage, fields in sorted(catalogue.by_usage.items()):
+        kind = USAGE_NAMES.get(usage, str(usage))
         for definition in fields.values():
             if definition.type != DROPDOWN:
                 continue
             seen = {name: ident for ident, name in definition.option_names.items()}
-            seen.update(_learned_for(learned, definition.name))
+            seen.update(_learned_for(learned.get(usage, {}), definition.name))
             if seen:
-                known = options.setdefault(definition.name, {})
+                known = options.setdefault(kind, {}).setdefault(definition.name, {})
                 known.update(seen)
             else:
-                blind.append(f"{definition.name} ({USAGE_NAMES.get(usage, usage)})")
+                blind.append(f"{definition.name} ({kind})")
     unseen = []
     if blind:
         unseen += [
             "The API shows none of the options of these dropdowns, so their values are written",
             "as {option_id: N}; for a clone, add each here under custom_field_options as",
-            "`FIELD: {OPTION NAME: ID}` with the clone's ids, and write the values by name:",
+            "`KIND: {FIELD: {OPTION NAME: ID}}` with the clone's ids, and write the values",
+            "by name:",
             *(f"  - {name}" for name in sorted(blind, key=str.casefold)),
         ]
     sections: dict[str, int] = {}
@@ -77,10 +85,19 @@ def clone_settings(
             "section a clone needs to section_ids by hand.",
         ]
     ordered = {
-        name: dict(sorted(found.items(), key=lambda item: item[1]))
-        for name, found in sorted(options.items(), key=lambda item: norm_key(item[0]))
+        kind: {
+            name: dict(sorted(found.items(), key=lambda item: item[1]))
+            for name, found in sorted(fields.items(), key=lambda item: norm_key(item[0]))
+        }
+        for kind, fields in _in_kind_order(options)
     }
     return CloneSettings(ordered, sections, tuple(unseen))
+
+
+def _in_kind_order(options: Mapping[str, T]) -> list[tuple[str, T]]:
+    """The kinds as the table of kinds orders them (companies before users)."""
+    order = [row.name for row in KINDS]
+    return sorted(options.items(), key=lambda item: order.index(item[0]))
 
 
 def _learned_for(learned: Mapping[str, Mapping[str, int]], name: str) -> Mapping[str, int]:

@@ -39,7 +39,7 @@ class ExportResult:
     warnings: Sequence[str] = ()
 
     @property
-    def custom_field_options(self) -> Mapping[str, Mapping[str, int]]:
+    def custom_field_options(self) -> Mapping[str, Mapping[str, Mapping[str, int]]]:
         return self.clone.custom_field_options
 
     @property
@@ -89,7 +89,10 @@ class ExportResult:
         settings: dict[str, Any] = {}
         if self.clone.custom_field_options:
             options = self.clone.custom_field_options
-            settings["custom_field_options"] = {k: dict(v) for k, v in options.items()}
+            settings["custom_field_options"] = {
+                kind: {name: dict(found) for name, found in fields.items()}
+                for kind, fields in options.items()
+            }
         if self.clone.section_ids:
             settings["section_ids"] = dict(self.clone.section_ids)
         return settings

@@ -38,24 +38,28 @@ from reconciler.resources.base import norm_key
 @dataclass
 class LearnedOptions:
     """Dropdown option names learned from value items, for fields whose options the API
-    does not list: field name -> option name -> id (for `settings.custom_field_options`)."""
+    does not list: usage type -> field name -> option name -> id (for
+    `settings.custom_field_options`, where each kind's fields have their own table)."""
 
-    by_field: dict[str, dict[str, int]] = field(default_factory=dict)
+    by_usage: dict[int, dict[str, dict[str, int]]] = field(default_factory=dict)
 
-    def learn(self, definition: FieldDefinition, name: str, option_id: int) -> bool:
+    def learn(self, usage: int, definition: FieldDefinition, name: str, option_id: int) -> bool:
         """Records the pair; False when the name already stands for another option."""
-        options = self.by_field.setdefault(definition.name, {})
+        options = self.by_usage.setdefault(usage, {}).setdefault(definition.name, {})
         for known, known_id in options.items():
             if norm_key(known) == norm_key(name):
                 return known_id == option_id
         options[name] = option_id
         return True
 
-    def settings(self) -> dict[str, dict[str, int]]:
+    def settings(self) -> dict[int, dict[str, dict[str, int]]]:
         return {
-            name: dict(sorted(options.items(), key=lambda item: item[1]))
-            for name, options in sorted(self.by_field.items(), key=lambda i: norm_key(i[0]))
-            if options
+            usage: {
+                name: dict(sorted(options.items(), key=lambda item: item[1]))
+                for name, options in sorted(fields.items(), key=lambda i: norm_key(i[0]))
+                if options
+            }
+            for usage, fields in sorted(self.by_usage.items())
         }
 
 
@@ -136,7 +140,7 @@ class ValueExporter:
                 and shown.strip()
                 and not shown.strip().isdigit()
                 and str(named) == stored
-                and self.learned.learn(definition, shown.strip(), option_id)
+                and self.learned.learn(self.usage, definition, shown.strip(), option_id)
             ):
                 return shown.strip()
         return {"option_id": option_id}

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
+from reconciler.manifest.field_options import CustomFieldOptions
 from reconciler.manifest.scopes import AssetScope, PatternScope, UserScope
 from reconciler.manifest.values import (
     Count32,
@@ -162,11 +163,9 @@ class Settings(_Strict):
         default_factory=Scope,
         examples=[{"users": {"companies": ["Acme Corp"]}, "assets": {"include": ["PF*"]}}],
     )
-    custom_field_options: dict[NonEmpty, dict[NonEmpty, Id32]] = Field(
-        default_factory=_empty_dict,
-        description="Dropdown option ids by field name and option name, for fields whose "
-        "options the API does not list.",
-        examples=[{"Contract tier": {"Gold": 7, "Silver": 8}}],
+    custom_field_options: CustomFieldOptions = Field(
+        default_factory=CustomFieldOptions,
+        examples=[{"companies": {"Contract tier": {"Gold": 7, "Silver": 8}}}],
     )
     section_ids: dict[NonEmpty, Id32] = Field(
         default_factory=_empty_dict,

@@ -21,6 +21,7 @@ from pydantic_core import ErrorDetails
 
 from reconciler.kinds.table import KINDS
 from reconciler.manifest.document import Manifest
+from reconciler.manifest.field_options import CustomFieldOptions, flat_form
 from reconciler.manifest.models import PREVIOUSLY
 from reconciler.manifest.values import mark_variables
 from reconciler.manifest.yamltree import Node, Report
@@ -161,16 +162,21 @@ def _unknown_field(path: Sequence[Part], name: str) -> str:
     refused = _not_renamable(model) if name == PREVIOUSLY else None
     if refused is not None:
         return _at(path, refused)
-    message = f"unknown {'kind' if model is Manifest else 'field'} '{name}'"
+    keyed_by_kind = model is Manifest or model is CustomFieldOptions
+    message = f"unknown {'kind' if keyed_by_kind else 'field'} '{name}'"
     if model is not None:
         from difflib import get_close_matches  # only for a misspelt name
 
         # As written: a field's alias where it has one (`workspace.employees`).
         names = [f.alias or n for n, f in model.model_fields.items()]
-        close = get_close_matches(name, names, n=1, cutoff=0.6)
-        what = "kinds" if model is Manifest else "fields"
+        # A field name that resembles a kind (`Site`, `assets`) is no misspelt kind.
+        cutoff = 0.8 if model is CustomFieldOptions else 0.6
+        close = get_close_matches(name, names, n=1, cutoff=cutoff)
+        what = "kinds" if keyed_by_kind else "fields"
         if close:
             message += f"; did you mean '{close[0]}'?"
+        elif model is CustomFieldOptions:  # most likely a field name: the flat form
+            return _at(path, flat_form(name))
         else:
             message += f" (the {what}: {', '.join(names)})"
     return _at(path, message)

@@ -22,6 +22,7 @@ from reconciler.planning.order import (
     with_dependencies,
     without_dependents,
 )
+from reconciler.planning.rename_hints import rename_hints
 from reconciler.planning.renames import find_renames, mark_renames, with_renames
 from reconciler.planning.uniqueness import uniqueness_errors
 from reconciler.plans import Change, Diagnostic, Plan, error, warning
@@ -73,6 +74,7 @@ def plan(
                 )
             )
     changes = mark_renames(with_sources(changes, desired), renames, ctx.employee_key)
+    changes = rename_hints(desired, live.kinds, changes)  # advice: renames nobody declared
     diagnostics += uniqueness_errors(desired, live.kinds, changes)
     try:
         ordered = order_changes(changes)

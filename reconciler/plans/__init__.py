@@ -110,6 +110,26 @@ class FieldChange:
 
 
 @dataclass(frozen=True)
+class RenameHint:
+    """An unlisted live object that a create looks like, renamed (`planning/rename_hints.py`):
+    advice for reviewers that never drives apply. `previously` is the line that, added to
+    the create's entry, makes the create a rename of that object."""
+
+    key: str  # the live object's key, as live
+    id: Any
+    reason: str  # what they share: "both have the e-mail domain acme.com"
+    previously: str  # `previously: [Acme Corp]`
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "id": self.id,
+            "reason": self.reason,
+            "previously": self.previously,
+        }
+
+
+@dataclass(frozen=True)
 class Change:
     kind: str
     key: str
@@ -130,6 +150,8 @@ class Change:
     asserted: bool = False
     # The key it had: an update that renames the live object in place (`previously:`).
     renamed_from: str | None = None
+    # A create's look-alikes among the unlisted live objects: advice only, never applied.
+    rename_hints: tuple[RenameHint, ...] = ()
 
     @property
     def address(self) -> str:
@@ -163,6 +185,8 @@ class Change:
             out["asserted"] = True
         if self.renamed_from is not None:
             out["renamed_from"] = self.renamed_from
+        if self.rename_hints:
+            out["rename_hints"] = [hint.to_dict() for hint in self.rename_hints]
         return out
 
     @property

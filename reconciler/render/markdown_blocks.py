@@ -20,6 +20,7 @@ from reconciler.render.values import (
     field_view,
     from_line,
     headline,
+    hint_lines,
     label,
     label_width,
     sides,
@@ -74,6 +75,7 @@ def diff_block(change: Change, cause: Cause | None = None) -> str:
         lines += [f"  # {line}" for line in clean_lines(change.reason)]
     if change.source:
         lines.append(f"  # {from_line(change)}")
+    lines += [f"  # {text}" for text in hint_lines(change)]
     width = label_width(change.fields)
     for field in change.fields:
         lines += _field_lines(field, change.action, width)

@@ -36,6 +36,7 @@ from reconciler.render.values import (
     format_value,
     from_line,
     headline,
+    hint_lines,
     label,
     label_width,
     plural,
@@ -135,6 +136,7 @@ def change_lines(
         lines += [[(f"{FIELD_INDENT}# {text}", "dim")] for text in clean_lines(change.reason)]
     if change.source:
         lines.append([(f"{FIELD_INDENT}# {from_line(change)}", "dim")])
+    lines += [[(f"{FIELD_INDENT}# {text}", "yellow")] for text in hint_lines(change)]
     width = label_width(change.fields)
     for field in change.fields:
         lines += _field_lines(field, change.action, width)

@@ -39,6 +39,19 @@ def from_line(change: Change) -> str:
     return clean(said)
 
 
+def hint_lines(change: Change) -> list[str]:
+    """What a create's rename hints say (planning/rename_hints.py), two lines each: the
+    look-alike, then the line to add for a rename."""
+    lines = []
+    for hint in change.rename_hints:
+        lines.append(clean(hint.reason))
+        lines.append(
+            f"if it is, add `{clean(hint.previously)}` to this entry to rename it in place "
+            "(its id kept); apply as planned creates a new one"
+        )
+    return lines
+
+
 def clean_lines(text: str) -> list[str]:
     """`text` split on line ends, each line cleaned (for messages and reasons)."""
     return [clean(line) for line in text.split("\n")]

@@ -102,17 +102,18 @@ class Readback:
             self.check(
                 where,
                 f"custom_fields.{name}",
-                self._stored(kind, name, value),
+                self._stored(kind, name, value, where.split("[", 1)[0]),
                 _normalised(kind, item["Value"]),
             )
 
-    def _stored(self, kind: str, field: str, value: Any) -> str | None:
+    def _stored(self, kind: str, field: str, value: Any, owner: str) -> str | None:
+        """`owner`: the kind whose field it is (its options are that kind's)."""
         if value is None:
             return None
         if kind == "dropdown":
             if isinstance(value, Mapping):
                 return str(value["option_id"])
-            return str(self.options[field][str(value)])
+            return str(self.options.of(owner)[field][str(value)])
         if kind == "checkbox":
             return "true" if value is True or str(value).lower() == "true" else "false"
         if kind == "date":

@@ -10,6 +10,7 @@ no write call at all.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,39 @@ def test_a_username_changed_without_previously_is_an_error_and_writes_nothing(
     assert applied.returncode == 1
     assert sandbox.writes() == []
     assert "Initech" not in _companies(sandbox)
+
+
+def test_a_company_renamed_without_previously_shows_the_line_that_makes_it_a_rename(
+    start: Start, workdir: Path
+) -> None:
+    sandbox = start("acme")
+    converge(workdir, sandbox)
+    acme = workdir / "acme"
+    ident = _companies(sandbox)["Acme Corp"]["CompanyID"]
+    _rename(acme, "companies.yaml", ("companies",), "name", "Acme Corp", "Acme Corporation")
+    renamed = lambda data: entry(data["companies"], "name", "Acme Corporation")  # noqa: E731
+    edit(acme / "companies.yaml", lambda data: renamed(data).pop("previously"))
+
+    # Acme Corp, with the domains of the new entry, is live and no entry names it.
+    planned = cli(workdir, sandbox.process, "plan", "acme")
+    assert planned.returncode == 0, planned.stderr
+    assert '+ companies["Acme Corporation"]' in planned.stdout
+    assert (
+        f"# looks like the unlisted company 'Acme Corp' (id {ident}) renamed: both have the "
+        "e-mail domains acme.com, acme.co.uk\n"
+        "    # if it is, add `previously: [Acme Corp]` to this entry"
+    ) in planned.stdout, planned.stdout
+    as_json = cli(workdir, sandbox.process, "plan", "acme", "--format", "json")
+    change = next(
+        c for c in json.loads(as_json.stdout)["changes"] if c["key"] == "Acme Corporation"
+    )
+    assert [(h["key"], h["previously"]) for h in change["rename_hints"]] == [
+        ("Acme Corp", "previously: [Acme Corp]")
+    ]
+
+    # The line added, the create is a rename of that company.
+    edit(acme / "companies.yaml", lambda data: renamed(data).update(previously=["Acme Corp"]))
+    planned = cli(workdir, sandbox.process, "plan", "acme")
+    assert '~ companies["Acme Corporation"] (was companies["Acme Corp"])' in planned.stdout
+    assert "Plan: 0 to create, 1 to update, 0 to delete" in planned.stdout, planned.stdout
+    assert "looks like" not in planned.stdout

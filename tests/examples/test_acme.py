@@ -260,23 +260,27 @@ def test_dropdown_options_match_the_ids_the_seed_gives(
 ) -> None:
     fields = seed_fields(seeded[0])
     assert manifest.settings is not None
-    configured = {fold(k): v for k, v in manifest.settings.custom_field_options.items()}
-    dropdowns = [f for f in fields.values() if FIELD_TYPES[f["type"]] == "dropdown"]
+    options = manifest.settings.custom_field_options
+    configured = {
+        (records.USAGE_TYPES[kind], fold(k)): v
+        for kind in ("companies", "users", "assets")
+        for k, v in options.of(kind).items()
+    }
     used = set()
     for usage, name, value in used_values(manifest):
         definition = fields[(usage, fold(name))]
         if FIELD_TYPES[definition["type"]] != "dropdown":
             continue
-        used.add(fold(name))
-        options = {fold(o["name"]): o["id"] for o in definition["options"]}
-        assert fold(name) in configured, f"settings.custom_field_options lacks {name!r}"
-        given = {fold(k): v for k, v in configured[fold(name)].items()}
-        assert options[fold(value)] == given[fold(value)], (name, value)
-    # Every configured field is a seed dropdown whose options have exactly these ids.
-    for name, given in manifest.settings.custom_field_options.items():
-        matching = [f for f in dropdowns if fold(f["name"]) == fold(name)]
-        assert len(matching) == 1, name
-        assert {o["name"]: o["id"] for o in matching[0]["options"]} == given
+        used.add((usage, fold(name)))
+        found = {fold(o["name"]): o["id"] for o in definition["options"]}
+        assert (usage, fold(name)) in configured, f"settings.custom_field_options lacks {name!r}"
+        given = {fold(k): v for k, v in configured[(usage, fold(name))].items()}
+        assert found[fold(value)] == given[fold(value)], (name, value)
+    # Every configured field is a seed dropdown of its kind whose options have these ids.
+    for (usage, name), given in configured.items():
+        definition = fields[(usage, name)]
+        assert FIELD_TYPES[definition["type"]] == "dropdown", name
+        assert {o["name"]: o["id"] for o in definition["options"]} == given
     assert used == set(configured)
 
 

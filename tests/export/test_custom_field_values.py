@@ -65,7 +65,7 @@ def test_each_type_as_the_manifest_writes_it() -> None:
         "Code": "  0012",
     }
     assert notes == []
-    assert learned.settings() == {"Level": {"Nine": 9}}
+    assert learned.settings() == {USERS: {"Level": {"Nine": 9}}}
 
 
 def test_values_that_cannot_be_written_as_themselves_are_noted() -> None:
@@ -125,20 +125,20 @@ def test_a_dropdown_option_is_named_only_when_the_name_leads_back_to_it() -> Non
         {"FieldID": 5, "Value": "11", "OptionID": 0, "ValueWithOption": "Eleven"},
     ]:
         assert values.values([item], "u/c") == {"Level": {"option_id": 11}}
-    assert learned.settings() == {"Level": {"Nine": 9}}
+    assert learned.settings() == {USERS: {"Level": {"Nine": 9}}}
 
 
 def test_the_learned_options_in_the_order_of_fields_and_ids() -> None:
     learned = LearnedOptions()
     zeta, alpha = FieldDefinition(1, "zeta", DROPDOWN), FieldDefinition(2, "Alpha", DROPDOWN)
-    assert learned.learn(zeta, "B", 5)
-    assert learned.learn(zeta, "A", 6)
-    assert learned.learn(zeta, "b", 5)  # the same pair again, in another case
-    assert not learned.learn(zeta, "a", 7)  # the name stands for another option already
-    assert learned.learn(alpha, "X", 1)
-    learned.by_field["empty"] = {}
-    assert learned.settings() == {"Alpha": {"X": 1}, "zeta": {"B": 5, "A": 6}}
-    assert list(learned.settings()) == ["Alpha", "zeta"]
+    assert learned.learn(USERS, zeta, "B", 5)
+    assert learned.learn(USERS, zeta, "A", 6)
+    assert learned.learn(USERS, zeta, "b", 5)  # the same pair again, in another case
+    assert not learned.learn(USERS, zeta, "a", 7)  # the name stands for another option already
+    assert learned.learn(USERS, alpha, "X", 1)
+    learned.by_usage[USERS]["empty"] = {}
+    assert learned.settings() == {USERS: {"Alpha": {"X": 1}, "zeta": {"B": 5, "A": 6}}}
+    assert list(learned.settings()[USERS]) == ["Alpha", "zeta"]
 
 
 # Companies' custom field values as `reconciler export` writes them (export/values.py, entries.py,
@@ -269,10 +269,11 @@ SETTINGS = """\
 # then put its own ids here.
 settings:
   custom_field_options:
-    Region:
-      North: 31
-    Tier:
-      Gold: 7
+    companies:
+      Region:
+        North: 31
+      Tier:
+        Gold: 7
 """
 
 
@@ -299,6 +300,15 @@ def test_custom_field_values_of_companies_as_written(include_empty: bool) -> Non
 def test_learned_options_are_listed_by_field_name_without_regard_to_case() -> None:
     learned = LearnedOptions()
     for name in ("zeta", "Beta", "alpha"):
-        assert learned.learn(FieldDefinition(1, name, DROPDOWN), "X", 1)
+        assert learned.learn(USERS, FieldDefinition(1, name, DROPDOWN), "X", 1)
     # As written in settings.yaml: `alpha`, `Beta`, `zeta` (not `Beta`, `alpha`, `zeta`).
-    assert list(learned.settings()) == ["alpha", "Beta", "zeta"]
+    assert list(learned.settings()[USERS]) == ["alpha", "Beta", "zeta"]
+
+
+def test_learned_options_of_two_kinds_fields_of_one_name_are_kept_apart() -> None:
+    learned = LearnedOptions()
+    companies = USAGE["companies"]
+    assert learned.learn(USERS, FieldDefinition(1, "Tier", DROPDOWN), "Gold", 7)
+    # The companies' Tier is another field: its Gold may be another option.
+    assert learned.learn(companies, FieldDefinition(2, "Tier", DROPDOWN), "Gold", 9)
+    assert learned.settings() == {companies: {"Tier": {"Gold": 9}}, USERS: {"Tier": {"Gold": 7}}}

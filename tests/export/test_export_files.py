@@ -36,7 +36,8 @@ CLONE = (
     "# then put its own ids here.\n"
 )
 SETTINGS = (
-    "settings:\n  custom_field_options:\n    Tier:\n      Gold: 7\n  section_ids:\n    IT: 1\n"
+    "settings:\n  custom_field_options:\n    users:\n      Tier:\n        Gold: 7\n"
+    "  section_ids:\n    IT: 1\n"
 )
 
 RESULT = ExportResult(
@@ -48,7 +49,9 @@ RESULT = ExportResult(
     sources={"helpdesk": "https://hd.example.com", "workspace": "https://ws.example.com"},
     exported_at=AT,
     unknown_rules=[{"id": 7, "name": "Night"}],
-    clone=CloneSettings({"Tier": {"Gold": 7}}, {"IT": 1}, ("Dropdown X: options not shown",)),
+    clone=CloneSettings(
+        {"users": {"Tier": {"Gold": 7}}}, {"IT": 1}, ("Dropdown X: options not shown",)
+    ),
 )
 RULES = (
     "automation_rules:\n  - id: 5\n    enabled: true\n"
@@ -156,13 +159,18 @@ CATALOGUE = CustomFieldCatalogue(
             "zone": FieldDefinition(4, "Zone", DROPDOWN),
             "bay": FieldDefinition(5, "bay", DROPDOWN),
         },
-        USAGE["companies"]: {"region": FieldDefinition(6, "Region", DROPDOWN)},
+        USAGE["companies"]: {
+            "region": FieldDefinition(6, "Region", DROPDOWN),
+            # The users' field's name, with other options: another field.
+            "tier": FieldDefinition(7, "Tier", DROPDOWN, {"platinum": 1}, {1: "Platinum"}),
+        },
     }
 )
 BLIND_LEAD = (
     "The API shows none of the options of these dropdowns, so their values are written",
     "as {option_id: N}; for a clone, add each here under custom_field_options as",
-    "`FIELD: {OPTION NAME: ID}` with the clone's ids, and write the values by name:",
+    "`KIND: {FIELD: {OPTION NAME: ID}}` with the clone's ids, and write the values",
+    "by name:",
 )
 SECTIONS_NOTE = (
     "A section that holds no category is not visible through the API: add any such",
@@ -171,7 +179,11 @@ SECTIONS_NOTE = (
 
 
 def test_options_seen_and_learned_and_the_sections_of_the_categories() -> None:
-    learned = {"LEVEL": {"High": 5, "Low": 2, "Mid": 3}, "Region": {"North": 3}}
+    learned = {
+        USAGE["users"]: {"LEVEL": {"High": 5, "Low": 2, "Mid": 3}},
+        USAGE["companies"]: {"Region": {"North": 3}},
+        USAGE["assets"]: {"Region": {"South": 4}},  # no assets field of that name
+    }
     categories = LiveCategories.from_items(
         [
             LiveCategory(1, "A", 20, "Zed"),
@@ -182,22 +194,22 @@ def test_options_seen_and_learned_and_the_sections_of_the_categories() -> None:
     settings = clone_settings(CATALOGUE, learned, categories)
     assert settings == CloneSettings(
         {
-            "level": {"Low": 2, "Mid": 3, "High": 5},
-            "Region": {"North": 3},
-            "Tier": {"Gold": 7, "Silver": 8},
+            "companies": {"Region": {"North": 3}, "Tier": {"Platinum": 1}},
+            "users": {"level": {"Low": 2, "Mid": 3, "High": 5}, "Tier": {"Gold": 7, "Silver": 8}},
         },
         {"alpha": 10, "Zed": 20},
         (*BLIND_LEAD, "  - bay (assets)", "  - Zone (assets)", *SECTIONS_NOTE),
     )
-    assert list(settings.custom_field_options) == ["level", "Region", "Tier"]
-    assert list(settings.custom_field_options["level"]) == ["Low", "Mid", "High"]  # by id
+    assert list(settings.custom_field_options) == ["companies", "users"]  # the kinds' order
+    assert list(settings.custom_field_options["users"]) == ["level", "Tier"]
+    assert list(settings.custom_field_options["users"]["level"]) == ["Low", "Mid", "High"]
     assert list(settings.section_ids) == ["alpha", "Zed"]
 
 
 def test_without_categories_no_section_is_guessed() -> None:
     settings = clone_settings(CATALOGUE, {}, None)
     assert settings == CloneSettings(
-        {"Tier": {"Gold": 7, "Silver": 8}},
+        {"companies": {"Tier": {"Platinum": 1}}, "users": {"Tier": {"Gold": 7, "Silver": 8}}},
         {},
         (
             *BLIND_LEAD,

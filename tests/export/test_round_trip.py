@@ -175,7 +175,7 @@ def test_option_names_known_only_from_values_go_to_settings(tmp_path: Path) -> N
     trip = round_trip(state, credentials, tmp_path, via_factory=lambda s: WithoutListedOptions(s))
     assert describe(trip.plan) == []
     options = trip.desired.settings.custom_field_options
-    assert options["Contract tier"] == {"Gold": 11, "Silver": 12}  # the values in use
+    assert options.of("companies")["Contract tier"] == {"Gold": 11, "Silver": 12}  # in use
     acme = next(c for c in trip.desired.manifest.companies if c.name == "Acme Corp")
     assert acme.custom_fields is not None and acme.custom_fields["Contract tier"] == "Gold"
     assert (tmp_path / "settings.yaml").is_file()
@@ -189,7 +189,8 @@ def test_option_names_the_api_lists_are_all_written_for_a_clone(tmp_path: Path) 
     assert describe(trip.plan) == []
     # Every option the API lists, used or not: a clone needs them all, by name.
     options = trip.desired.settings.custom_field_options
-    assert options["Contract tier"] == {"Gold": 11, "Silver": 12, "Bronze": 13}
+    assert options.of("companies")["Contract tier"] == {"Gold": 11, "Silver": 12, "Bronze": 13}
+    assert options.of("users")["Cost centre"]["CC-100 IT"] == 21
     assert trip.desired.settings.section_ids == {"IT Support": 1, "Workplace": 2}
     acme = next(c for c in trip.desired.manifest.companies if c.name == "Acme Corp")
     assert acme.custom_fields is not None and acme.custom_fields["Contract tier"] == "Gold"

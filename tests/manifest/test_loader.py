@@ -25,7 +25,7 @@ settings:
   ignore_fields: {assets: [comments]}
   safety: {max_change_percent: 30, min_existing: 10}
   custom_field_options:
-    Contract tier: {Gold: 7, Silver: 8}
+    companies: {Contract tier: {Gold: 7, Silver: 8}}
 companies:
   - name: Acme Corp
     email_domains: [acme.com, acme.co.uk]
@@ -121,7 +121,9 @@ def test_the_design_example_loads_with_every_value_typed() -> None:
         "department": "IT",
     }
     assert desired.settings.prune == [Kind.assets, Kind.tech_permissions]
-    assert desired.settings.custom_field_options == {"Contract tier": {"Gold": 7, "Silver": 8}}
+    options = desired.settings.custom_field_options
+    assert options.of("companies") == {"Contract tier": {"Gold": 7, "Silver": 8}}
+    assert options.of("users") == {}
     assert desired.kinds_used == frozenset(Kind)
     assert desired.files == ("acme.yaml",)
 

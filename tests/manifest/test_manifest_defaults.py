@@ -46,7 +46,7 @@ def test_an_empty_settings_and_null_kinds_are_the_defaults() -> None:
                 "categories": None,
                 "employees": None,
             },
-            "custom_field_options": {},
+            "custom_field_options": {"companies": {}, "users": {}, "assets": {}},
             "section_ids": {},
             "employee_key": "email",
             "allow_variables": [],

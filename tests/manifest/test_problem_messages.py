@@ -356,10 +356,21 @@ CASES = [
         ],
     ),
     (
-        'settings: {custom_field_options: {T: {"": 1, G: x}}}\n',
+        'settings: {custom_field_options: {users: {T: {"": 1, G: x}}}}\n',
         [
-            "m.yaml:1:39: settings.custom_field_options.T: key '': must not be empty",
-            "m.yaml:1:49: settings.custom_field_options.T.G: expected a whole number, found 'x'",
+            "m.yaml:1:47: settings.custom_field_options.users.T: key '': must not be empty",
+            "m.yaml:1:57: settings.custom_field_options.users.T.G: expected a whole number, "
+            "found 'x'",
+        ],
+    ),
+    (  # the flat form (field name first): refused with the form to write instead
+        "settings:\n  custom_field_options:\n    Tier: {Gold: 7}\n    user: {Tier: {Gold: 8}}\n",
+        [
+            "m.yaml:3:5: settings.custom_field_options: 'Tier' is not a kind: the options are "
+            "keyed by kind, then field name (a companies field and a users field of one name "
+            "are two fields); write `custom_field_options: {companies: {Tier: {OPTION: ID}}}` "
+            "with the kind whose field 'Tier' is (companies, users or assets)",
+            "m.yaml:4:5: settings.custom_field_options: unknown kind 'user'; did you mean 'users'?",
         ],
     ),
     (

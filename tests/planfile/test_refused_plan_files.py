@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import PlanFileError
-from reconciler.plans import Plan
+from reconciler.plans import Plan, RenameHint
 from reconciler.plans.planfile import (
     PlanInputs,
     differences,
@@ -68,3 +68,19 @@ def test_each_change_only_one_plan_has_is_named_with_the_plan_that_has_it(
     saved = saved_plan_from_json(text)
     assert differences(saved, empty) == [f"{ACME}: in the saved plan, not in a plan made now"]
     assert differences(saved, plan) == []
+
+
+def test_rename_hints_that_came_or_went_since_are_no_difference(
+    plan_and_file: tuple[Plan, str],
+) -> None:
+    # Advice for the reviewer (an unlisted company renamed by hand since the plan): apply
+    # does the same either way, so a saved plan is not refused for it.
+    plan, text = plan_and_file
+    hint = RenameHint("Acme", 4, "looks like ...", "previously: [Acme]")
+    hinted = replace(plan, changes=(replace(plan.changes[0], rename_hints=(hint,)),))
+    assert differences(saved_plan_from_json(text), hinted) == []
+    saved_hinted = saved_plan_from_json(format_plan_file(hinted, INPUTS))
+    assert saved_hinted.plan.changes[0].rename_hints == (hint,)
+    assert differences(saved_hinted, plan) == []
+    moved = replace(plan.changes[0], key="Acme Corp Ltd")  # a real difference still counts
+    assert differences(saved_hinted, replace(plan, changes=(moved,))) != []

@@ -103,6 +103,8 @@ def _check_changes(got: list[dict[str, Any]], want_changes: list[dict[str, Any]]
             assert have.get("depends_on") == want["depends_on"], have["address"]
         if "renamed_from" in want:  # a rename (`previously:`)
             assert have.get("renamed_from") == want["renamed_from"], have["address"]
+        if "rename_hints" in want:  # advice: an unlisted object this create looks like
+            assert have.get("rename_hints", []) == want["rename_hints"], have["address"]
         if "reason" in want:  # the line that says why, where the change is not obvious
             assert have.get("reason", "") == want["reason"], have["address"]
 

@@ -217,7 +217,7 @@ CASES: list[tuple[str, str, Any, Any, list[Any]]] = [
         problem(
             "the API does not list the options of dropdown 'Tier', so 'Gold' cannot be resolved",
             "give the value as {option_id: N}, or map option names to ids under "
-            "settings.custom_field_options.Tier",
+            "settings.custom_field_options.users.Tier",
         ),
     ),
     (

@@ -14,4 +14,5 @@ ROW = KindSpec(
     Kind.assets, HELPDESK, "serial_number", KeyForm.NAME, Asset, "asset",
     references=(("company", Kind.companies), ("assigned_users", Kind.users)),
     export_reads=(Kind.companies, Kind.users), custom_field_usage=2, renamable=True,
+    renamed_if="serial_number",
 )  # fmt: skip

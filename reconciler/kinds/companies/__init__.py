@@ -15,4 +15,5 @@ ROW = KindSpec(
     # create a missing one as a side effect, and a company cannot be deleted.
     read_for=((Kind.assets, "company"), (Kind.users, "company")),
     prune_refused=NO_DELETE.format("companies"), renamable=True,
+    renamed_if="email_domains",
 )  # fmt: skip

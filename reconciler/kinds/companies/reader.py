@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -44,6 +44,11 @@ class LiveCompanies(ByName[LiveCompany]):
 
     def digest_data(self) -> Any:
         return [c.digest_data() for _, c in sorted(self.by_key.items())]
+
+    def field_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
+        """(normalised key, name as live, id, value of `field`) of every company in scope
+        (planning/rename_hints.py)."""
+        return ((k, c.name, c.id, getattr(c, field)) for k, c in self.by_key.items())
 
     def renamed(self, kind: str, old: str, new: str, written: str) -> LiveCompanies:
         """The company keyed `old` (normalised) found under `new` (planning/renames.py);

@@ -16,6 +16,7 @@ from reconciler.kinds.custom_fields.reader import (
     DATE,
     DROPDOWN,
     KIND,
+    KIND_OF_USAGE,
     CustomFieldCatalogue,
     FieldDefinition,
     desired_usages,
@@ -56,20 +57,21 @@ class ValueProblem(Exception):
         self.remedy = remedy
 
 
-def desired_value(definition: FieldDefinition, value: Any) -> str | None:
-    """The form the API stores for a manifest value; raises ValueProblem."""
+def desired_value(definition: FieldDefinition, value: Any, kind: str) -> str | None:
+    """The form the API stores for a manifest value of a field of `kind` (named in the
+    remedy of a dropdown option that cannot be resolved); raises ValueProblem."""
     if value is None or (isinstance(value, str) and value.strip() == ""):
         return None
-    kind = definition.type
-    if kind == CHECKBOX:
+    field_type = definition.type
+    if field_type == CHECKBOX:
         if isinstance(value, bool):
             return "true" if value else "false"
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             return value.strip().lower()
         raise ValueProblem(f"'{definition.name}' is a checkbox: use true or false, not {value!r}")
-    if kind == DROPDOWN:
-        return _option_id(definition, value)
-    if kind == DATE:
+    if field_type == DROPDOWN:
+        return _option_id(definition, value, kind)
+    if field_type == DATE:
         # A YAML timestamp never gets here: the manifest refuses "a date and time".
         if isinstance(value, date):
             return value.isoformat()
@@ -86,7 +88,7 @@ def desired_value(definition: FieldDefinition, value: Any) -> str | None:
     return str(value).rstrip()
 
 
-def _option_id(definition: FieldDefinition, value: Any) -> str:
+def _option_id(definition: FieldDefinition, value: Any, kind: str) -> str:
     if isinstance(value, OptionId):
         return str(value.option_id)
     name = str(value)
@@ -103,7 +105,7 @@ def _option_id(definition: FieldDefinition, value: Any) -> str:
         f"the API does not list the options of dropdown '{definition.name}', so {name!r} "
         "cannot be resolved",
         f"give the value as {{option_id: N}}, or map option names to ids under "
-        f"settings.custom_field_options.{definition.name}",
+        f"settings.custom_field_options.{kind}.{definition.name}",
     )
 
 
@@ -159,7 +161,7 @@ def diff_values(
             problems.append(_unknown(name, known, address, where(name)))
             continue
         try:
-            wanted = desired_value(definition, value)
+            wanted = desired_value(definition, value, KIND_OF_USAGE[usage])
         except ValueProblem as problem:
             problems.append(error(problem.message, address, problem.remedy, where(name)))
             continue

@@ -25,6 +25,8 @@ USAGE = dict(
         key=lambda item: item[1],
     )
 )
+# Usage type -> the kind whose custom fields it holds.
+KIND_OF_USAGE = {usage: kind for kind, usage in USAGE.items()}
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d %b %Y", "%b %d, %Y")
 T = TypeVar("T")  # pragma: no mutate
 
@@ -126,9 +128,9 @@ def usages(reader: Reader) -> list[int]:
 
 
 async def read_catalogue(reader: Reader) -> CustomFieldCatalogue:
-    configured = reader.desired.settings.custom_field_options
     by_usage: dict[int, dict[str, FieldDefinition]] = {}
     for usage in usages(reader):
+        configured = reader.desired.settings.custom_field_options.of(KIND_OF_USAGE[usage])
         fields: dict[str, FieldDefinition] = {}
         for raw in await reader.helpdesk.custom_fields(usage):
             if int(raw.get("UsageType") or usage) != usage:
@@ -161,7 +163,8 @@ async def full_values_for(
 def _configured_options(
     configured: Mapping[str, Mapping[str, int]], name: str
 ) -> dict[str, int] | None:
-    """The options `settings.custom_field_options` gives the field `name`, or None."""
+    """The options `settings.custom_field_options` gives the field `name` of one kind
+    (`configured`: that kind's table), or None."""
     for field_name, options in configured.items():
         if norm_key(field_name) == norm_key(name):
             return dict(options)

@@ -11,7 +11,7 @@ from reconciler.manifest.models import Kind
 ROW = KindSpec(
     Kind.users, HELPDESK, "username", KeyForm.NAME, User, "user",
     references=(("company", Kind.companies), ("department", Kind.departments)),
-    custom_field_usage=3, unique=("email",), renamable=True,
+    custom_field_usage=3, unique=("email",), renamable=True, renamed_if="email",
     # Ids of the users named, and the administrators (implicit technicians).
     read_for=((Kind.tech_permissions, None), (Kind.assets, "assigned_users")),
 )  # fmt: skip

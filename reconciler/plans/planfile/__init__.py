@@ -182,9 +182,21 @@ def saved_plan_from_json(text: str | bytes, *, source: str = "plan") -> SavedPla
     if inputs.manifests_digest and plan.live_digest != _live_digest(data):
         raise PlanFileError([f"{source}: {MADE_FROM}.live_digest: differs from live_digest"])
     # The asserted operations are executed too, so they are part of what was reviewed. A
-    # change's `cause` (drift, pending) says why it is there, not what it does: not compared.
-    changes = [{k: v for k, v in c.items() if k != "cause"} for c in data["changes"]]
+    # change's `cause` (drift, pending) says why it is there, and its `rename_hints` advise
+    # the reviewer (an unlisted object renamed since is no reason to refuse): neither says
+    # what it does, so neither is compared.
+    changes = [_compared(c) for c in data["changes"]]
     return SavedPlan(plan, inputs, [*changes, *data.get("asserted", [])])
+
+
+_NOT_COMPARED = ("cause", "rename_hints")
+
+
+def _compared(change: Any) -> Any:
+    """A change as `apply --plan` compares it: without what only describes it."""
+    if not isinstance(change, dict):
+        return change
+    return {k: v for k, v in change.items() if k not in _NOT_COMPARED}
 
 
 def plan_from_json(text: str | bytes, *, source: str = "plan") -> Plan:
@@ -206,7 +218,7 @@ def plan_from_dict(data: Any, *, source: str = "plan") -> Plan:
 def differences(saved: SavedPlan, fresh: Plan) -> list[str]:
     """How the freshly derived changes differ from the saved ones (empty: identical), as
     lines naming the address and the JSON path of each difference."""
-    now = _as_json([c.to_dict() for c in fresh.to_apply])
+    now = _as_json([_compared(c.to_dict()) for c in fresh.to_apply])
     then = saved.changes
     lines: list[str] = []
     then_by = {_address(c): c for c in then}

@@ -20,6 +20,7 @@ from reconciler.plans import (
     Operation,
     Plan,
     Ref,
+    RenameHint,
     address,
 )
 from reconciler.plans.coverage import COVERAGE_KEYS
@@ -51,8 +52,10 @@ def type_name(value: Any) -> str:
 
 
 # `cause`: drift or pending (docs/drift.md), for the reports; apply does not read it.
+# `rename_hints`: advice for reviewers (planning/rename_hints.py), read back for the reports.
 _CHANGE_OPTIONAL = {
-    "depends_on", "reason", "removal", "source", "sources", "asserted", "renamed_from", "cause"
+    "depends_on", "reason", "removal", "source", "sources", "asserted", "renamed_from", "cause",
+    "rename_hints",
 }  # fmt: skip
 
 
@@ -140,6 +143,18 @@ class PlanReader:
             refined_at=self.refined_at(fields, where),
             asserted=self.flag(fields, "asserted", where, default=False),
             renamed_from=self.text(fields, "renamed_from", where) or None,
+            rename_hints=tuple(
+                self.items(fields.get("rename_hints", []), f"{where}.rename_hints", self.hint)
+            ),
+        )
+
+    def hint(self, data: Any, where: str) -> RenameHint:
+        fields = self.object(data, where, required={"key", "id", "reason", "previously"})
+        return RenameHint(
+            key=self.text(fields, "key", where),
+            id=fields.get("id"),
+            reason=self.text(fields, "reason", where),
+            previously=self.text(fields, "previously", where),
         )
 
     def refined_at(self, fields: dict[str, Any], where: str) -> tuple[str, ...]:
