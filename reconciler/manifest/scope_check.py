@@ -25,7 +25,13 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import norm_key, spec
 from reconciler.manifest.models import Category, Employee, Kind, User
 from reconciler.manifest.references import keyed_entries
-from reconciler.manifest.scopes import ListMode, category_name, named_in, pattern_failure
+from reconciler.manifest.scopes import (
+    ListMode,
+    UserScope,
+    category_name,
+    named_in,
+    pattern_failure,
+)
 
 
 def scope_problems(desired: DesiredState) -> list[Problem]:
@@ -38,7 +44,7 @@ def scope_problems(desired: DesiredState) -> list[Problem]:
             continue
         for key, entry in keyed_entries(desired, kind):
             failure = _failure(kind, kind_scope, entry, key)
-            if failure is None and isinstance(entry, User):
+            if failure is None and isinstance(entry, User) and isinstance(kind_scope, UserScope):
                 failure = _role_failure(kind_scope.list_mode, entry, technicians(desired))
             if failure is not None:
                 path, why = failure
