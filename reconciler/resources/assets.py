@@ -19,7 +19,8 @@ Decisions:
   where one is known (from the `AssignedUsers` item or the live users), else by username.
 - Several live assets sharing a serial number cannot be told apart: an entry naming that
   serial is an error; prune disables all of them when none is listed.
-- Prune disables (never deletes) enabled live assets the manifests do not list, and only
+- Prune disables (never deletes) enabled live assets the manifests do not list (with
+  `settings.ownership`, only those that carry the marker: resources/ownership.py), and only
   when they list assets at all. Assets without a serial number cannot be matched, so
   they are never disabled (one warning).
 """
@@ -56,6 +57,7 @@ from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reade
 from reconciler.resources.company_records import LiveCompanies
 from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue, unignored
 from reconciler.resources.custom_fields import closest, diff_values
+from reconciler.resources.ownership import marker_diagnostics, owned, with_marker
 from reconciler.resources.user_records import LiveUsers
 
 REQUIRED = ("model_name", "manufacturer", "type", "supplier")
@@ -88,6 +90,7 @@ class AssetsResource(KindResource):
         # The loader refuses two entries for one serial number (case-insensitive).
         for entry in ctx.desired.manifest.assets:
             planner.plan(entry)
+        planner.result.diagnostics += marker_diagnostics(ctx, KIND)
         if ctx.prunes(KIND):
             planner.prune()
         return planner.result
@@ -167,12 +170,14 @@ class _Planner:
     def custom_fields(
         self, entry: Asset, asset_id: int | Ref, live_items: Any
     ) -> tuple[list[FieldChange], list[Operation]]:
-        if not entry.custom_fields or "custom_fields" in self.ignored:
+        given = entry.custom_fields if "custom_fields" not in self.ignored else None
+        wanted = with_marker(self.ctx, KIND, unignored(given or {}, self.ignored))
+        if not wanted:
             return [], []
         fields, operations, problems = diff_values(
             catalogue=self.catalogue,
             usage=USAGE[KIND],
-            desired=unignored(entry.custom_fields, self.ignored),
+            desired=wanted,
             live_items=live_items,
             set_path="/api/SetCustomFieldForAsset",
             entity_id=asset_id,
@@ -336,7 +341,7 @@ class _Planner:
         listed = {norm_key(a.serial_number) for a in self.ctx.desired.manifest.assets}
         unknown = 0
         for key, group in sorted(self.live.by_key.items()):
-            if key in listed:
+            if key in listed or not all(owned(self.ctx, KIND, a.custom_values) for a in group):
                 continue
             if any(a.enabled is None for a in group):
                 unknown += len(group)

@@ -1,7 +1,8 @@
 """Companies: keyed by name (case-insensitive). Created with `Company` (idempotent by
 name), updated with `UpdateCompany` sending the complete record, custom field values set
 with `SetCustomFieldForCompany`. The API cannot delete a company: one that the manifests
-do not list is reported when companies are pruned, never removed."""
+do not list is reported when companies are pruned, never removed (with
+`settings.ownership`, only one that carries the marker: resources/ownership.py)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from reconciler.resources.company_records import (
 )
 from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue, unignored
 from reconciler.resources.custom_fields import diff_values
+from reconciler.resources.ownership import marker_diagnostics, owned, with_marker
 
 
 def same_domains(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -> bool:
@@ -28,6 +30,12 @@ def same_domains(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str])
 
 def _text(value: str | None) -> str:
     return (value or "").rstrip()
+
+
+def _custom_values(ctx: PlanContext, company: Company, ignored: frozenset[str]) -> dict[str, Any]:
+    """The custom field values the entry manages, and the ownership marker."""
+    given = company.custom_fields if "custom_fields" not in ignored else None
+    return with_marker(ctx, KIND, unignored(given or {}, ignored))
 
 
 class CompaniesResource(KindResource):
@@ -60,10 +68,11 @@ class CompaniesResource(KindResource):
                 self._create(ctx, company, catalogue, ignored, result)
             else:
                 self._update(ctx, company, current, catalogue, ignored, result)
+        result.diagnostics += marker_diagnostics(ctx, KIND)
         if ctx.prunes(KIND):
             wanted = {norm_key(c.name) for c in ctx.desired.manifest.companies}
             for key, unlisted in sorted(live.by_key.items()):
-                if key not in wanted:
+                if key not in wanted and owned(ctx, KIND, unlisted.custom_values):
                     result.diagnostics.append(
                         warning(
                             "not in the manifests, and the API cannot delete companies",
@@ -102,11 +111,11 @@ class CompaniesResource(KindResource):
                     description="set notes",
                 )
             )
-        if company.custom_fields and "custom_fields" not in ignored:
+        if wanted := _custom_values(ctx, company, ignored):
             cf_fields, cf_ops, problems = diff_values(
                 catalogue=catalogue,
                 usage=USAGE[KIND],
-                desired=unignored(company.custom_fields, ignored),
+                desired=wanted,
                 live_items=None,
                 set_path="/api/SetCustomFieldForCompany",
                 entity_id=ref,
@@ -154,11 +163,11 @@ class CompaniesResource(KindResource):
         operations = []
         if fields:
             operations.append(Operation("helpdesk", "POST", "/api/UpdateCompany", record))
-        if company.custom_fields and "custom_fields" not in ignored:
+        if wanted := _custom_values(ctx, company, ignored):
             cf_fields, cf_ops, problems = diff_values(
                 catalogue=catalogue,
                 usage=USAGE[KIND],
-                desired=unignored(company.custom_fields, ignored),
+                desired=wanted,
                 live_items=current.custom_values or (),
                 set_path="/api/SetCustomFieldForCompany",
                 entity_id=current.id,
