@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import httpx
 from scope_reads import shared_tenant
@@ -55,6 +56,14 @@ def _transport(state: SandboxState) -> httpx.ASGITransport:
     return httpx.ASGITransport(app=create_app(state), client=("127.0.0.1", 40000))
 
 
+def _shown(request: dict[str, Any]) -> str:
+    """A write as `path username status` (a call the rate limit refused is retried)."""
+    params = request.get("params") or {}
+    who = params.get("username") if isinstance(params, dict) else None
+    name = request["path"].rsplit("/", 1)[-1]
+    return f"{name}({who}) {request['status']}" if who else f"{name} {request['status']}"
+
+
 def _disabled_customers(state: SandboxState) -> int:
     return sum(
         1
@@ -75,7 +84,7 @@ def main() -> None:
     without_hana = _without(desired, "hana")
     state.requests.clear()
     pruned = asyncio.run(_apply(without_hana, state, True, conn))
-    writes = [r["path"].rsplit("/", 1)[-1] for r in state.requests if r["method"] != "GET"]
+    writes = [_shown(r) for r in state.requests if r["method"] != "GET"]
     disabled = sorted(c.key for c in pruned.changes if c.action.value == "disable")
     after = asyncio.run(read_and_plan(without_hana, conn, prune=True, transport=_transport(state)))
     coverage = after.plan.coverage
@@ -86,7 +95,7 @@ def main() -> None:
     planned = [c for c in (*first.changes, *pruned.changes) if c.key.startswith("customer")]
     print(f"  customers changed          {len(planned):5d}")
     print(f"  customers disabled, live   {_disabled_customers(state):5d}")
-    print(f"  write calls                {len(writes):5d} ({', '.join(sorted(writes))})")
+    print(f"  write calls                {len(writes):5d}: {', '.join(writes)}")
     print(f"  changes of the plan after  {len(after.plan.changes):5d}")
     print(f"  errors of the plan after   {len(after.plan.errors):5d}")
 
