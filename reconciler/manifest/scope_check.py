@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from reconciler.manifest.characters import Problem
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import norm_key, spec
-from reconciler.manifest.models import Category, Employee, Kind, User
+from reconciler.manifest.kinds import KINDS, norm_key, spec
+from reconciler.manifest.models import Category, Employee, Kind, TechPermission, User
 from reconciler.manifest.references import keyed_entries
 from reconciler.manifest.scopes import (
     ListMode,
@@ -57,7 +57,10 @@ def scope_problems(desired: DesiredState) -> list[Problem]:
 
 def technicians(desired: DesiredState) -> frozenset[str]:
     """The usernames a technician permission names (normalised)."""
-    return frozenset(norm_key(n) for p in desired.manifest.tech_permissions for n in p.technicians)
+    permissions = (
+        e for kind in Kind for e in desired.entries(kind) if isinstance(e, TechPermission)
+    )
+    return frozenset(norm_key(name) for entry in permissions for name in entry.technicians)
 
 
 def _role_failure(
@@ -81,7 +84,7 @@ def ownership_problems(desired: DesiredState) -> list[Problem]:
         return []
     marker = norm_key(ownership.custom_field)
     found: list[Problem] = []
-    for kind in (Kind.companies, Kind.users, Kind.assets):
+    for kind in (row.kind for row in KINDS if row.custom_field_usage):
         for key, entry in keyed_entries(desired, kind):
             for name, value in (getattr(entry, "custom_fields", None) or {}).items():
                 if norm_key(name) != marker or str(value).strip() == ownership.value:

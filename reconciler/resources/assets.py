@@ -20,9 +20,8 @@ Decisions:
 - Several live assets sharing a serial number cannot be told apart: an entry naming that
   serial is an error; prune disables all of them when none is listed.
 - Prune disables (never deletes) enabled live assets the manifests do not list (with
-  `settings.ownership`, only those that carry the marker: resources/ownership.py), and only
-  when they list assets at all. Assets without a serial number cannot be matched, so
-  they are never disabled (one warning).
+  `settings.ownership`, only marked ones), and only when they list assets at all. Assets
+  without a serial number cannot be matched, so they are never disabled (one warning).
 """
 
 from __future__ import annotations
@@ -55,9 +54,9 @@ from reconciler.resources.asset_records import (
 )
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
 from reconciler.resources.company_records import LiveCompanies
-from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue, unignored
+from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue
 from reconciler.resources.custom_fields import closest, diff_values
-from reconciler.resources.ownership import marker_diagnostics, owned, with_marker
+from reconciler.resources.ownership import managed_values, marker_diagnostics, owned
 from reconciler.resources.user_records import LiveUsers
 
 REQUIRED = ("model_name", "manufacturer", "type", "supplier")
@@ -170,9 +169,7 @@ class _Planner:
     def custom_fields(
         self, entry: Asset, asset_id: int | Ref, live_items: Any
     ) -> tuple[list[FieldChange], list[Operation]]:
-        given = entry.custom_fields if "custom_fields" not in self.ignored else None
-        wanted = with_marker(self.ctx, KIND, unignored(given or {}, self.ignored))
-        if not wanted:
+        if not (wanted := managed_values(self.ctx, KIND, entry.custom_fields, self.ignored)):
             return [], []
         fields, operations, problems = diff_values(
             catalogue=self.catalogue,

@@ -19,9 +19,9 @@ from reconciler.resources.company_records import (
     parse_company,
     read_companies,
 )
-from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue, unignored
+from reconciler.resources.custom_field_records import USAGE, CustomFieldCatalogue
 from reconciler.resources.custom_fields import diff_values
-from reconciler.resources.ownership import marker_diagnostics, owned, with_marker
+from reconciler.resources.ownership import managed_values, marker_diagnostics, owned
 
 
 def same_domains(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -> bool:
@@ -30,12 +30,6 @@ def same_domains(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str])
 
 def _text(value: str | None) -> str:
     return (value or "").rstrip()
-
-
-def _custom_values(ctx: PlanContext, company: Company, ignored: frozenset[str]) -> dict[str, Any]:
-    """The custom field values the entry manages, and the ownership marker."""
-    given = company.custom_fields if "custom_fields" not in ignored else None
-    return with_marker(ctx, KIND, unignored(given or {}, ignored))
 
 
 class CompaniesResource(KindResource):
@@ -111,7 +105,7 @@ class CompaniesResource(KindResource):
                     description="set notes",
                 )
             )
-        if wanted := _custom_values(ctx, company, ignored):
+        if wanted := managed_values(ctx, KIND, company.custom_fields, ignored):
             cf_fields, cf_ops, problems = diff_values(
                 catalogue=catalogue,
                 usage=USAGE[KIND],
@@ -163,7 +157,7 @@ class CompaniesResource(KindResource):
         operations = []
         if fields:
             operations.append(Operation("helpdesk", "POST", "/api/UpdateCompany", record))
-        if wanted := _custom_values(ctx, company, ignored):
+        if wanted := managed_values(ctx, KIND, company.custom_fields, ignored):
             cf_fields, cf_ops, problems = diff_values(
                 catalogue=catalogue,
                 usage=USAGE[KIND],

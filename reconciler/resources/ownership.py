@@ -31,6 +31,7 @@ from reconciler.resources.custom_field_records import (
     CustomFieldCatalogue,
     FieldDefinition,
     live_value,
+    unignored,
 )
 from reconciler.resources.custom_fields import ValueProblem, desired_value
 
@@ -60,6 +61,15 @@ def with_marker(ctx: PlanContext, kind: str, values: Mapping[str, Any]) -> dict[
         return dict(values)
     given = {k: v for k, v in values.items() if norm_key(k) != norm_key(definition.name)}
     return {**given, definition.name: ownership.value}
+
+
+def managed_values(
+    ctx: PlanContext, kind: str, given: Mapping[str, Any] | None, ignored: frozenset[str]
+) -> dict[str, Any]:
+    """The custom field values an entry manages (none when `ignore_fields` names
+    `custom_fields`; less those it names one by one), and the marker."""
+    values = unignored(given or {}, ignored) if "custom_fields" not in ignored else {}
+    return with_marker(ctx, kind, values)
 
 
 def carries(ctx: PlanContext, kind: str, items: Iterable[Mapping[str, Any]] | None) -> bool:
