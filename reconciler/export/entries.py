@@ -91,7 +91,12 @@ class Converter:
 
     def values(self, kind: str) -> ValueExporter:
         catalogue = self.snapshot.catalogue
-        return ValueExporter(catalogue, USAGE[kind], self.include_empty, self.learned, self.notes)
+        exporter = ValueExporter(
+            catalogue, USAGE[kind], self.include_empty, self.learned, self.notes
+        )
+        if (ownership := self.selection.ownership) is not None:
+            exporter.leave_out = ownership.custom_field
+        return exporter
 
     def keyed(
         self,

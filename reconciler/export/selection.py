@@ -1,7 +1,9 @@
 """What an export covers: the kinds (`--kinds`, else every kind whose service is
 configured), the objects (`--target KIND[/KEY]`, `--exclude KIND[/KEY]`) and the rule ids
 (`--rule-ids`, and the ids of the rules `--target` names: the API cannot list rules),
-and the scope (`--scope-from`: the `settings.scope` of manifests; only it is read).
+and the scope (`--scope-from`: the `settings.scope` of manifests; only it is read; their
+`settings.ownership` marker field is left out of the entries, as the marker is the
+ownership's to set).
 
 Keys are compared as the manifest loader compares them (`normalise_key`): names without
 regard to case and runs of white space, rule ids as integers, e-mail keys without case.
@@ -17,7 +19,8 @@ from pathlib import Path
 from reconciler.errors import UsageError
 from reconciler.kinds.table import KINDS, normalise_key
 from reconciler.manifest.loader import load_manifests
-from reconciler.manifest.models import Kind, Scope
+from reconciler.manifest.models import Kind, Scope, Settings
+from reconciler.manifest.scopes import Ownership
 from reconciler.plans.addresses import Selector
 
 RULES = Kind.automation_rules.value
@@ -28,12 +31,12 @@ SETTINGS_FILE = "settings.yaml"
 EXPORT_KINDS = tuple(KIND_FILES)
 
 
-def scope_of(path: Path | None) -> Scope:
-    """The `settings.scope` of the manifests at `path` (a file or a directory; None: no
-    scope). Raises ManifestError for manifests that do not load."""
+def settings_of(path: Path | None) -> Settings:
+    """The settings of the manifests at `path` (a file or a directory; None: the
+    defaults: no scope, no ownership). Raises ManifestError for manifests that do not load."""
     if path is None:
-        return Scope()
-    return load_manifests([path], dict(os.environ)).settings.scope
+        return Settings()
+    return load_manifests([path], dict(os.environ)).settings
 
 
 def split_list(values: Iterable[str]) -> list[str]:
@@ -63,6 +66,7 @@ class Selection:
     rule_ids: tuple[int, ...] = ()
     employee_key: str = "email"
     scope: Scope = field(default_factory=Scope)  # `--scope-from`: only the scope is read
+    ownership: Ownership | None = None  # `--scope-from`: its marker is not exported
 
     @classmethod
     def build(
@@ -111,7 +115,15 @@ class Selection:
             )
         if not chosen:
             raise UsageError("nothing to export: the options leave out every kind")
-        return cls(tuple(chosen), wanted, left_out, tuple(ids), scope=scope_of(scope_from))
+        settings = settings_of(scope_from)
+        return cls(
+            tuple(chosen),
+            wanted,
+            left_out,
+            tuple(ids),
+            scope=settings.scope,
+            ownership=settings.ownership,
+        )
 
     def key(self, kind: str, value: object) -> str | None:
         return normalise_key(kind, value, self.employee_key)

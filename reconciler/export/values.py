@@ -72,6 +72,7 @@ class ValueExporter:
     include_empty: bool
     learned: LearnedOptions
     notes: list[str]
+    leave_out: str | None = None  # `settings.ownership`'s marker field: the marker's to set
 
     def values(self, items: Iterable[Mapping[str, Any]], owner: str) -> dict[str, Any]:
         """The `custom_fields` mapping of one object, in the catalogue's order."""
@@ -83,6 +84,8 @@ class ValueExporter:
                 continue
         found: dict[str, Any] = {}
         for definition in self.catalogue.by_usage.get(self.usage, {}).values():
+            if self.leave_out is not None and norm_key(definition.name) == norm_key(self.leave_out):
+                continue
             found_item = by_id.get(definition.id)
             stored = live_value(definition, found_item)
             if stored is None:

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from reconciler.manifest.field_options import CustomFieldOptions
-from reconciler.manifest.scopes import AssetScope, PatternScope, UserScope
+from reconciler.manifest.scopes import AssetScope, Ownership, PatternScope, UserScope
 from reconciler.manifest.values import (
     Count32,
     Id32,
@@ -159,6 +159,12 @@ class Settings(_Strict):
         examples=[{"assets": ["comments"]}],
     )
     safety: Safety = Field(default_factory=Safety)
+    ownership: Ownership | None = Field(
+        None,
+        description="A custom field and value that mark the objects the manifests own "
+        "(users, companies, assets): every create sets it, a listed object lacking it gets "
+        "it, and prune removes only unlisted objects that carry it (docs/sharing.md).",
+    )
     scope: Scope = Field(
         default_factory=Scope,
         examples=[{"users": {"companies": ["Acme Corp"]}, "assets": {"include": ["PF*"]}}],

@@ -3,8 +3,14 @@
 An entry outside the scope could never be found by a plan's read (which lists only the
 scope), so it would be planned as a create on every run: an error, naming the filter it
 fails. What an entry's own fields say is enough: its key and e-mail for the patterns, its
-`company` and `department` for those filters. `list_mode` is not checked here: whether a
-user is a technician is not a field of its entry.
+`company` and `department` for those filters, and for the users' `list_mode` what the
+manifests say of the user's role: `is_admin` given, or a technician permission naming it
+(a user the manifests say nothing of can be anything live, and is not checked; nor is
+`techs` against a user no permission names: it may be a technician of a category the
+manifests do not list).
+
+With `settings.ownership`, an entry that sets the marker field to another value would
+fight the marker every run: an error at that value.
 """
 
 from __future__ import annotations
@@ -16,12 +22,21 @@ from pydantic import BaseModel
 
 from reconciler.kinds.categories.model import Category
 from reconciler.kinds.employees.model import Employee
-from reconciler.kinds.table import spec
+from reconciler.kinds.table import KINDS, spec
+from reconciler.kinds.tech_permissions.model import TechPermission
+from reconciler.kinds.users.model import User
 from reconciler.manifest.characters import Problem
 from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.kinds import norm_key
 from reconciler.manifest.models import Kind
 from reconciler.manifest.references import keyed_entries
-from reconciler.manifest.scopes import category_name, named_in, pattern_failure
+from reconciler.manifest.scopes import (
+    ListMode,
+    UserScope,
+    category_name,
+    named_in,
+    pattern_failure,
+)
 
 
 def scope_problems(desired: DesiredState) -> list[Problem]:
@@ -34,11 +49,55 @@ def scope_problems(desired: DesiredState) -> list[Problem]:
             continue
         for key, entry in keyed_entries(desired, kind):
             failure = _failure(kind, kind_scope, entry, key)
+            if failure is None and isinstance(entry, User) and isinstance(kind_scope, UserScope):
+                failure = _role_failure(kind_scope.list_mode, entry, technicians(desired))
             if failure is not None:
                 path, why = failure
                 found.append(
                     (kind, key, path, f"{spec(kind).noun} {key!r} is outside settings.scope."
                      f"{kind.value}: {why}; a plan reads only the scope")
+                )  # fmt: skip
+    return found + ownership_problems(desired)
+
+
+def technicians(desired: DesiredState) -> frozenset[str]:
+    """The usernames a technician permission names (normalised)."""
+    permissions = (
+        e for kind in Kind for e in desired.entries(kind) if isinstance(e, TechPermission)
+    )
+    return frozenset(norm_key(name) for entry in permissions for name in entry.technicians)
+
+
+def _role_failure(
+    mode: ListMode | None, user: User, techs: frozenset[str]
+) -> tuple[tuple[str, ...], str] | None:
+    """Which `list_mode` the manifests' own word on the user's role puts it outside of."""
+    is_tech = norm_key(user.username) in techs
+    if mode is ListMode.admins and user.is_admin is False:
+        return (("is_admin",), "it sets is_admin: false (the scope's list_mode: admins)")
+    if mode is ListMode.regular and user.is_admin:
+        return (("is_admin",), "it sets is_admin: true (the scope's list_mode: regular)")
+    if mode is ListMode.regular and is_tech:
+        return ((), "a technician permission names it (the scope's list_mode: regular)")
+    return None
+
+
+def ownership_problems(desired: DesiredState) -> list[Problem]:
+    """Entries that set the ownership marker's field to another value than the marker."""
+    ownership = desired.settings.ownership
+    if ownership is None:
+        return []
+    marker = norm_key(ownership.custom_field)
+    found: list[Problem] = []
+    for kind in (row.kind for row in KINDS if row.custom_field_usage):
+        for key, entry in keyed_entries(desired, kind):
+            for name, value in (getattr(entry, "custom_fields", None) or {}).items():
+                if norm_key(name) != marker or str(value).strip() == ownership.value:
+                    continue
+                found.append(
+                    (kind, key, ("custom_fields", name), f"{spec(kind).noun} {key!r} sets "
+                     f"{name!r} to {value!r}, but settings.ownership marks the objects the "
+                     f"manifests own with {ownership.value!r}: leave the field to the marker")
                 )  # fmt: skip
     return found
 

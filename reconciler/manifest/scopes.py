@@ -84,6 +84,21 @@ class AssetScope(_Strict):
     exclude: Patterns | None = Field(None, description=_EXCLUDE + " On the serial number.")
 
 
+class Ownership(_Strict):
+    """The marker of the objects the manifests made or adopted: a custom field and its
+    value. Every create sets it; `prune` removes only unlisted objects that carry it."""
+
+    custom_field: Name = Field(
+        description="The name of a custom field of users, companies and assets (each kind "
+        "its own field of that name).",
+        examples=["Managed by"],
+    )
+    value: Name = Field(
+        description="The value that marks an object as the manifests' own.",
+        examples=["reconciler"],
+    )
+
+
 def category_name(name: str, section: str | None) -> str:
     """What the categories' patterns match: `section/name`, or `name` without a section."""
     return f"{section}/{name}" if section else name

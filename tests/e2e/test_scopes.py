@@ -1,8 +1,10 @@
 """A helpdesk shared with customers (DESIGN §9), end to end against the sandbox process
 seeded with `shared` (acme plus 20,000 customers of 50 client companies and 2,000
 discovered assets): examples/shared, whose scope is Acme's companies, applies and then
-plans no change; coverage speaks of the scope only; `--prune` disables an Acme user left
-out of the manifests and leaves every customer alone."""
+plans no change; coverage speaks of the scope only; `--prune` with the ownership marker
+disables the Acme users left out of the manifests that carry it (hana, whom the first
+apply created, and kim), keeps lee (an Acme account without the marker, reported as
+unmanaged), and leaves every customer alone."""
 
 from __future__ import annotations
 
@@ -33,7 +35,8 @@ def test_a_scoped_tenant_applies_plans_nothing_more_and_prunes_only_its_slice(
     assert again.returncode == 0, again.stderr
     plan = json.loads(again.stdout)
     assert plan["changes"] == []
-    assert plan["coverage"]["users"]["live"] == plan["coverage"]["users"]["managed"]
+    users = plan["coverage"]["users"]
+    assert users["live"] == users["managed"] + 2  # kim and lee, in the scope, unlisted
     assert plan["coverage"]["users"]["live"] < 20
     assert plan["coverage"]["assets"]["live"] < 30
     assert plan["coverage"]["companies"]["live"] == 4  # the Client companies are outside
@@ -46,9 +49,14 @@ def test_a_scoped_tenant_applies_plans_nothing_more_and_prunes_only_its_slice(
     pruned = cli(tmp_path, sandbox.process, "plan", "shared", "--prune", "--format", "json")
     assert pruned.returncode == 0, pruned.stderr
     changes = json.loads(pruned.stdout)["changes"]
-    assert [c["address"] for c in changes] == ['users["hana"]']
+    assert [c["address"] for c in changes] == ['users["hana"]', 'users["kim"]']
+    assert {c["action"] for c in changes} == {"disable"}
     done = cli(tmp_path, sandbox.process, "apply", "shared", "--prune", "--yes")
     assert done.returncode == 0, done.stderr
     text = cli(tmp_path, sandbox.process, "plan", "shared", "--prune", "--detailed-exitcode")
     assert text.returncode == 0, text.stdout + text.stderr
     assert "No changes" in text.stdout and "customer" not in text.stdout
+    after = cli(tmp_path, sandbox.process, "plan", "shared", "--prune", "--format", "json")
+    final = json.loads(after.stdout)
+    assert final["unmanaged"]["users"] == ["lee"]  # kept: no marker
+    assert final["coverage"]["users"]["live"] == final["coverage"]["users"]["managed"] + 1

@@ -1,6 +1,7 @@
 """`export --scope-from`: an export of a shared helpdesk writes the scope the manifests
 declare (`settings.scope`), read through the same filters as a plan, and nothing else:
-no customer, no discovered asset, no client company."""
+no customer, no discovered asset, no client company. Their `settings.ownership` marker
+field is left out of the entries: it is the ownership's to set."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def test_an_export_from_a_scope_writes_only_the_scope() -> None:
     assert companies == {"Acme Corp", "Acme Robotics", "Acme Field Services"}
     assert users and not any(name.startswith("customer") for name in users)
     assert assets and not any(serial.startswith("DISC") for serial in assets)
+    kim = next(u for u in result.entries["users"] if u["username"] == "kim")
+    assert "Managed by" not in (kim.get("custom_fields") or {})  # marked live
 
 
 def test_scope_from_manifests_that_do_not_load_is_refused(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ def test_an_empty_settings_and_null_kinds_are_the_defaults() -> None:
             "prune": [],
             "ignore_fields": {},
             "safety": {"max_change_percent": 30.0, "min_existing": 10, "max_irreversible": 1},
+            "ownership": None,
             "scope": {
                 "users": None,
                 "assets": None,

@@ -50,16 +50,32 @@ def test_extending_an_unknown_seed_or_repeating_a_section_is_refused(tmp_path: P
     unknown = problems_of(seed_text(tmp_path, "extends: nowhere\n"))
     wanted = "1:10: 'extends' must name a built-in seed: one of acme, acme-catalogue, empty, shared"
     assert any(p.endswith(wanted) for p in unknown)
-    repeated = problems_of(seed_text(tmp_path, "extends: acme\ndepartments: [IT]\n"))
-    assert any("2:1: section 'departments' is in the extended seed already" in p for p in repeated)
+    repeated = problems_of(seed_text(tmp_path, "extends: acme\nworkspace: {}\n"))
+    assert any("2:1: section 'workspace' is in the extended seed already" in p for p in repeated)
     counts = problems_of(seed_text(tmp_path, "extends: acme\ngenerated: {customers: 5}\n"))
     assert any("customers need client_companies to belong to" in p for p in counts)
+
+
+def test_a_list_in_both_seeds_is_joined_and_a_repeated_entry_refused(tmp_path: Path) -> None:
+    acme, state = new_state(), new_state()
+    initialise(acme, seed_path("acme"))
+    initialise(state, seed_text(tmp_path, "extends: acme\ndepartments: [Legal]\n"))
+    names = [str(d["name"]) for d in rows(state, "departments")]
+    assert names == [str(d["name"]) for d in rows(acme, "departments")] + ["Legal"]
+    twice = problems_of(
+        seed_text(tmp_path, "extends: acme\nusers: [{username: helen, email: h2@x.com}]\n")
+    )
+    assert any("duplicate username 'helen'" in p for p in twice)
 
 
 def test_the_shared_seed_is_acme_with_20000_customers_and_2000_assets() -> None:
     acme, state = new_state(), new_state()
     initialise(acme, seed_path("acme"))
     initialise(state, seed_path("shared"))
-    assert len(rows(state, "users")) == len(rows(acme, "users")) + 20_000
+    assert len(rows(state, "users")) == len(rows(acme, "users")) + 20_000 + 2  # kim, lee
+    staff = {str(u["username"]): u for u in rows(state, "users")}
+    assert {"kim", "lee"} <= staff.keys()
+    fields = [f for f in rows(state, "custom_fields") if f["name"] == "Managed by"]
+    assert len(fields) == 3  # users, companies and assets each have the marker field
     assert len(rows(state, "companies")) == len(rows(acme, "companies")) + 50
     assert len(rows(state, "assets")) == len(rows(acme, "assets")) + 2_000

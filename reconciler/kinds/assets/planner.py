@@ -19,9 +19,9 @@ Decisions:
   where one is known (from the `AssignedUsers` item or the live users), else by username.
 - Several live assets sharing a serial number cannot be told apart: an entry naming that
   serial is an error; prune disables all of them when none is listed.
-- Prune disables (never deletes) enabled live assets the manifests do not list, and only
-  when they list assets at all. Assets without a serial number cannot be matched, so
-  they are never disabled (one warning).
+- Prune disables (never deletes) enabled live assets the manifests do not list (with
+  `settings.ownership`, only marked ones), and only when they list assets at all. Assets
+  without a serial number cannot be matched, so they are never disabled (one warning).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from reconciler.kinds.assets.reader import (
 )
 from reconciler.kinds.companies.reader import LiveCompanies
 from reconciler.kinds.custom_fields.planner import closest, diff_values
-from reconciler.kinds.custom_fields.reader import USAGE, CustomFieldCatalogue, unignored
+from reconciler.kinds.custom_fields.reader import USAGE, CustomFieldCatalogue
 from reconciler.kinds.users.reader import LiveUsers
 from reconciler.manifest.desired import DesiredState
 from reconciler.plans import (
@@ -57,6 +57,7 @@ from reconciler.plans import (
     warning,
 )
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.ownership import managed_values, marker_diagnostics, owned
 
 REQUIRED = ("model_name", "manufacturer", "type", "supplier")
 NAMES = frozenset({"manufacturer", "type", "supplier"})  # the service matches these by name
@@ -88,6 +89,7 @@ class AssetsResource(KindResource):
         # The loader refuses two entries for one serial number (case-insensitive).
         for entry in ctx.desired.manifest.assets:
             planner.plan(entry)
+        planner.result.diagnostics += marker_diagnostics(ctx, KIND)
         if ctx.prunes(KIND):
             planner.prune()
         return planner.result
@@ -167,12 +169,12 @@ class _Planner:
     def custom_fields(
         self, entry: Asset, asset_id: int | Ref, live_items: Any
     ) -> tuple[list[FieldChange], list[Operation]]:
-        if not entry.custom_fields or "custom_fields" in self.ignored:
+        if not (wanted := managed_values(self.ctx, KIND, entry.custom_fields, self.ignored)):
             return [], []
         fields, operations, problems = diff_values(
             catalogue=self.catalogue,
             usage=USAGE[KIND],
-            desired=unignored(entry.custom_fields, self.ignored),
+            desired=wanted,
             live_items=live_items,
             set_path="/api/SetCustomFieldForAsset",
             entity_id=asset_id,
@@ -336,7 +338,7 @@ class _Planner:
         listed = {norm_key(a.serial_number) for a in self.ctx.desired.manifest.assets}
         unknown = 0
         for key, group in sorted(self.live.by_key.items()):
-            if key in listed:
+            if key in listed or not all(owned(self.ctx, KIND, a.custom_values) for a in group):
                 continue
             if any(a.enabled is None for a in group):
                 unknown += len(group)

@@ -6,7 +6,7 @@ reader. See `categories.py` for the decisions."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reconciler.manifest.desired import DesiredState
@@ -66,6 +66,9 @@ TWINS_REMEDY = (
 @dataclass(frozen=True)
 class LiveCategories:
     by_key: Mapping[str, tuple[LiveCategory, ...]]  # normalised name -> categories, by id
+    # Those outside `settings.scope.categories` (listed anyway): only to say why an entry
+    # of another kind naming one is refused.
+    outside: tuple[LiveCategory, ...] = ()
 
     def __len__(self) -> int:
         """The number of live objects (what the safety brake counts)."""
@@ -156,4 +159,6 @@ def where_text(categories: tuple[LiveCategory, ...]) -> str:
 async def read_categories(reader: Reader) -> LiveCategories:
     raw = await reader.helpdesk.categories()
     wanted = in_scope(reader.desired, KIND, lambda c: category_name(c.name, c.section))
-    return LiveCategories.from_items([c for c in map(parse_category, raw) if wanted(c)])
+    listed = list(map(parse_category, raw))
+    found = LiveCategories.from_items([c for c in listed if wanted(c)])
+    return replace(found, outside=tuple(c for c in listed if not wanted(c)))

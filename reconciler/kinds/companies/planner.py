@@ -1,7 +1,8 @@
 """Companies: keyed by name (case-insensitive). Created with `Company` (idempotent by
 name), updated with `UpdateCompany` sending the complete record, custom field values set
 with `SetCustomFieldForCompany`. The API cannot delete a company: one that the manifests
-do not list is reported when companies are pruned, never removed."""
+do not list is reported when companies are pruned, never removed (with
+`settings.ownership`, only one that carries the marker: resources/ownership.py)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from reconciler.kinds.companies.reader import (
     read_companies,
 )
 from reconciler.kinds.custom_fields.planner import diff_values
-from reconciler.kinds.custom_fields.reader import USAGE, CustomFieldCatalogue, unignored
+from reconciler.kinds.custom_fields.reader import USAGE, CustomFieldCatalogue
 from reconciler.manifest.desired import DesiredState
 from reconciler.plans import Action, Change, FieldChange, Operation, Ref, address, warning
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.ownership import managed_values, marker_diagnostics, owned
 
 
 def same_domains(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -> bool:
@@ -60,10 +62,11 @@ class CompaniesResource(KindResource):
                 self._create(ctx, company, catalogue, ignored, result)
             else:
                 self._update(ctx, company, current, catalogue, ignored, result)
+        result.diagnostics += marker_diagnostics(ctx, KIND)
         if ctx.prunes(KIND):
             wanted = {norm_key(c.name) for c in ctx.desired.manifest.companies}
             for key, unlisted in sorted(live.by_key.items()):
-                if key not in wanted:
+                if key not in wanted and owned(ctx, KIND, unlisted.custom_values):
                     result.diagnostics.append(
                         warning(
                             "not in the manifests, and the API cannot delete companies",
@@ -102,11 +105,11 @@ class CompaniesResource(KindResource):
                     description="set notes",
                 )
             )
-        if company.custom_fields and "custom_fields" not in ignored:
+        if wanted := managed_values(ctx, KIND, company.custom_fields, ignored):
             cf_fields, cf_ops, problems = diff_values(
                 catalogue=catalogue,
                 usage=USAGE[KIND],
-                desired=unignored(company.custom_fields, ignored),
+                desired=wanted,
                 live_items=None,
                 set_path="/api/SetCustomFieldForCompany",
                 entity_id=ref,
@@ -154,11 +157,11 @@ class CompaniesResource(KindResource):
         operations = []
         if fields:
             operations.append(Operation("helpdesk", "POST", "/api/UpdateCompany", record))
-        if company.custom_fields and "custom_fields" not in ignored:
+        if wanted := managed_values(ctx, KIND, company.custom_fields, ignored):
             cf_fields, cf_ops, problems = diff_values(
                 catalogue=catalogue,
                 usage=USAGE[KIND],
-                desired=unignored(company.custom_fields, ignored),
+                desired=wanted,
                 live_items=current.custom_values or (),
                 set_path="/api/SetCustomFieldForCompany",
                 entity_id=current.id,

@@ -87,9 +87,13 @@ async def read_companies(reader: Reader) -> LiveCompanies:
     found = (
         live_value(reader.desired, spec(KIND), c.name, companies, formers)
         for c in reader.desired.manifest.companies
-        if c.custom_fields
+        if c.custom_fields or reader.desired.settings.ownership
     )
     wanted = [company for company in found if company is not None]
+    if reader.desired.settings.ownership and KIND in reader.prune:  # whose marker prune asks
+        chosen = {id(c) for c in wanted}
+        named = {norm_key(c.name) for c in reader.desired.manifest.companies}
+        wanted += [c for k, c in companies.items() if k not in named and id(c) not in chosen]
     wanted += await full_values_for(reader, KIND, companies.values(), wanted, lambda c: c.name)
     values = await asyncio.gather(*(reader.helpdesk.company_custom_fields(c.id) for c in wanted))
     for company, found in zip(wanted, values, strict=True):  # pragma: no mutate

@@ -111,12 +111,14 @@ def parse_definition(
 
 
 def desired_usages(desired: DesiredState) -> list[int]:
-    """The usage types whose values the manifests set."""
+    """The usage types whose values the manifests set, or whose marker `settings.ownership`
+    sets (on the kinds the manifests list)."""
     manifest = desired.manifest
+    marked = desired.settings.ownership is not None
     return [
         usage
         for kind, usage in USAGE.items()
-        if any(entry.custom_fields for entry in getattr(manifest, kind))
+        if any(marked or entry.custom_fields for entry in getattr(manifest, kind))
     ]
 
 

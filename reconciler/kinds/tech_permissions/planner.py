@@ -50,6 +50,7 @@ from reconciler.kinds.tech_permissions.reader import (
 )
 from reconciler.kinds.users.model import User
 from reconciler.kinds.users.reader import LiveUsers
+from reconciler.manifest.scopes import category_name
 from reconciler.plans import (
     Action,
     Change,
@@ -305,6 +306,18 @@ class _Planner:
                 addr,
                 None,
                 location,
+            )
+        outside = [
+            c for c in self.categories.outside if norm_key(c.name) == norm_key(entry.category)
+        ]
+        if outside:
+            shown = ", ".join(repr(category_name(c.name, c.section)) for c in outside)
+            return error(
+                f"category {entry.category!r} is outside settings.scope.categories ({shown}): "
+                "the technicians of a category outside the scope are not managed",
+                addr,
+                "add the category to settings.scope.categories, or drop this entry",
+                ctx.desired.location(KIND, entry.category, "category") or location,
             )
         known = [c.name for c in self.categories.all()]
         return error(

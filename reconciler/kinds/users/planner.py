@@ -22,7 +22,8 @@ Decisions (DESIGN §1, §5 and the real-world notes):
 - The account the reconciler runs as (`POST /Authorization`, already made and cached by
   the client) is never disabled: pruning it is a warning, an entry disabling it an error.
 - Pruning (only when the manifests list users: `--prune` with manifests that manage no
-  user must not disable everyone) disables enabled users the manifests do not name.
+  user must not disable everyone) disables enabled users the manifests do not name;
+  with `settings.ownership`, only those that carry the marker (resources/ownership.py).
 
 The live state and the pure comparison (`record_changes`, the complete records) are in
 `reader.py`, which `read` and `diff` share.
@@ -66,6 +67,7 @@ from reconciler.plans import (
     warning,
 )
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.ownership import marker_diagnostics, owned, with_marker
 
 __all__ = ["LiveUser", "LiveUsers", "UsersResource", "parse_user", "record_changes"]
 
@@ -105,7 +107,9 @@ class UsersResource(KindResource):
                 planner.update(user, current)
         if ctx.prunes(KIND) and ctx.desired.manifest.users:
             for stray in strays(planner.live, ctx.desired):
-                planner.disable(stray)
+                if owned(ctx, KIND, stray.custom_values):
+                    planner.disable(stray)
+        planner.result.diagnostics += marker_diagnostics(ctx, KIND)
         return planner.result
 
 
@@ -263,7 +267,7 @@ class _Planner:
     ) -> None:
         """Adds the custom field value changes of one user (`live_items` None: a new user)."""
         ctx = self.ctx
-        wanted = custom_values_wanted(user, self.ignored)
+        wanted = with_marker(ctx, KIND, custom_values_wanted(user, self.ignored))
         if not wanted:
             return
         found, calls, problems = diff_values(

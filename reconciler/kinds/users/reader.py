@@ -325,11 +325,13 @@ async def read_users(reader: Reader) -> LiveUsers:
         renamed = norm_key(current.username) != norm_key(entry.username)
         if renamed or record_changes(entry, current, ignored, caller_id):
             detail_for.append(current)
-        if custom_values_wanted(entry, ignored):
+        if custom_values_wanted(entry, ignored) or desired.settings.ownership:
             custom_for.append(current)
     if pruning:
-        live = LiveUsers(users, caller_id)
-        detail_for += [u for u in strays(live, desired) if u.id != caller_id]
+        pruned = [u for u in strays(LiveUsers(users, caller_id), desired) if u.id != caller_id]
+        detail_for += pruned
+        if desired.settings.ownership:  # only those that carry the marker are pruned
+            custom_for += pruned
     custom_for += await full_values_for(reader, KIND, users.values(), custom_for, _username)
     found = await asyncio.gather(
         *(helpdesk.user(u.id) for u in detail_for),

@@ -1,7 +1,8 @@
 """Two seed keys that make a large shared tenant from a few lines (docs/sandbox.md):
 
-- `extends: NAME`: the built-in seed NAME first; the sections of this file are added to it
-  (a section in both is an error: the file would silently replace the base's).
+- `extends: NAME`: the built-in seed NAME first; the sections of this file are added to it.
+  A list in both (users, custom fields...) gets this file's entries after the base's;
+  any other section in both is an error (the file would silently replace the base's).
 - `generated:` customers, client companies and discovered assets made in code at seed
   time, the same on every run: `client_companies` companies `Client 001 Ltd`... (e-mail
   domain `client001.example`), `customers` regular users `customer00001`... spread over
@@ -40,13 +41,21 @@ def split(root: SeedNode) -> tuple[SeedNode, SeedNode | None, SeedNode | None]:
 
 
 def merged(base: SeedNode, own: SeedNode, problems: Problems) -> SeedNode:
-    """The base seed's sections, then this file's; a section in both is a problem."""
+    """The base seed's sections, then this file's. A list in both is joined, the base's
+    entries first (a repeated one is reported as in one file); any other section in both
+    is a problem."""
     if not (isinstance(base.value, dict) and isinstance(own.value, dict)):
         return own
-    for name, key_node in own.keys.items():
-        if name in base.value:
-            problems.add(key_node, f"section '{name}' is in the extended seed already")
     value = {**base.value, **own.value}
+    for name, key_node in own.keys.items():
+        if name not in base.value:
+            continue
+        before, after = base.value[name], own.value[name]
+        if isinstance(before.value, list) and isinstance(after.value, list):
+            joined = [*before.value, *after.value]
+            value[name] = SeedNode(joined, after.line, after.column, after.raw, after.keys)
+        else:
+            problems.add(key_node, f"section '{name}' is in the extended seed already")
     return SeedNode(value, own.line, own.column, own.raw, {**base.keys, **own.keys})
 
 
