@@ -15,6 +15,7 @@ from reconciler.live.coverage import coverage
 from reconciler.live.lookalikes import lookalike_warnings
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, service_of
+from reconciler.planning.handoffs import ordered_handoffs
 from reconciler.planning.order import (
     CycleError,
     order_changes,
@@ -73,6 +74,8 @@ def plan(
             )
     changes = mark_renames(with_sources(changes, desired), renames, ctx.employee_key)
     diagnostics += uniqueness_errors(desired, live.kinds, changes)
+    changes, handoff_errors = ordered_handoffs(desired, live.kinds, changes)
+    diagnostics += handoff_errors
     try:
         ordered = order_changes(changes)
     except CycleError as exc:
