@@ -16,6 +16,7 @@ from reconciler.live.lookalikes import lookalike_warnings
 from reconciler.manifest import DesiredState
 from reconciler.manifest.kinds import HELPDESK, KIND_NAMES, WORKSPACE, norm_key, service_of
 from reconciler.planning.handoffs import ordered_handoffs
+from reconciler.planning.missing_fields import told_once
 from reconciler.planning.order import (
     CycleError,
     dependencies,
@@ -62,6 +63,7 @@ def plan(
         result = resource.diff(ctx)
         changes += result.changes
         diagnostics += result.diagnostics
+    diagnostics = told_once(diagnostics, live.kinds)  # fields a kind has none of
     diagnostics += lookalike_warnings(desired, live)
     diagnostics += scope_warnings(desired, live.kinds)  # a scope naming what is not live
     for kind in live.skipped:
