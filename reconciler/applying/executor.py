@@ -6,7 +6,9 @@ A create whose outcome is unknown (dropped connection, timeout, 5xx) is never re
 blindly: the object is looked for first (`Locator`), and created again only when it is
 still missing. At the first operation that fails for good no new operation starts; those
 in flight finish; the report says what was done, what failed (with the API's message)
-and what was not attempted. Every operation is recorded in the apply log.
+and what was not attempted. Every operation is recorded in the apply log; when the log
+cannot be written (a full disk), no new operation starts either, as after a failure: an
+apply is never carried on without its record.
 
 `interrupt()` (the first Ctrl-C) stops the run the same way without a failure: the clients
 send nothing more (`Halted`), the operations already sent finish, and the report says
@@ -21,6 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from reconciler.applying.log import LogUnwritable
 from reconciler.clients import Halted, created_id
 from reconciler.errors import ApiError, OutcomeUnknown, ReconcilerError
 from reconciler.planning.order import KIND_ORDER, dependencies
@@ -59,11 +62,17 @@ class ApplyReport:
     # ends in `not_attempted`.
     in_flight: list[str] = field(default_factory=list)
     total: int = 0  # changes this run had to apply
+    # Why the apply log could not be written: the run then stopped as at a failure.
+    log_error: str | None = None
 
     @property
     def ok(self) -> bool:
         return (
-            not self.interrupted and not self.failed and not self.partial and not self.not_attempted
+            not self.interrupted
+            and not self.failed
+            and not self.partial
+            and not self.not_attempted
+            and self.log_error is None
         )
 
 
@@ -261,7 +270,12 @@ class Executor:
             entry["message"] = message
         if created is not None:
             entry["created_id"] = created
-        self.log.record(entry)
+        try:
+            self.log.record(entry)
+        except LogUnwritable as err:
+            if self.report.log_error is None:
+                self.report.log_error = str(err)
+            self._stopping = True  # the operation itself is done: only what follows stops
 
 
 async def _send(client: Any, operation: Operation, params: dict[str, Any]) -> Any:

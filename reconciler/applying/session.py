@@ -25,7 +25,7 @@ import httpx
 
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport, Executor
 from reconciler.applying.lock import ApplyLock
-from reconciler.applying.log import ApplyLog, default_path
+from reconciler.applying.log import ApplyLog, LogUnwritable, default_path
 from reconciler.clients.connection import Connection
 from reconciler.clients.urls import service_address
 from reconciler.errors import PlanHasErrors, ReconcilerError, StalePlanError
@@ -268,7 +268,7 @@ class ApplySession:
             finally:
                 self._executor = None
                 # Cut short (a second Ctrl-C cancels the run): what the report knew then.
-                log.event("end", **_end_record(report or executor.report, cut=report is None))
+                _end(log, report or executor.report, cut=report is None)
         return report
 
 
@@ -294,6 +294,17 @@ def _service_urls(connection: Connection) -> list[str]:
     """The addresses the apply lock is keyed on, normalised (`service_address`)."""
     services = (("helpdesk", connection.helpdesk), ("workspace", connection.workspace))
     return [service_address(conn.url, name) for name, conn in services if conn is not None]
+
+
+def _end(log: ApplyLog, report: ApplyReport, *, cut: bool) -> None:
+    """The end record, if the log still takes it: a full disk is reported with the run's
+    outcome rather than in place of it."""
+    if report.log_error is not None:
+        return  # a line could not be written: the log ends at its last whole one
+    try:
+        log.event("end", **_end_record(report, cut=cut))
+    except LogUnwritable as err:
+        report.log_error = str(err)
 
 
 def _end_record(report: ApplyReport, *, cut: bool = False) -> dict[str, Any]:

@@ -19,6 +19,12 @@ VARIABLES = {
     "RECONCILER_PROGRESS_INTERVAL": "seconds between progress lines off a terminal (30)",
     "RECONCILER_TIMEOUT": "longest wait for one answer, in seconds (or --timeout; 60)",
     "RECONCILER_DEBUG": "set: show the traceback of an internal error",
+    "GITHUB_TOKEN": "GitHub: a token allowed to write issues (RECONCILER_GITHUB_TOKEN wins)",
+    "GITHUB_REPOSITORY": "GitHub: OWNER/REPO of the issue",
+    "GITHUB_API_URL": "GitHub: the API's address (https://api.github.com)",
+    "RECONCILER_GITLAB_TOKEN": "GitLab: a token with the api scope",
+    "CI_PROJECT_ID": "GitLab: the project of the issue",
+    "CI_API_V4_URL": "GitLab: the API's address",
 }
 CONNECTION = (
     "HELPDESK_URL",
@@ -35,6 +41,15 @@ READS = {
     "apply": (*CONNECTION, "${NAME}", "RECONCILER_PROGRESS_INTERVAL", *COMMON),
     "export": (*CONNECTION, "RECONCILER_PROGRESS_INTERVAL", *COMMON),
     "validate": ("${NAME}", *COMMON),
+    "drift-issue": (
+        "GITHUB_TOKEN",
+        "GITHUB_REPOSITORY",
+        "GITHUB_API_URL",
+        "RECONCILER_GITLAB_TOKEN",
+        "CI_PROJECT_ID",
+        "CI_API_V4_URL",
+        *COMMON,
+    ),
 }
 
 

@@ -64,7 +64,8 @@ connection_options = _apply_all([
                  help="Start an embedded sandbox on loopback (state in .reconciler/sandbox.db)."),
     click.option("--sandbox-seed", default="acme", show_default=True,
                  help="With --sandbox: seed used on first start (a built-in one: "
-                 f"{', '.join(builtin_seed_names())}; or a seed file)."),
+                 f"{', '.join(builtin_seed_names())}; or a seed file); given, it must be "
+                 "the seed .reconciler/sandbox.db was made from."),
 ])  # fmt: skip
 
 
@@ -81,7 +82,7 @@ def connection_flags(given: dict[str, Any]) -> ConnectionFlags:
     if given["sandbox"]:
         from reconciler.sandbox.start import embedded
 
-        sandbox = embedded(given["sandbox_seed"])
+        sandbox = embedded(None if chosen("sandbox_seed") is None else given["sandbox_seed"])
     return ConnectionFlags(
         helpdesk_url=given["helpdesk_url"],
         workspace_url=given["workspace_url"],

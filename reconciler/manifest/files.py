@@ -65,3 +65,31 @@ def _describe(mode: int) -> str:
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     return "a device"
+
+
+class Boundary:
+    """Where the manifests under one given path may lead: the git work tree the path is
+    in, else the working directory when the path is below it, else the path itself. A
+    symbolic link in it that leads out (to `~/.ssh/...`, `/etc/...`) is refused: the
+    links are the repository's content, which a pull request may change, and a file read
+    as a manifest is quoted in the errors about it."""
+
+    def __init__(self, given: Path) -> None:
+        lexical = Path(os.path.abspath(given))
+        top = next((d for d in lexical.parents if (d / ".git").exists()), None)
+        if top is not None:
+            self.root, self.what = top, f"the repository {top}"
+        elif _inside(str(lexical), os.getcwd()):
+            self.root, self.what = Path.cwd(), f"the working directory {Path.cwd()}"
+        else:
+            self.root, self.what = lexical, str(given)
+        self._real = os.path.realpath(self.root)
+
+    def leads_out(self, path: Path | str) -> str | None:
+        """Where `path` leads when that is outside the boundary (its links followed)."""
+        real = os.path.realpath(path)
+        return None if _inside(real, self._real) else real
+
+
+def _inside(path: str, top: str) -> bool:
+    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)

@@ -4,8 +4,9 @@
 Decisions where the design is silent:
 - A directory stands for every `*.yaml` and `*.yml` file below it, recursively, in sorted
   order; names starting with `.` (`.git`, `.venv`, editor files) are skipped, and symbolic
-  links to directories are not followed. A file given by name is read whatever its suffix.
-  A file reached twice (a directory and a file in it) is read once.
+  links are followed while they stay inside the repository (files.py, `Boundary`); one
+  leading out of it is a problem naming it, not read. A file given by name is read
+  whatever its suffix. A file reached twice (a directory and a file in it) is read once.
 - A file may hold several `---`-separated documents, each a manifest. Empty documents are
   skipped, but a file with no document at all (empty, or only comments) is a problem:
   it is more often a mistake than a wish; `{}` says "intentionally empty". A file of more
@@ -26,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.files import FileRefused, read_regular_file
+from reconciler.manifest.files import Boundary, FileRefused, read_regular_file
 from reconciler.manifest.merge import Document, merge
 from reconciler.manifest.overlays import apply_overlays, reporters
 from reconciler.manifest.problems import Problems, Source
@@ -88,8 +89,12 @@ def find_manifest_files(paths: Sequence[Path], problems: Problems) -> list[tuple
         except OSError as exc:
             problems.add(here, 1, 1, f"cannot read: {exc.strerror or exc}")
             continue
+        boundary = Boundary(given)
+        if (real := boundary.leads_out(given)) is not None:
+            problems.add(here, 1, 1, _leads_out(given, real, boundary))
+            continue
         if stat.S_ISDIR(mode):
-            files = list(_directory_files(given, here, problems))
+            files = list(_directory_files(given, here, problems, boundary))
             if not files:
                 problems.add(here, 1, 1, "no manifest files (*.yaml, *.yml) in this directory")
         else:
@@ -102,7 +107,16 @@ def find_manifest_files(paths: Sequence[Path], problems: Problems) -> list[tuple
     return found
 
 
-def _directory_files(root: Path, here: Source, problems: Problems) -> Iterable[Path]:
+def _leads_out(link: Path, real: str, boundary: Boundary) -> str:
+    return (
+        f"{link} is a symbolic link to {real}, outside {boundary.what}: not read (a "
+        "manifest is read only inside it; copy the file in, or give its path directly)"
+    )
+
+
+def _directory_files(
+    root: Path, here: Source, problems: Problems, boundary: Boundary
+) -> Iterable[Path]:
     def unreadable(exc: OSError) -> None:
         where = exc.filename or root
         problems.add(here, 1, 1, f"cannot read the directory {where}: {exc.strerror or exc}")
@@ -118,6 +132,9 @@ def _directory_files(root: Path, here: Source, problems: Problems) -> Iterable[P
             real = os.path.realpath(Path(directory, name))
             if name.startswith("."):
                 continue
+            if boundary.leads_out(real) is not None:
+                problems.add(here, 1, 1, _leads_out(Path(directory, name), real, boundary))
+                continue
             if _is_within(directory, real):
                 link = Path(directory, name)
                 problems.add(here, 1, 1, f"symbolic link loop: {link} points to {real}, "
@@ -131,6 +148,9 @@ def _directory_files(root: Path, here: Source, problems: Problems) -> Iterable[P
         for name in names:
             if not name.startswith(".") and name.lower().endswith(MANIFEST_SUFFIXES):
                 path = Path(directory, name)
+                if (leads_to := boundary.leads_out(path)) is not None:
+                    problems.add(here, 1, 1, _leads_out(path, leads_to, boundary))
+                    continue
                 found.append((path.relative_to(root).parts, path))
     return [path for _, path in sorted(found)]
 

@@ -15,9 +15,12 @@ from reconciler.live import LiveState
 from reconciler.live.coverage import coverage
 from reconciler.live.lookalikes import lookalike_warnings
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.kinds import HELPDESK, WORKSPACE
+from reconciler.manifest.kinds import HELPDESK, WORKSPACE, norm_key
+from reconciler.planning.handoffs import ordered_handoffs
+from reconciler.planning.missing_fields import told_once
 from reconciler.planning.order import (
     CycleError,
+    dependencies,
     order_changes,
     with_dependencies,
     without_dependents,
@@ -26,7 +29,7 @@ from reconciler.planning.rename_hints import rename_hints
 from reconciler.planning.renames import find_renames, mark_renames, with_renames
 from reconciler.planning.uniqueness import uniqueness_errors
 from reconciler.plans import Change, Diagnostic, Plan, error, warning
-from reconciler.plans.addresses import Selector, unmatched, with_sources
+from reconciler.plans.addresses import Selector, split_address, unmatched, with_sources
 from reconciler.resources.base import PlanContext, Resource
 from reconciler.resources.scope_reads import scope_warnings
 
@@ -62,6 +65,7 @@ def plan(
         result = resource.diff(ctx)
         changes += result.changes
         diagnostics += result.diagnostics
+    diagnostics = told_once(diagnostics, live.kinds)  # fields a kind has none of
     diagnostics += lookalike_warnings(desired, live)
     diagnostics += scope_warnings(desired, live.kinds)  # a scope naming what is not live
     for kind in live.skipped:
@@ -76,6 +80,8 @@ def plan(
     changes = mark_renames(with_sources(changes, desired), renames, ctx.employee_key)
     changes = rename_hints(desired, live.kinds, changes)  # advice: renames nobody declared
     diagnostics += uniqueness_errors(desired, live.kinds, changes)
+    changes, handoff_errors = ordered_handoffs(desired, live.kinds, changes)
+    diagnostics += handoff_errors
     try:
         ordered = order_changes(changes)
     except CycleError as exc:
@@ -86,6 +92,8 @@ def plan(
     diagnostics += unmatched(targets, desired, live.kinds, ordered, "--target")
     diagnostics += unmatched(excludes, desired, live.kinds, ordered, "--exclude")
     ordered = _select(ordered, targets, excludes, diagnostics)
+    if targets or excludes:
+        diagnostics = _outside_selection(diagnostics, ordered, targets, excludes)
     return Plan(
         tuple(c for c in ordered if not c.asserted),
         tuple(d for d in diagnostics if d.severity == "warning"),
@@ -120,6 +128,49 @@ def _select(
                 )
         changes = [c for c in changes if c.address not in excluded and c.address not in needs]
     return changes
+
+
+def _outside_selection(
+    diagnostics: list[Diagnostic],
+    kept: list[Change],
+    targets: list[Selector],
+    excludes: list[Selector],
+) -> list[Diagnostic]:
+    """An error about an object the selection leaves out blocks nothing (a hotfix with
+    `--target` is not held up by a problem elsewhere): it is a warning, still shown. It
+    stays an error when a selected change needs that object, and when it names no object
+    (the selection cannot set it aside)."""
+    needed = {c.address for c in kept}
+    for change in kept:
+        needed |= dependencies(change)
+    out = []
+    for found in diagnostics:
+        where = found.address
+        if found.severity != "error" or where is None or where in needed:
+            out.append(found)
+            continue
+        kind, key = split_address(where)
+        if kind not in MANAGED_KINDS or _selected(kind, key, targets, excludes):
+            out.append(found)
+            continue
+        message = f"outside the selection, so not planned: {found.message}"
+        out.append(warning(message, where, found.remedy, found.location))
+    return out
+
+
+def _selected(
+    kind: str, key: str | None, targets: list[Selector], excludes: list[Selector]
+) -> bool:
+    """Whether `--target`/`--exclude` keep the object `kind`/`key`."""
+
+    def covers(selector: Selector) -> bool:
+        return selector.kind == kind and (
+            selector.key is None or key is None or norm_key(selector.key) == norm_key(key)
+        )
+
+    if targets and not any(covers(t) for t in targets):
+        return False
+    return not any(covers(e) and (e.key is None or key is not None) for e in excludes)
 
 
 _REMEDIES = {

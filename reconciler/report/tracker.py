@@ -191,8 +191,23 @@ def sync_drift_issue(
     where = [f"[this run]({url})" for url in [run_url or _run_url(env)] if url]
     tracker, client = tracker_from(chosen, env)
     with client:
-        decision = decide(planned, tracker.open_issues(LABEL), where)
-        return carry_out(tracker, decision, labels_for(planned.environment))
+        try:
+            decision = decide(planned, tracker.open_issues(LABEL), where)
+            return carry_out(tracker, decision, labels_for(planned.environment))
+        except AuthenticationError as exc:  # which token was refused; never its value
+            raise AuthenticationError(
+                exc.status,
+                exc.method,
+                exc.path,
+                f"{exc.message} (the token of {_token(chosen, env)})",
+            ) from None
+
+
+def _token(platform: str, env: Mapping[str, str]) -> str:
+    """The variable the token was read from (tracker_from's order)."""
+    if platform == "github":
+        return "RECONCILER_GITHUB_TOKEN" if env.get("RECONCILER_GITHUB_TOKEN") else "GITHUB_TOKEN"
+    return "RECONCILER_GITLAB_TOKEN"
 
 
 def _read_plan(path: Path) -> dict[str, Any]:

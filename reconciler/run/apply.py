@@ -36,7 +36,7 @@ def run_apply(flags: ApplyFlags, target: Target | None = None) -> None:
     from reconciler.plans.addresses import selections
 
     if flags.log_file is not None:  # the apply log's place, before any call: fail fast
-        check_writable("--log", flags.log_file)
+        check_writable("--log", flags.log_file, appended=True)
     saved = None
     if flags.plan_file is not None:
         saved = _read_saved(flags.plan_file, flags.since)

@@ -12,8 +12,9 @@ from dataclasses import replace
 import click
 
 from reconciler.clients.connection import Connection, RateSettings, Timeouts, connection_from
-from reconciler.errors import UsageError
+from reconciler.errors import AuthenticationError, UsageError
 from reconciler.project import Target
+from reconciler.project.model import Credential
 from reconciler.run.flags import ConnectionFlags
 
 
@@ -50,7 +51,33 @@ def open_connection(flags: ConnectionFlags, target: Target | None = None) -> Ite
             "no service configured: set HELPDESK_URL (and credentials) and/or "
             "WORKSPACE_URL, or try --sandbox"
         )
-    yield connection
+    try:
+        yield connection
+    except AuthenticationError as exc:  # which credential was refused; never its value
+        sent = _credentials_sent(connection, target, exc.path)
+        raise AuthenticationError(
+            exc.status, exc.method, exc.path, f"{exc.message} (the credential of {sent})"
+        ) from None
+
+
+def _credentials_sent(connection: Connection, target: Target | None, path: str) -> str:
+    """The variables the refused credential was read from: the workspace's for its one
+    resource (`/api/employees`), else the helpdesk's; through reconciler.yaml's
+    `credentials:` where the environment names them."""
+    if connection.workspace is not None and (
+        connection.helpdesk is None or path.startswith("/api/employees")
+    ):
+        names = ["WORKSPACE_API_KEY"]
+    elif connection.helpdesk is not None and connection.helpdesk.token is not None:
+        names = ["HELPDESK_TOKEN"]
+    else:
+        names = ["HELPDESK_USERNAME", "HELPDESK_PASSWORD"]
+    declared = target.declared.credentials if target is not None else {}
+    shown = [
+        f"{declared[Credential(n)]} (as {n})" if Credential(n) in declared else n for n in names
+    ]
+    where = f", environment {target.name}" if target is not None and declared else ""
+    return " and ".join(shown) + where
 
 
 def check_credentials(env: Mapping[str, str]) -> None:

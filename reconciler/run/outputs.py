@@ -10,10 +10,19 @@ from pathlib import Path
 from reconciler.errors import UsageError
 
 
-def check_writable(option: str, path: Path, *, directory: bool = False) -> None:
+def check_writable(
+    option: str, path: Path, *, directory: bool = False, appended: bool = False
+) -> None:
     """Refuse, before any call, an output path that cannot be written: `option PATH:
     why`, one line (a path component that is a file, a directory where a file goes, a
-    place without write permission). The write itself reports anything this misses."""
+    place without write permission). The write itself reports anything this misses.
+    An `appended` file (the apply log) is never a symbolic link: a file written whole
+    replaces a link, but appending would write to whatever the link points to."""
+    if appended and path.is_symlink():
+        raise UsageError(
+            f"{option} {path}: it is a symbolic link, and the file is appended to: give "
+            "the path of the file itself"
+        )
     existing = path
     while not os.path.lexists(existing) and existing != existing.parent:
         existing = existing.parent

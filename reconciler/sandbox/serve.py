@@ -16,25 +16,58 @@ import uvicorn
 
 from reconciler.errors import UsageError
 from reconciler.sandbox.app import create_app
-from reconciler.sandbox.config import QUIRKS, FaultConfig, SandboxConfig
+from reconciler.sandbox.config import BUILTIN_SEEDS, QUIRKS, FaultConfig, SandboxConfig
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.server import quiet_dropped_connections
 from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 
 CREDENTIALS_KEY = "credentials"
+SEED_KEY = "seed"  # the seed the database was made from (`seed_name`)
+
+
+class OtherSeed(UsageError):
+    """The database holds a state made from another seed than the one insisted on."""
+
+    def __init__(self, db: Path | None, recorded: str | None, wanted: str) -> None:
+        self.recorded = recorded
+        made = f"from the seed {recorded}" if recorded else "from a seed it does not record"
+        super().__init__(
+            f"{db} holds a sandbox made {made} (and what was applied to it since), not from "
+            f"{wanted}: delete {db} to start over from {wanted}, or leave the seed out to "
+            "use the sandbox as it is"
+        )
+
+
+def seed_name(seed: Path | None) -> str:
+    """How a seed is recorded and named: a built-in one by its name, a file by its path."""
+    if seed is None:
+        return "(none)"
+    if seed.parent.resolve() == BUILTIN_SEEDS.resolve():
+        return seed.stem
+    return str(seed.resolve())
 
 
 def open_state(
-    db: Path | None, seed: Path | None, config: SandboxConfig, reset: bool = False
+    db: Path | None,
+    seed: Path | None,
+    config: SandboxConfig,
+    reset: bool = False,
+    *,
+    insist: bool = False,
 ) -> tuple[SandboxState, Credentials, bool]:
-    """The state in `db`, seeded when empty. Returns (state, credentials, seeded_now)."""
+    """The state in `db`, seeded when empty. Returns (state, credentials, seeded_now).
+    `insist`: a state made from another seed is refused (`OtherSeed`), not reused."""
     store = Store(db)
     if reset:
         store.clear()
     state = SandboxState(store, config)
     saved = store.get_meta(CREDENTIALS_KEY)
     if saved is not None and not store.is_empty:
+        recorded = store.get_meta(SEED_KEY)
+        if insist and recorded != seed_name(seed):
+            store.close()
+            raise OtherSeed(db, recorded, seed_name(seed))
         return state, Credentials(**json.loads(saved)), False
     store.clear()
     try:
@@ -43,6 +76,7 @@ def open_state(
         store.close()
         raise
     store.set_meta(CREDENTIALS_KEY, json.dumps(creds.__dict__))
+    store.set_meta(SEED_KEY, seed_name(seed))
     return state, creds, True
 
 

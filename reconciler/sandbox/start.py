@@ -44,15 +44,16 @@ def _importable(module: str) -> bool:
     return True
 
 
-def embedded(seed: str) -> Callable[[], AbstractContextManager[Connection]]:
+def embedded(seed: str | None) -> Callable[[], AbstractContextManager[Connection]]:
     """`--sandbox --sandbox-seed SEED`: called when the command connects, it checks the
-    extra and gives the embedded sandbox (started when entered, stopped after)."""
+    extra and gives the embedded sandbox (started when entered, stopped after). A seed
+    given (not None) must be the one the database was made from, when it exists."""
 
     def start() -> AbstractContextManager[Connection]:
         require_sandbox_extra()
         from reconciler.sandbox.embedded import embedded_sandbox
 
-        return embedded_sandbox(seed=seed)
+        return embedded_sandbox(seed=seed or DEFAULT_SEED, insist=seed is not None)
 
     return start
 

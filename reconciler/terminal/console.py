@@ -142,6 +142,12 @@ def print_report(report: ApplyReport, log_path: Path) -> None:
             f"operations already sent finished ({report.operations_sent} sent in all).",
             err=True,
         )
+    elif report.log_error is not None:
+        click.echo(
+            f"Apply stopped: {report.log_error}. Nothing new was started after it, and the "
+            "operations already sent finished; the log ends at its last whole line.",
+            err=True,
+        )
     else:
         click.echo("Apply stopped at the first failure.", err=True)
     for address, message in report.failed:

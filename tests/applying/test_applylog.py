@@ -6,6 +6,8 @@ says, folders made as needed."""
 from __future__ import annotations
 
 import asyncio
+import errno
+import io
 import json
 import re
 from pathlib import Path
@@ -14,8 +16,8 @@ from typing import Any
 import pytest
 
 from reconciler.applying.executor import ApplyReport, Executor
-from reconciler.applying.log import ApplyLog, default_path
-from reconciler.errors import ApiError, OutcomeUnknown
+from reconciler.applying.log import ApplyLog, LogUnwritable, default_path
+from reconciler.errors import ApiError, OutcomeUnknown, UsageError
 from reconciler.plans import Action, Change
 from tests.applying.fakes import FakeClient, ListLog, change, create, op, plan_of, ref
 
@@ -212,3 +214,69 @@ def test_the_apply_log_makes_the_folders_it_is_given(tmp_path: Path) -> None:
     with ApplyLog(path) as log:
         log.event("start")
     assert [json.loads(line)["event"] for line in path.read_text().splitlines()] == ["start"]
+
+
+class FillingFile(io.BytesIO):
+    """A log file on a disk that fills up after `room` bytes: the write that crosses it is
+    cut short (as `write(2)` reports a short count), and the next raises ENOSPC."""
+
+    def __init__(self, room: int) -> None:
+        super().__init__()
+        self.room = room
+
+    def write(self, data: Any) -> int:
+        left = self.room - self.tell()
+        if left <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(bytes(data)[:left])
+
+    def close(self) -> None:  # kept readable for the test
+        pass
+
+
+def test_a_full_disk_leaves_only_whole_lines_and_says_so(tmp_path: Path) -> None:
+    file = FillingFile(room=150)
+    log = ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file)
+    with log, pytest.raises(LogUnwritable, match="No space left on device"):
+        for number in range(100):
+            log.event("op", number=number)
+    text = file.getvalue().decode()
+    assert text.endswith("\n") and len(text.splitlines()) >= 2
+    assert [json.loads(line)["number"] for line in text.splitlines()] == list(
+        range(len(text.splitlines()))
+    )
+
+
+def test_a_device_that_takes_nothing_is_refused_without_a_partial_line(tmp_path: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with ApplyLog(Path("/dev/full")) as log, pytest.raises(LogUnwritable, match="/dev/full"):
+        log.event("start")
+
+
+def test_a_full_disk_stops_new_writes_and_reports_what_was_done(tmp_path: Path) -> None:
+    """40 creates, a log with room for a few lines: the run stops as at a failure (nothing
+    new started, what was in flight finished), every change is done or not attempted, and
+    the report says why."""
+    hd = FakeClient({f"c{n}": [{"ID": n}] for n in range(40)})
+    plan = plan_of(*(create("companies", f"C{n:02}", f"c{n}") for n in range(40)))
+    file = FillingFile(room=1500)
+    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
+        report = asyncio.run(Executor(plan, helpdesk=hd, log=log, parallel_changes=4).run())
+    assert report.log_error is not None and "No space left on device" in report.log_error
+    assert not report.ok and not report.failed and not report.partial
+    assert 0 < len(report.done) < 40
+    assert len(report.done) + len(report.not_attempted) == 40
+    assert len(hd.calls) == report.operations_sent == len(report.done)
+    lines = file.getvalue().decode().splitlines(keepends=True)
+    assert all(line.endswith("\n") and json.loads(line) for line in lines)
+    assert len(lines) < len(report.done)  # the operations after the full disk have no line
+
+
+def test_a_symbolic_link_is_never_appended_to(tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("kept\n", encoding="utf-8")
+    (tmp_path / "apply.jsonl").symlink_to(target)
+    with pytest.raises(UsageError, match=r"apply\.jsonl: it is a symbolic link"):
+        ApplyLog(tmp_path / "apply.jsonl").__enter__()
+    assert target.read_text(encoding="utf-8") == "kept\n"

@@ -194,3 +194,21 @@ def test_gitlab_without_a_token_or_a_comment_posts_nothing(tmp_path: Path) -> No
     assert gitlab.requests == [] and gitlab.notes == []
     # after_script failing does not fail a GitLab job; the message is in its log.
     assert nothing.returncode != 0 and no_token.returncode != 0
+
+
+def test_the_docs_say_what_comment_dir_writes_first_and_what_the_recipes_add(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from reconciler.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.yaml").write_text("companies:\n  - name: Zeta Ltd\n", encoding="utf-8")
+    made = CliRunner().invoke(main, ["plan", "c.yaml", "--sandbox", "--comment-dir", "parts"])
+    assert made.exit_code == 0, made.output
+    first = (tmp_path / "parts" / "1.md").read_text(encoding="utf-8").splitlines()[0]
+    docs = " ".join((Path(__file__).parents[2] / "docs" / "workflows.md").read_text().split())
+    assert f"`1.md` starts with the heading `{first}`" in docs
+    recipe = load_yaml(GITHUB / "reconciler-plan.yml")["env"]["PLAN_MARKER"]
+    assert f"`{recipe}` above part 1" in docs

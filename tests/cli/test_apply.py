@@ -80,6 +80,44 @@ def test_a_log_where_no_file_can_be_is_refused_before_any_call(workdir: Path) ->
     assert not (workdir / ".reconciler").exists()  # no sandbox started, nothing read
 
 
+def test_a_log_that_is_a_symbolic_link_is_refused_before_any_call(workdir: Path) -> None:
+    (workdir / "elsewhere.txt").write_text("kept\n", encoding="utf-8")
+    (workdir / "apply.jsonl").symlink_to(workdir / "elsewhere.txt")
+    result = run("apply", "c.yaml", "--sandbox", "--yes", "--log", "apply.jsonl")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: --log apply.jsonl: it is a symbolic link, and the file is appended to: give "
+        "the path of the file itself\n"
+    )
+    assert (workdir / "elsewhere.txt").read_text(encoding="utf-8") == "kept\n"
+    assert not (workdir / ".reconciler").exists()  # no sandbox started, nothing read
+
+
+def test_a_full_disk_under_the_log_stops_the_apply_with_its_summary(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.applying.test_applylog import FillingFile
+
+    names = [f"Zeta {n:02}" for n in range(12)]
+    (workdir / "c.yaml").write_text(
+        "companies:\n" + "".join(f"  - name: {name}\n" for name in names), encoding="utf-8"
+    )
+    file = FillingFile(room=700)  # the start record and a few operations
+    monkeypatch.setattr("reconciler.applying.log.open_for_append", lambda path: file)
+    result = run("apply", "c.yaml", "--sandbox", "--yes", "--log", "a.jsonl", "--parallelism", "1")
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert "Apply stopped: cannot write the apply log a.jsonl: No space left on device. " in (
+        result.stderr
+    )
+    assert "  done (" in result.stderr and "  not attempted (" in result.stderr
+    lines = file.getvalue().decode().splitlines(keepends=True)
+    assert lines and all(line.endswith("\n") and json.loads(line) for line in lines)
+    again = run("plan", "c.yaml", "--sandbox")  # what was done is live; the rest is planned
+    done = result.stderr.split("  done (", 1)[1].split(")", 1)[0]
+    assert f"Plan: {12 - int(done)} to create" in again.stdout
+
+
 @pytest.fixture
 def saved(workdir: Path) -> Path:
     made = run("plan", "c.yaml", "--sandbox", "--out", "p.json")

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from reconciler.cli import main
 from reconciler.errors import UsageError
 from reconciler.run.connect import check_credentials
+from reconciler.sandbox.process import SandboxProcess
 
 SECRET = "s3cret-Value-42"
 BASE = {"HELPDESK_URL": "http://127.0.0.1:9/helpdesk", "NO_COLOR": "1"}
@@ -96,3 +97,50 @@ def test_credentials_that_can_be_sent_pass(env: dict[str, str]) -> None:
 def test_a_colon_is_refused_only_in_the_username() -> None:
     with pytest.raises(UsageError, match=r"HELPDESK_USERNAME holds ':', .* \(at position 2\)"):
         check_credentials({"HELPDESK_USERNAME": "a:b", "HELPDESK_PASSWORD": "a:b"})
+
+
+WRONG = "wrong-Value-77"
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        ({"HELPDESK_TOKEN": WRONG}, "(the credential of HELPDESK_TOKEN)"),
+        (
+            {"HELPDESK_USERNAME": "admin", "HELPDESK_PASSWORD": WRONG},
+            "(the credential of HELPDESK_USERNAME and HELPDESK_PASSWORD)",
+        ),
+        ({"WORKSPACE_API_KEY": WRONG}, "(the credential of WORKSPACE_API_KEY)"),
+    ],
+)
+def test_a_refused_credential_is_named_by_its_variable_never_shown(
+    sandbox: SandboxProcess, given: dict[str, str], named: str
+) -> None:
+    service = "WORKSPACE_URL" if "WORKSPACE_API_KEY" in given else "HELPDESK_URL"
+    url = sandbox.workspace_url if service == "WORKSPACE_URL" else sandbox.helpdesk_url
+    manifest = "workspace.yaml" if service == "WORKSPACE_URL" else "ok.yaml"
+    Path("workspace.yaml").write_text(
+        "workspace:\n  employees:\n    - {email: z@acme.com, firstName: Z, lastName: Z}\n"
+    )
+    env = {"NO_COLOR": "1", service: url, **given}
+    result = CliRunner().invoke(main, ["plan", manifest], env=env)
+    assert result.exit_code == 1
+    assert " failed: 401 " in result.output and result.output.endswith(f" {named}\n")
+    assert WRONG not in result.output
+
+
+def test_a_refused_credential_of_an_environment_names_the_variable_it_reads(
+    sandbox: SandboxProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Path("reconciler.yaml").write_text(
+        "environments:\n  prod:\n    paths: [ok.yaml]\n"
+        f"    helpdesk_url: {sandbox.helpdesk_url}\n"
+        "    credentials: {HELPDESK_TOKEN: SVC_TOK}\n"
+    )
+    monkeypatch.setenv("SVC_TOK", WRONG)
+    result = CliRunner().invoke(main, ["plan", "--env", "prod"], env={"NO_COLOR": "1"})
+    assert result.exit_code == 1
+    assert result.output.endswith(
+        " (the credential of SVC_TOK (as HELPDESK_TOKEN), environment prod)\n"
+    )
+    assert WRONG not in result.output

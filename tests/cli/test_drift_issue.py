@@ -141,3 +141,28 @@ def test_a_missing_plan_file_is_refused_naming_it(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["drift-issue", str(missing), "--platform", "github"])
     assert result.exit_code == 1
     assert result.output.startswith(f"Error: {missing}: cannot read the plan's JSON ([Errno 2]")
+
+
+def test_the_help_names_the_variables_the_token_and_the_repository_come_from() -> None:
+    shown = CliRunner().invoke(main, ["drift-issue", "--help"], terminal_width=200).output
+    for name in ("GITHUB_TOKEN", "RECONCILER_GITHUB_TOKEN", "GITHUB_REPOSITORY",
+                 "RECONCILER_GITLAB_TOKEN", "CI_PROJECT_ID", "CI_API_V4_URL"):  # fmt: skip
+        assert f"\n    {name} " in shown or f"({name} wins)" in shown, name
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"GITHUB_TOKEN": "wrong-token-1"}, "GITHUB_TOKEN"),
+        ({"GITHUB_TOKEN": "t", "RECONCILER_GITHUB_TOKEN": "wrong-token-1"},
+         "RECONCILER_GITHUB_TOKEN"),
+    ],
+)  # fmt: skip
+def test_a_refused_token_is_named_by_its_variable_never_shown(
+    tmp_path: Path, faked: dict[str, FakePlatform], env: dict[str, str], named: str
+) -> None:
+    result = invoke(tmp_path, drifted(), {**ENVS["github"], **env}, "--platform", "github")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: GET /repos/acme/manifests/issues failed: 401 ")
+    assert result.output.endswith(f" (the token of {named})\n")
+    assert "wrong-token-1" not in result.output

@@ -49,7 +49,8 @@ CONNECTION_HELP = [
     "(or RECONCILER_TIMEOUT). [default: 60; 0.1<=x<=3600]",
     "--sandbox Start an embedded sandbox on loopback (state in .reconciler/sandbox.db).",
     "--sandbox-seed TEXT With --sandbox: seed used on first start (a built-in one: acme, "
-    "acme-catalogue, empty, shared; or a seed file). [default: acme]",
+    "acme-catalogue, empty, shared; or a seed file); given, it must be the seed "
+    ".reconciler/sandbox.db was made from. [default: acme]",
     "--var-file FILE YAML mapping of NAME: value filling ${NAME} before the environment; "
     "repeatable.",
 ]
@@ -124,6 +125,24 @@ def test_the_sandbox_seed_chooses_the_first_state(workdir: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "Acme Corp" not in result.stdout
     assert "companies  0 of 0" in result.stdout
+
+
+def test_a_seed_other_than_the_databases_is_refused_not_ignored(workdir: Path) -> None:
+    assert run("plan", "c.yaml", "--sandbox").exit_code == 0  # made from acme, the default
+    result = run("plan", "c.yaml", "--sandbox", "--sandbox-seed", "empty")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: --sandbox-seed empty: .reconciler/sandbox.db holds a sandbox made from the "
+        "seed acme (and what was applied to it since), not from empty: delete "
+        ".reconciler/sandbox.db to start over from empty, or leave the seed out to use the "
+        "sandbox as it is\n"
+    )
+    assert run("plan", "c.yaml", "--sandbox", "--sandbox-seed", "acme").exit_code == 0
+    assert run("plan", "c.yaml", "--sandbox").exit_code == 0  # no seed given: as it is
+    (workdir / ".reconciler" / "sandbox.db").unlink()
+    again = run("plan", "c.yaml", "--sandbox", "--sandbox-seed", "empty")
+    assert again.exit_code == 0, again.output
+    assert "companies  0 of 0" in again.stdout
 
 
 def test_without_a_service_nothing_can_be_planned(workdir: Path) -> None:

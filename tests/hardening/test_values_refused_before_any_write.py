@@ -69,6 +69,9 @@ ROWS = [
     # symbolic links in a manifest directory
     ValueRow("symbolic link loop", OK, 1, "symbolic link loop: tree/back points to", paths=("tree",), files={"tree/m.yaml": OK}, links={"tree/back": "."}, commands=("validate",)),
     ValueRow("symlinked subdirectory is read", OK, 1, "tree/linked/bad.yaml:1:30: users[0].email: 'a@b'", paths=("tree",), files={"tree/m.yaml": OK, "elsewhere/bad.yaml": "users: [{username: a, email: a@b}]"}, links={"tree/linked": "../elsewhere"}, commands=("validate",)),
+    ValueRow("a manifest linked to a file outside the tree", OK, 1, "tree/evil.yaml is a symbolic link to /etc/passwd, outside the working directory ", paths=("tree",), files={"tree/m.yaml": OK}, links={"tree/evil.yaml": "/etc/passwd"}, commands=("validate", "plan")),
+    ValueRow("a directory linked outside the tree", OK, 1, "tree/etc is a symbolic link to /etc, outside the working directory ", paths=("tree",), files={"tree/m.yaml": OK}, links={"tree/etc": "/etc"}, commands=("validate",)),
+    ValueRow("a given manifest that links outside the tree", OK, 1, "given.yaml:1:1: given.yaml is a symbolic link to /etc/passwd, outside the working directory ", paths=("given.yaml",), links={"given.yaml": "/etc/passwd"}, commands=("validate",)),
     # first-day items
     ValueRow("a plan error is on stderr", "companies:\n  - name: Acme Corp\n    custom_fields:\n      Nope: x\n", 1, "Error: companies[\"Acme Corp\"]: custom field 'Nope' does not exist", SANDBOX, commands=PLAN_SANDBOX),
     ValueRow("a custom field error points at the field", "companies:\n  - name: Acme Corp\n    custom_fields:\n      Nope: x\n", 1, "  at m.yaml:4:13", SANDBOX, commands=PLAN_SANDBOX),

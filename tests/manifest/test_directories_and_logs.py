@@ -80,3 +80,31 @@ def test_no_lock_directory_that_can_be_written(
     assert str(refused.value) == (
         "no directory for the apply lock can be written: set RECONCILER_LOCK_DIR to one"
     )
+
+
+@pytest.mark.usefixtures("no_network")
+def test_links_stay_inside_the_repository_the_manifests_are_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a git work tree the boundary is the repository, wherever the command runs: a
+    link to a sibling folder of it is read, one leading out of it is refused unread."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "manifests").mkdir()
+    (repo / "shared").mkdir()
+    outside.mkdir()
+    (repo / "shared" / "c.yaml").write_text("companies:\n  - name: Shared\n", encoding="utf-8")
+    (outside / "secret.yaml").write_text("companies:\n  - name: Leaked\n", encoding="utf-8")
+    (repo / "manifests" / "shared").symlink_to("../shared")
+    monkeypatch.chdir(outside)  # the working directory does not matter inside a repository
+    desired = load_manifests([repo / "manifests"], {})
+    assert [c.name for c in desired.manifest.companies] == ["Shared"]
+    (repo / "manifests" / "secret.yaml").symlink_to(outside / "secret.yaml")
+    with pytest.raises(ManifestError) as refused:
+        load_manifests([repo / "manifests"], {})
+    link = repo / "manifests" / "secret.yaml"
+    assert refused.value.problems == [
+        f"{repo / 'manifests'}:1:1: {link} is a symbolic link to "
+        f"{os.path.realpath(outside / 'secret.yaml')}, outside the repository {repo}: not read "
+        "(a manifest is read only inside it; copy the file in, or give its path directly)"
+    ]

@@ -106,3 +106,19 @@ def test_the_project_address_is_written_only_in_the_package_metadata() -> None:
 def test_the_project_urls_are_the_repository() -> None:
     for name, url in URLS.items():
         assert url.startswith(REPOSITORY), name
+
+
+@pytest.mark.parametrize(
+    "example", sorted(p for p in (ROOT / "examples").iterdir() if p.is_dir()), ids=lambda p: p.name
+)
+def test_every_example_has_a_readme(example: Path) -> None:
+    """What the example holds and how to run it, where a reader of the folder looks first."""
+    assert (example / "README.md").is_file(), f"{example.relative_to(ROOT)} has no README.md"
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_page_sends_the_reader_to_api_specs_outside_the_clone(document: Path) -> None:
+    """The services' API references are not in the repository: a page that needs the
+    calls and their parameters links docs/sandbox.md ("What it serves"), which lists them."""
+    named = re.findall(r"\bspec/[\w.-]+\.md", document.read_text(encoding="utf-8"))
+    assert [name for name in named if not (ROOT / name).exists()] == []

@@ -95,6 +95,20 @@ def test_the_tour_names_each_step() -> None:
         assert f"- **{step}**" in tour
 
 
+def test_what_the_tour_writes_into_the_clone_is_ignored_by_git() -> None:
+    """The tour runs in the clone: a directory it exports to must not show up as a
+    change to commit (.gitignore), nor would `.reconciler/`, the sandbox's state."""
+    tour = README.split("## A one-minute tour", 1)[1].split("\n## ", 1)[0]
+    [block] = re.findall(r"```sh\n(.*?)```", tour, re.DOTALL)
+    written = [".reconciler/"]
+    for line in block.splitlines():
+        words = shlex.split(line, comments=True)
+        written += [words[i + 1] for i, word in enumerate(words[:-1]) if word == "--out"]
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    missing = [p for p in written if p not in ignored and f"/{p.rstrip('/')}/" not in ignored]
+    assert missing == []
+
+
 @pytest.mark.e2e
 def test_the_tour_runs_as_written_and_shows_the_plan_quoted(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "examples" / "acme", tmp_path / "examples" / "acme")

@@ -36,3 +36,24 @@ def test_quirk_all_turns_on_every_quirk() -> None:
     config = build_config(("all",), "", 90, 60)
     assert config.quirks == set(QUIRKS)
     assert "techs-list-implicit" in config.quirks
+
+
+ROOT = DOC.parents[1]
+WALKTHROUGHS = sorted(
+    [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "examples").rglob("README.md")]
+)
+
+
+def test_a_walkthrough_that_applies_through_serve_says_it_is_rate_limited() -> None:
+    """`sandbox serve` allows 90 calls a minute, `--sandbox` any number: a page that
+    applies through `serve` (without choosing a limit) says why it waits, and how not to."""
+    silent = []
+    for page in WALKTHROUGHS:
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"```sh\n(.*?)```", text, re.DOTALL):
+            serves = re.search(r"^reconciler sandbox serve(?!.*--rate-limit)", block, re.M)
+            if serves and re.search(r"^reconciler apply", block, re.M):
+                said = " ".join(text.split())
+                if "90 a minute" not in said or "`--rate-limit 0`" not in said:
+                    silent.append(str(page.relative_to(ROOT)))
+    assert silent == []

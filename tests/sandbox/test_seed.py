@@ -22,8 +22,9 @@ from ruamel.yaml import YAML
 from reconciler.cli import main
 from reconciler.errors import SeedError
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
+from reconciler.sandbox.config import BUILTIN_SEEDS
 from reconciler.sandbox.seed import Credentials, initialise
-from reconciler.sandbox.serve import open_state
+from reconciler.sandbox.serve import SEED_KEY, OtherSeed, open_state, seed_name
 from reconciler.sandbox.store import Record, Store
 from reconciler.sandbox.transport import InProcessTransport
 
@@ -642,6 +643,23 @@ def test_seed_survives_a_restart(tmp_path: Path) -> None:
     reopened.close()
     state, again, seeded_now = open_state(db, SMALL, config)
     assert not seeded_now and again == creds
+    state.store.close()
+
+
+def test_the_seed_is_recorded_and_another_refused_when_insisted_on(tmp_path: Path) -> None:
+    db = tmp_path / "sandbox.db"
+    config = SandboxConfig(rate_limit=0, search_rate_limit=0)
+    state, _, _ = open_state(db, SMALL, config)
+    assert state.store.get_meta(SEED_KEY) == seed_name(SMALL) == str(SMALL.resolve())
+    state.store.close()
+    empty = BUILTIN_SEEDS / "empty.yaml"
+    with pytest.raises(OtherSeed, match=f"made from the seed {re.escape(str(SMALL.resolve()))}"):
+        open_state(db, empty, config, insist=True)
+    state, _, seeded_now = open_state(db, empty, config)  # not insisted on: as it is
+    assert not seeded_now and state.store.get_meta(SEED_KEY) == str(SMALL.resolve())
+    state.store.close()
+    state, _, seeded_now = open_state(db, empty, config, reset=True, insist=True)
+    assert seeded_now and state.store.get_meta(SEED_KEY) == "empty"
     state.store.close()
 
 

@@ -189,11 +189,16 @@ def diff_values(
     return fields, operations, problems
 
 
+def unknown_message(name: str) -> str:
+    return f"custom field {name!r} does not exist"
+
+
 def _unknown(name: str, known: list[str], address: str, where: str | None) -> Diagnostic:
-    """A value for a custom field the service does not define (for this usage)."""
+    """A value for a custom field the service does not define (for this usage). When it
+    defines none, the plan says once which to create (planning/missing_fields.py)."""
     return error(
-        f"custom field {name!r} does not exist" + closest(name, known),
+        unknown_message(name) + closest(name, known),
         address,
-        f"fields: {', '.join(known)}" if known else "no such fields exist",
+        f"fields: {', '.join(known)}" if known else None,
         where,
     )
