@@ -60,6 +60,12 @@ connection_options = _apply_all([
         "is not retried after SECONDS more, so a silent server costs about 2 x SECONDS "
         "(or RECONCILER_TIMEOUT).",
     ),
+    click.option("--allow-http", is_flag=True,
+                 help="Send the credentials over http:// to a host that is not loopback "
+                 "(refused otherwise: use https://)."),
+    click.option("--ca-file", type=click.Path(dir_okay=True, path_type=str), metavar="FILE",
+                 help="PEM certificates to check the servers' against (or REQUESTS_CA_BUNDLE; "
+                 "default: certifi's, or SSL_CERT_FILE/SSL_CERT_DIR)."),
     click.option("--sandbox", is_flag=True,
                  help="Start an embedded sandbox on loopback (state in .reconciler/sandbox.db)."),
     click.option("--sandbox-seed", default="acme", show_default=True,
@@ -88,6 +94,8 @@ def connection_flags(given: dict[str, Any]) -> ConnectionFlags:
         rate_limit=chosen("rate_limit"),
         search_rate_limit=chosen("search_rate_limit"),
         timeout=given["timeout"],
+        allow_http=given["allow_http"],
+        ca_file=given["ca_file"],
         sandbox=sandbox,
     )
 

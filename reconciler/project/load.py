@@ -94,7 +94,7 @@ def load_project(path: Path) -> Project:
     environments = root.child("environments")
     keys = environments.keys if environments is not None and environments.keys else {}
     project = Project(path, model, dict(keys))
-    for name, message in wave_problems(project):
+    for name, message in [*wave_problems(project), *shared_helpdesk_problems(project)]:
         node = keys.get(name, root)
         problems.add(source, node.line, node.column, f"environments.{name}: {message}")
     problems.raise_if_any()
@@ -115,6 +115,30 @@ def wave_problems(project: Project) -> list[tuple[str, str]]:
         for name in project.names
         if project.environment(name).wave is None
     ]  # fmt: skip
+
+
+def shared_helpdesk_problems(project: Project) -> list[tuple[str, str]]:
+    """Two environments bound to one helpdesk (however its address is spelled: the
+    apply lock's `service_address`) would apply two sets of manifests to it, each removing
+    or undoing what the other manages."""
+    declared = {
+        name: url for name in project.names if (url := project.environment(name).helpdesk_url)
+    }
+    if len(declared) < 2:
+        return []
+    from reconciler.clients.urls import service_address  # httpx: only when there are two
+
+    first: dict[str, str] = {}
+    found = []
+    for name, url in declared.items():
+        address = service_address(url, "helpdesk")
+        if address in first:
+            other = first[address]
+            found.append((name, f"helpdesk_url names the helpdesk of environment {other} "
+                          f"({project.where(other)}): one environment per helpdesk"))  # fmt: skip
+        else:
+            first[address] = name
+    return found
 
 
 def _explain(root: Node, errors: Iterable[Any]) -> list[tuple[int, int, str]]:
