@@ -56,9 +56,9 @@ connection_options = _apply_all([
     click.option(
         "--timeout", type=click.FloatRange(min=0.1, max=3600), default=60, show_default=True,
         envvar="RECONCILER_TIMEOUT", metavar="SECONDS",
-        help="Longest wait for one answer (connecting: at most 10 s); a failing call "
-        "is not retried after SECONDS more, so a silent server costs about 2 x SECONDS "
-        "(or RECONCILER_TIMEOUT).",
+        help="Longest wait for one whole answer (connecting: at most 10 s); a failing "
+        "call is not retried after SECONDS more, so a silent server costs about 2 x "
+        "SECONDS (or RECONCILER_TIMEOUT).",
     ),
     click.option("--allow-http", is_flag=True,
                  help="Send the credentials over http:// to a host that is not loopback "

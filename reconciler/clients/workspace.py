@@ -183,7 +183,12 @@ class WorkspaceClient(ClientBase):
             total = page_total if page_total is not None else total
             if not next_link or not page:
                 break
-            url = response.url.join(next_link)
+            try:
+                url = response.url.join(next_link)
+            except httpx.InvalidURL:  # a port that is not a number, an unclosed [
+                raise ApiError(
+                    None, "GET", self._label(url), "the list's next link is not a valid address"
+                ) from None
             if _origin(url) != origin:
                 raise ApiError(
                     None, "GET", self._label(url), "the list's next link leads to another host"

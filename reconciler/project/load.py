@@ -94,7 +94,7 @@ def load_project(path: Path) -> Project:
     environments = root.child("environments")
     keys = environments.keys if environments is not None and environments.keys else {}
     project = Project(path, model, dict(keys))
-    for name, message in [*wave_problems(project), *shared_helpdesk_problems(project)]:
+    for name, message in wave_problems(project):
         node = keys.get(name, root)
         problems.add(source, node.line, node.column, f"environments.{name}: {message}")
     problems.raise_if_any()
@@ -117,10 +117,24 @@ def wave_problems(project: Project) -> list[tuple[str, str]]:
     ]  # fmt: skip
 
 
+def check_one_environment_per_helpdesk(project: Project) -> None:
+    """`validate` over a project: raises ManifestError naming both environments of each
+    pair bound to one helpdesk (`shared_helpdesk_problems`)."""
+    problems = Problems()
+    source = Source(str(project.path), 0)
+    root = project.nodes
+    for name, message in shared_helpdesk_problems(project):
+        node = root.get(name)
+        line, column = (node.line, node.column) if node else (1, 1)
+        problems.add(source, line, column, f"environments.{name}: {message}")
+    problems.raise_if_any()
+
+
 def shared_helpdesk_problems(project: Project) -> list[tuple[str, str]]:
     """Two environments bound to one helpdesk (however its address is spelled: the
     apply lock's `service_address`) would apply two sets of manifests to it, each removing
-    or undoing what the other manages."""
+    or undoing what the other manages. (Only `validate` refuses them: plan and apply
+    over several environments may share a helpdesk, the apply lock taking turns.)"""
     declared = {
         name: url for name in project.names if (url := project.environment(name).helpdesk_url)
     }
