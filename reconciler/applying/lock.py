@@ -37,6 +37,10 @@ class ApplyLocked(ReconcilerError):
     """Another apply holds the lock of a service this one would write to."""
 
 
+class LockUnusable(ReconcilerError):
+    """The lock directory cannot be written (read-only, full, not a directory)."""
+
+
 def lock_directory() -> Path:
     """`RECONCILER_LOCK_DIR`, else the platform's per-user cache directory, else a
     per-user directory in the temporary directory (a home that cannot be written)."""
@@ -81,10 +85,17 @@ class ApplyLock:
 
     def __enter__(self) -> ApplyLock:
         directory = self.directory or lock_directory()
-        directory.mkdir(parents=True, exist_ok=True)
         try:
+            _check_writable(directory)
             for url in self.urls:
                 self._take(directory, url)
+        except OSError as exc:  # read-only, full, not a directory (filelock.Timeout is taken)
+            self._stack.close()
+            reason = exc.strerror or type(exc).__name__
+            raise LockUnusable(
+                f"the apply lock cannot be taken in {directory}: {reason}; set "
+                f"{LOCK_DIR_VARIABLE} to a directory that can be written"
+            ) from None
         except BaseException:
             self._stack.close()
             raise
@@ -104,6 +115,14 @@ class ApplyLock:
 
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
+
+
+def _check_writable(directory: Path) -> None:
+    """Raises OSError unless a file can be made in `directory`: filelock would otherwise
+    wait on a lock it can never create as if another apply held it."""
+    directory.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=directory):
+        pass
 
 
 def _holder_path(lock_path: Path) -> Path:

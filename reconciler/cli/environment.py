@@ -14,6 +14,8 @@ VARIABLES = {
     "HELPDESK_PASSWORD": "that user's password",
     "WORKSPACE_URL": "workspace base address (or --workspace-url)",
     "WORKSPACE_API_KEY": "workspace API key",
+    "REQUESTS_CA_BUNDLE": "PEM certificates to check the servers' against (or --ca-file)",
+    "SSL_CERT_FILE": "the same, when neither is given (SSL_CERT_DIR: a directory of them)",
     "${NAME}": "any variable a manifest value names (after --var-file values)",
     "NO_COLOR": "set: no colour even on a terminal",
     "RECONCILER_PROGRESS_INTERVAL": "seconds between progress lines off a terminal (30)",
@@ -34,6 +36,8 @@ CONNECTION = (
     "WORKSPACE_URL",
     "WORKSPACE_API_KEY",
     "RECONCILER_TIMEOUT",
+    "REQUESTS_CA_BUNDLE",
+    "SSL_CERT_FILE",
 )
 COMMON = ("NO_COLOR", "RECONCILER_DEBUG")
 READS = {

@@ -56,10 +56,16 @@ connection_options = _apply_all([
     click.option(
         "--timeout", type=click.FloatRange(min=0.1, max=3600), default=60, show_default=True,
         envvar="RECONCILER_TIMEOUT", metavar="SECONDS",
-        help="Longest wait for one answer (connecting: at most 10 s); a failing call "
-        "is not retried after SECONDS more, so a silent server costs about 2 x SECONDS "
-        "(or RECONCILER_TIMEOUT).",
+        help="Longest wait for one whole answer (connecting: at most 10 s); a failing "
+        "call is not retried after SECONDS more, so a silent server costs about 2 x "
+        "SECONDS (or RECONCILER_TIMEOUT).",
     ),
+    click.option("--allow-http", is_flag=True,
+                 help="Send the credentials over http:// to a host that is not loopback "
+                 "(refused otherwise: use https://)."),
+    click.option("--ca-file", type=click.Path(dir_okay=True, path_type=str), metavar="FILE",
+                 help="PEM certificates to check the servers' against (or REQUESTS_CA_BUNDLE; "
+                 "default: certifi's, or SSL_CERT_FILE/SSL_CERT_DIR)."),
     click.option("--sandbox", is_flag=True,
                  help="Start an embedded sandbox on loopback (state in .reconciler/sandbox.db)."),
     click.option("--sandbox-seed", default="acme", show_default=True,
@@ -89,6 +95,8 @@ def connection_flags(given: dict[str, Any]) -> ConnectionFlags:
         rate_limit=chosen("rate_limit"),
         search_rate_limit=chosen("search_rate_limit"),
         timeout=given["timeout"],
+        allow_http=given["allow_http"],
+        ca_file=given["ca_file"],
         sandbox=sandbox,
     )
 

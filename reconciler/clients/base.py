@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import ssl
 from collections import Counter
+from pathlib import Path
 from types import TracebackType
 from typing import Self
 
@@ -22,13 +23,15 @@ def new_http_client(
     timeout: float | httpx.Timeout,
     *,
     max_connections: int,
+    ca_file: str | None = None,
 ) -> httpx.AsyncClient:
     """The httpx client of an API client, on httpx's default transport unless a test
     gives one. Proxies come from the environment (HTTP_PROXY, HTTPS_PROXY, ALL_PROXY,
     NO_PROXY: httpx's `trust_env`). Redirects are never followed (httpx's default, pinned
     by tests/clients/test_requests.py): the credentials would travel with them (the sender
     reports a 3xx instead). The pool holds as many connections as the client sends
-    requests at once (`max_connections`, its `Sender`'s concurrency), all kept alive."""
+    requests at once (`max_connections`, its `Sender`'s concurrency), all kept alive.
+    A server's certificate is checked against `ca_file` when given (`tls_context`)."""
     limits = httpx.Limits(
         max_connections=max_connections, max_keepalive_connections=max_connections
     )
@@ -36,21 +39,40 @@ def new_http_client(
         return httpx.AsyncClient(
             base_url=base_url,
             transport=transport,
-            verify=_tls_context() if transport is None else True,
+            verify=tls_context(ca_file) if transport is None else True,
             timeout=timeout,
             limits=limits,
             headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
         )
     except (ValueError, httpx.InvalidURL) as exc:  # a proxy URL from the environment
         raise UsageError(f"the proxy settings in the environment are not usable: {exc}") from None
+    except ImportError:  # httpx needs the socksio package for a socks5:// proxy
+        raise UsageError(
+            "the proxy settings in the environment name a SOCKS proxy, which needs the "
+            "socksio package (pip install 'httpx[socks]'); or use an http:// proxy"
+        ) from None
 
 
 @functools.cache
-def _tls_context() -> ssl.SSLContext:
-    """httpx's default TLS context (certifi's roots, or SSL_CERT_FILE/SSL_CERT_DIR), built
-    once per process: loading the roots takes about 0.2 s of CPU, which a plan over many
-    environments (two clients each) otherwise spent per client, blocking the event loop."""
-    return httpx.create_ssl_context()
+def tls_context(ca_file: str | None = None) -> ssl.SSLContext:
+    """The certificates a server's is checked against: those of `ca_file` (a PEM file, or
+    a directory of hashed certificates) when given, else httpx's default (certifi's
+    roots, or SSL_CERT_FILE/SSL_CERT_DIR). Built once per process and file: loading the
+    roots takes about 0.2 s of CPU, which a plan over many environments (two clients
+    each) otherwise spent per client, blocking the event loop. Raises UsageError for a
+    file that cannot be read as certificates."""
+    try:
+        if ca_file is None:
+            return httpx.create_ssl_context()
+        if Path(ca_file).is_dir():
+            return ssl.create_default_context(capath=ca_file)
+        return ssl.create_default_context(cafile=ca_file)
+    except (OSError, ssl.SSLError, ValueError) as exc:
+        where = ca_file if ca_file is not None else "SSL_CERT_FILE/SSL_CERT_DIR"
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise UsageError(
+            f"the certificates in {where} cannot be read: {reason} (a PEM file is expected)"
+        ) from None
 
 
 class ClientBase:

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 import httpx
 
 from reconciler.clients.auth import Secret
+from reconciler.clients.base import tls_context
 from reconciler.clients.retry import RetryPolicy
+from reconciler.clients.urls import has_userinfo, refuse_cleartext
 from reconciler.errors import UsageError
 
 
@@ -63,6 +65,9 @@ class Connection:
     # The project environment (`--env`, reconciler.yaml) this connection is for, if any.
     environment: str | None = None
     timeouts: Timeouts = Timeouts()
+    # The certificates a server's is checked against (--ca-file, REQUESTS_CA_BUNDLE);
+    # None: httpx's default (certifi's roots, or SSL_CERT_FILE/SSL_CERT_DIR).
+    ca_file: str | None = None
 
     @property
     def configured(self) -> bool:
@@ -76,10 +81,16 @@ def connection_from(
     workspace_url: str | None = None,
     rates: RateSettings = RateSettings(),
     timeouts: Timeouts = Timeouts(),
+    allow_http: bool = False,
+    ca_file: str | None = None,
 ) -> Connection:
     """Flags win over the environment. A URL without credentials is a usage error; no
-    URL means the service is not configured (its kinds are skipped with a warning)."""
-    hd_url = helpdesk_url or env.get("HELPDESK_URL")
+    URL means the service is not configured (its kinds are skipped with a warning). A URL
+    carrying a user name or password, or one that would send the credentials over
+    `http://` beyond loopback (unless `allow_http`), is refused before any call. The
+    certificates are `ca_file` (--ca-file), else REQUESTS_CA_BUNDLE's file, checked
+    here: one that cannot be read is a usage error before any call."""
+    hd_url = _checked_url("helpdesk", helpdesk_url, env, allow_http)
     helpdesk = None
     if hd_url:
         token = env.get("HELPDESK_TOKEN")
@@ -94,11 +105,33 @@ def connection_from(
                 "the helpdesk needs credentials: set HELPDESK_TOKEN, or "
                 "HELPDESK_USERNAME and HELPDESK_PASSWORD"
             )
-    ws_url = workspace_url or env.get("WORKSPACE_URL")
+    ws_url = _checked_url("workspace", workspace_url, env, allow_http)
     workspace = None
     if ws_url:
         key = env.get("WORKSPACE_API_KEY")
         if not key:
             raise UsageError("the workspace service needs WORKSPACE_API_KEY")
         workspace = WorkspaceConnection(ws_url, Secret(key))
-    return Connection(helpdesk, workspace, rates, timeouts=timeouts)
+    ca_file = ca_file or env.get("REQUESTS_CA_BUNDLE") or None
+    if ca_file is not None:
+        tls_context(ca_file)
+    return Connection(helpdesk, workspace, rates, timeouts=timeouts, ca_file=ca_file)
+
+
+def _checked_url(
+    service: str, flag: str | None, env: Mapping[str, str], allow_http: bool
+) -> str | None:
+    """The service's URL (the flag, else its variable), checked as `connection_from` says;
+    the refusal names where the URL came from and never repeats it."""
+    variable = f"{service.upper()}_URL"
+    url, field = (flag, f"--{service}-url") if flag else (env.get(variable), variable)
+    if not url:
+        return None
+    if has_userinfo(url):
+        raise UsageError(
+            f"{field} carries a user name or password (before '@'): remove it and give the "
+            "credentials in their variables (HELPDESK_TOKEN, or HELPDESK_USERNAME and "
+            "HELPDESK_PASSWORD; WORKSPACE_API_KEY)"
+        )
+    refuse_cleartext(url, service, allowed=allow_http)
+    return url

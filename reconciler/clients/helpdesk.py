@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from reconciler.clients.answers import deadline_of
 from reconciler.clients.auth import HelpdeskAuth
 from reconciler.clients.base import ClientBase, new_http_client
 from reconciler.clients.parsing import RuleInfo, parse_body, parse_rule
@@ -60,6 +61,7 @@ class HelpdeskClient(ClientBase):
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
         max_concurrency: int = 6,
+        ca_file: str | None = None,
         users_page_size: int = USERS_PAGE_SIZE,
     ) -> None:
         if users_page_size < 1:
@@ -68,7 +70,11 @@ class HelpdeskClient(ClientBase):
         self.users_page_size = users_page_size
         self._auth = auth
         self._http = new_http_client(
-            api_base_url(base_url, "helpdesk"), transport, timeout, max_connections=max_concurrency
+            api_base_url(base_url, "helpdesk"),
+            transport,
+            timeout,
+            max_connections=max_concurrency,
+            ca_file=ca_file,
         )
         self._sender = Sender(
             self._http,
@@ -77,6 +83,7 @@ class HelpdeskClient(ClientBase):
             limiter=RateLimiter(limits),
             max_concurrency=max_concurrency,
             service="helpdesk",
+            deadline=deadline_of(timeout),
         )
         self._auth_lock = asyncio.Lock()
         self._auth_failure: AuthenticationError | None = None

@@ -40,7 +40,7 @@ def parse_body(response: httpx.Response) -> Any:
         if not raw.strip():
             return None
         try:
-            return json.loads(raw, parse_constant=_not_json)
+            return _loads(raw)
         except ValueError:
             return response.text
     text = response.text
@@ -48,15 +48,24 @@ def parse_body(response: httpx.Response) -> Any:
         if not text.strip():
             return None
         try:
-            return json.loads(text, parse_constant=_not_json)
+            return _loads(text)
         except ValueError:
             return text
     if text.lstrip()[:1] in ("{", "["):
         try:
-            return json.loads(text, parse_constant=_not_json)
+            return _loads(text)
         except ValueError:
             return text
     return text
+
+
+def _loads(text: str | bytes) -> Any:
+    """`json.loads`, reading an answer nested deeper than the parser goes as not JSON
+    (its text, which the caller refuses as the wrong shape)."""
+    try:
+        return json.loads(text, parse_constant=_not_json)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def _not_json(constant: str) -> Any:

@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 import httpx
 
 from reconciler.clients import activity
+from reconciler.clients.answers import MAX_ANSWER_BYTES, AnswerTooLarge, limit_text, receive
 from reconciler.clients.parsing import error_message
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
 from reconciler.clients.retry import RetryPolicy
@@ -81,12 +82,18 @@ class Sender:
         limiter: RateLimiter | None = None,
         max_concurrency: int = 6,
         service: str = "service",
+        deadline: float | None = None,
+        max_answer: int = MAX_ANSWER_BYTES,
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         self.http = http
         self.service = service  # "helpdesk" or "workspace", for messages
         self.retry = retry
+        # Seconds one attempt's whole answer may take (None: only httpx's per-read
+        # timeouts), and the most bytes its decoded body may hold (answers.py).
+        self.deadline = deadline
+        self.max_answer = max_answer
         self._auth_headers = auth_headers
         self._limiter = limiter
         self._semaphore = asyncio.Semaphore(max_concurrency)
@@ -148,6 +155,8 @@ class Sender:
                 response = await self._attempt(request, label, bucket)
             except httpx.UnsupportedProtocol as exc:
                 raise TransportFailure(f"{method} {label}: {exc}") from None
+            except AnswerTooLarge as exc:
+                raise self._too_large(call, request, exc) from None
             except httpx.TransportError as exc:
                 await self._after_transport_error(call, request, exc)
                 continue
@@ -158,7 +167,7 @@ class Sender:
         self, call: _Call, request: httpx.Request, exc: httpx.TransportError
     ) -> None:
         """No answer: raise, or wait before the next attempt."""
-        what = _describe(exc)
+        what = _describe(exc, self.deadline)
         kind = unreachable(exc)
         if not isinstance(exc, _NEVER_SENT):
             call.reached = True  # sent, and no answer: it may have been carried out
@@ -175,6 +184,20 @@ class Sender:
                 None, call.method, call.label, f"no answer ({what}); {_MAYBE_DONE}"
             ) from None
         await self._count_failure(call, request, None, what)
+
+    def _too_large(
+        self, call: _Call, request: httpx.Request, exc: AnswerTooLarge
+    ) -> ApiError | TransportFailure:
+        """An answer past the bound: not retried (it would be as large again)."""
+        what = (
+            f"the {self.service}'s answer from {host_and_port(request.url)} is larger than "
+            f"{limit_text(exc.limit)}, the most one answer may hold: refused"
+        )
+        if not call.write:
+            return TransportFailure(f"{call.method} {call.label}: {what}")
+        if not call.idempotent:
+            return OutcomeUnknown(None, call.method, call.label, f"{what}; {_MAYBE_DONE}")
+        return ApiError(None, call.method, call.label, what)
 
     async def _is_final(
         self, call: _Call, request: httpx.Request, response: httpx.Response
@@ -288,7 +311,9 @@ class Sender:
             self.calls_by_path[label] += 1
             self._window_age(bucket, started=True)
             with activity.sending(self.service, request.method, label):
-                response = await self.http.send(request)
+                response = await receive(
+                    self.http, request, deadline=self.deadline, max_bytes=self.max_answer
+                )
         log.debug("%s %s -> %s", request.method, label, response.status_code)
         return response
 
@@ -337,9 +362,10 @@ class _Call:
 _MAYBE_DONE = "the write may or may not have happened: re-read before trying again"
 
 
-def _describe(exc: httpx.TransportError) -> str:
+def _describe(exc: httpx.TransportError, deadline: float | None) -> str:
     if isinstance(exc, httpx.TimeoutException):  # httpx's own text is empty or vague
-        return f"{type(exc).__name__}: no answer within the timeout (--timeout SECONDS)"
+        bound = f"{deadline:g} s, " if deadline is not None else ""
+        return f"{type(exc).__name__}: no answer within the timeout ({bound}--timeout SECONDS)"
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 

@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 import httpx
 
+from reconciler.clients.answers import deadline_of
 from reconciler.clients.auth import ApiKey, Secret
 from reconciler.clients.base import ClientBase, new_http_client
 from reconciler.clients.parsing import parse_body
@@ -45,11 +46,16 @@ class WorkspaceClient(ClientBase):
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
         max_concurrency: int = 6,
+        ca_file: str | None = None,
     ) -> None:
         self.read_only = read_only
         self._key = ApiKey(api_key)
         self._http = new_http_client(
-            api_base_url(base_url, "workspace"), transport, timeout, max_connections=max_concurrency
+            api_base_url(base_url, "workspace"),
+            transport,
+            timeout,
+            max_connections=max_concurrency,
+            ca_file=ca_file,
         )
         self._sender = Sender(
             self._http,
@@ -57,6 +63,7 @@ class WorkspaceClient(ClientBase):
             retry=retry,
             max_concurrency=max_concurrency,
             service="workspace",
+            deadline=deadline_of(timeout),
         )
         self._auth_failure: AuthenticationError | None = None
         self._reached = False  # a call has been answered: the base URL is right
@@ -176,7 +183,12 @@ class WorkspaceClient(ClientBase):
             total = page_total if page_total is not None else total
             if not next_link or not page:
                 break
-            url = response.url.join(next_link)
+            try:
+                url = response.url.join(next_link)
+            except httpx.InvalidURL:  # a port that is not a number, an unclosed [
+                raise ApiError(
+                    None, "GET", self._label(url), "the list's next link is not a valid address"
+                ) from None
             if _origin(url) != origin:
                 raise ApiError(
                     None, "GET", self._label(url), "the list's next link leads to another host"

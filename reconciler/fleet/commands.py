@@ -170,6 +170,8 @@ def _request(flags: Flags) -> PlanRequest:
         excludes=excludes,
         rates=RateSettings(*flags.connection.rates),
         timeouts=Timeouts(flags.connection.timeout),
+        allow_http=flags.connection.allow_http,
+        ca_file=flags.connection.ca_file,
         label=isinstance(flags, PlanFlags),
     )
 

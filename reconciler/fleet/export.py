@@ -93,7 +93,7 @@ async def _export_one(
     started = time.perf_counter()
     try:
         variables = target.variables(os.environ)
-        connection = connection_for(target, variables, request.rates, request.timeouts)
+        connection = connection_for(target, variables, request)
         done.result = await export_live(connection, selection, include_empty=include_empty)
     except ReconcilerError as exc:
         done.error = str(exc)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from reconciler.applied.labels import Cause
 from reconciler.clients.connection import Connection, RateSettings, Timeouts, connection_from
 from reconciler.errors import ProblemsError, ReconcilerError
+from reconciler.fleet.waits import saying_waits
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.validate import Validated, validate_manifests
 from reconciler.manifest.varfiles import load_var_files
@@ -38,6 +39,8 @@ class PlanRequest:
     excludes: tuple[Selector, ...] = ()
     rates: RateSettings = field(default_factory=RateSettings)
     timeouts: Timeouts = field(default_factory=Timeouts)  # --timeout
+    allow_http: bool = False  # --allow-http (an environment's allow_http: true adds its own)
+    ca_file: str | None = None  # --ca-file
     # `plan`: label each change drift or pending against the environment's applied mark
     # (docs/drift.md), from the live state already read.
     label: bool = False
@@ -129,7 +132,7 @@ def prepare(
         found.desired = with_safety(validated.desired, target)
         if connect:
             variables = target.variables(environ)
-            found.connection = connection_for(target, variables, request.rates, request.timeouts)
+            found.connection = connection_for(target, variables, request)
     except ProblemsError as exc:
         found.error, found.problems = "\n".join(exc.problems), list(exc.problems)
     except ReconcilerError as exc:
@@ -138,18 +141,22 @@ def prepare(
 
 
 def connection_for(
-    target: Target,
-    variables: Mapping[str, str],
-    rates: RateSettings,
-    timeouts: Timeouts | None = None,
+    target: Target, variables: Mapping[str, str], request: PlanRequest
 ) -> Connection:
-    """The environment's connection: its URLs and credentials, its own rate limits, and
-    the command's --timeout."""
+    """The environment's connection: its URLs and credentials, its own rate limits (else
+    the command's), and the command's --timeout, --allow-http and --ca-file."""
+    rates = request.rates
     own = RateSettings(
         target.rate_limit if target.rate_limit is not None else rates.general,
         target.search_rate_limit if target.search_rate_limit is not None else rates.search,
     )
-    connection = connection_from(variables, rates=own, timeouts=timeouts or Timeouts())
+    connection = connection_from(
+        variables,
+        rates=own,
+        timeouts=request.timeouts,
+        allow_http=request.allow_http or target.allow_http,
+        ca_file=request.ca_file,
+    )
     return replace(connection, environment=target.name)
 
 
@@ -220,14 +227,15 @@ async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> Env
         return run
     started = time.perf_counter()
     try:
-        outcome = await read_and_plan(
-            item.desired,
-            item.connection,
-            prune=request.prune,
-            targets=request.targets,
-            excludes=request.excludes,
-            transport=transport,
-        )
+        with saying_waits(run.name):
+            outcome = await read_and_plan(
+                item.desired,
+                item.connection,
+                prune=request.prune,
+                targets=request.targets,
+                excludes=request.excludes,
+                transport=transport,
+            )
         run.plan = outcome.plan
         if request.label:
             from reconciler.run.applied import plan_labels

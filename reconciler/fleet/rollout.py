@@ -5,7 +5,8 @@ from the one confirmed is not applied. When an environment of a wave fails, the 
 that wave finish (nothing is cut off mid-apply) and no later wave is attempted.
 
 Results reach `on_done` in the project's order within each wave, each whole, as soon as it
-and those before it are done, so that output is never interleaved. Nothing here prints."""
+and those before it are done, so that output is never interleaved. Nothing here prints
+but each environment's waits for a `429` to pass, a line each (waits.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport
 from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.fleet.plans import EnvironmentRun, in_order
+from reconciler.fleet.waits import saying_waits
 from reconciler.fleet.waves import Wave
 
 
@@ -136,7 +138,8 @@ async def apply_environment(
             transport=transport,
         )
         async with session:
-            outcome = await session.apply(confirm=same_as_shown)
+            with saying_waits(run.name):
+                outcome = await session.apply(confirm=same_as_shown)
         item.report = outcome.report
         item.result = _result(outcome.report)
     except ApplyDeclined:

@@ -61,6 +61,12 @@ def normalise_url(url: str) -> str:
     return service_address(url)
 
 
+def _has_userinfo(url: str) -> bool:
+    from reconciler.clients.urls import has_userinfo  # httpx: only when guarding
+
+    return has_userinfo(url)
+
+
 @dataclass(frozen=True)
 class Target:
     """One environment ready to run."""
@@ -79,6 +85,11 @@ class Target:
     # Every variable any environment reads a credential from: no manifest value may name
     # one, whichever environment runs (a manifest is shared by environments).
     credential_variables: frozenset[str] = frozenset()
+
+    @property
+    def allow_http(self) -> bool:
+        """`allow_http: true`: credentials over http:// beyond loopback (--allow-http)."""
+        return self.declared.allow_http
 
     def variables(self, environ: Mapping[str, str]) -> dict[str, str]:
         """The variables this environment's connection is made from: `environ`, with the
@@ -120,6 +131,11 @@ class Target:
         ):
             variable = _URL_VARIABLES[service]
             for given, how in ((flag, f"--{service}-url"), (environ.get(variable), variable)):
+                if declared and given and _has_userinfo(given):
+                    raise UsageError(
+                        f"{how} carries a user name or password (before '@'): remove it "
+                        "and give the credentials in their variables"
+                    )
                 if declared and given and normalise_url(given) != normalise_url(declared):
                     found.append(
                         f"{how} is {given}, but environment {self.name} is bound to "

@@ -117,6 +117,44 @@ def wave_problems(project: Project) -> list[tuple[str, str]]:
     ]  # fmt: skip
 
 
+def check_one_environment_per_helpdesk(project: Project) -> None:
+    """`validate` over a project: raises ManifestError naming both environments of each
+    pair bound to one helpdesk (`shared_helpdesk_problems`)."""
+    problems = Problems()
+    source = Source(str(project.path), 0)
+    root = project.nodes
+    for name, message in shared_helpdesk_problems(project):
+        node = root.get(name)
+        line, column = (node.line, node.column) if node else (1, 1)
+        problems.add(source, line, column, f"environments.{name}: {message}")
+    problems.raise_if_any()
+
+
+def shared_helpdesk_problems(project: Project) -> list[tuple[str, str]]:
+    """Two environments bound to one helpdesk (however its address is spelled: the
+    apply lock's `service_address`) would apply two sets of manifests to it, each removing
+    or undoing what the other manages. (Only `validate` refuses them: plan and apply
+    over several environments may share a helpdesk, the apply lock taking turns.)"""
+    declared = {
+        name: url for name in project.names if (url := project.environment(name).helpdesk_url)
+    }
+    if len(declared) < 2:
+        return []
+    from reconciler.clients.urls import service_address  # httpx: only when there are two
+
+    first: dict[str, str] = {}
+    found = []
+    for name, url in declared.items():
+        address = service_address(url, "helpdesk")
+        if address in first:
+            other = first[address]
+            found.append((name, f"helpdesk_url names the helpdesk of environment {other} "
+                          f"({project.where(other)}): one environment per helpdesk"))  # fmt: skip
+        else:
+            first[address] = name
+    return found
+
+
 def _explain(root: Node, errors: Iterable[Any]) -> list[tuple[int, int, str]]:
     """Each pydantic error at the node it is about, with its dotted path."""
     found = []

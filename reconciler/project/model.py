@@ -7,6 +7,7 @@ its JSON Schema (`schemas/project.schema.json`).
         var_files: [tenants/acme/vars.yaml]
         helpdesk_url: https://acme.example.com/helpdesk
         workspace_url: https://ws.acme.example.com
+        allow_http: false       # true: credentials over http:// beyond loopback
         credentials: {HELPDESK_TOKEN: ACME_HELPDESK_TOKEN}
         rate_limit: 90
         wave: 1                 # apply --env '*': in waves (every environment, or none)
@@ -19,8 +20,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 from typing import Annotated
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic_core import PydanticCustomError
 
 from reconciler.manifest.models import NonEmpty
 
@@ -84,6 +87,11 @@ class Environment(_Strict):
     workspace_url: NonEmpty | None = Field(
         None, description="The workspace service this environment is bound to."
     )
+    allow_http: bool = Field(
+        False,
+        description="Send the credentials over http:// to a host that is not loopback "
+        "(as --allow-http); otherwise such a URL is refused before any call.",
+    )
     credentials: dict[Credential, VariableName] = Field(
         default_factory=dict,
         description="Which environment variable holds each credential; those of a service "
@@ -106,6 +114,25 @@ class Environment(_Strict):
         "another in the order written).",
         examples=[1],
     )
+
+    @field_validator("helpdesk_url", "workspace_url")
+    @classmethod
+    def _no_credentials(cls, url: str | None) -> str | None:
+        """A password in the project file would be printed wherever the URL is."""
+        if url is not None and _has_userinfo(url):
+            raise PydanticCustomError(
+                "url_credentials",
+                "the URL carries a user name or password (before '@'): remove it and name "
+                "the variables that hold the credentials under credentials:",
+            )
+        return url
+
+
+def _has_userinfo(url: str) -> bool:
+    try:
+        return "@" in urlsplit(url.strip()).netloc
+    except ValueError:  # an address that does not parse: the client refuses it clearly
+        return "@" in url.split("//", 1)[-1].split("/", 1)[0]
 
 
 class ProjectFile(_Strict):

@@ -43,6 +43,8 @@ def open_connection(flags: ConnectionFlags, target: Target | None = None) -> Ite
         workspace_url=flags.workspace_url,
         rates=RateSettings(*flags.rates),
         timeouts=Timeouts(flags.timeout),
+        allow_http=flags.allow_http,
+        ca_file=flags.ca_file,
     )
     if target is not None:
         connection = replace(connection, environment=target.name)

@@ -32,6 +32,8 @@ class ConnectionFlags:
     rate_limit: int | None = None
     search_rate_limit: int | None = None
     timeout: float = TIMEOUT
+    allow_http: bool = False  # --allow-http: credentials over http:// beyond loopback
+    ca_file: str | None = None  # --ca-file: the certificates a server's is checked against
     # --sandbox: starts the embedded sandbox (the command line's, which alone imports it)
     # and gives the context its connection lives in.
     sandbox: Callable[[], AbstractContextManager[Connection]] | None = None
@@ -44,9 +46,11 @@ class ConnectionFlags:
         return general, search
 
     def for_target(self, target: Target) -> ConnectionFlags:
-        """The environment's rate limits where the command line gave none."""
+        """The environment's rate limits where the command line gave none; http://
+        allowed by either."""
         return replace(
             self,
+            allow_http=self.allow_http or target.allow_http,
             rate_limit=self.rate_limit if self.rate_limit is not None else target.rate_limit,
             search_rate_limit=self.search_rate_limit
             if self.search_rate_limit is not None

@@ -6,6 +6,7 @@ lock on `<db>.lock` while it runs; the other is refused with a message saying wh
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,7 +24,16 @@ def exclusive_db(db: Path) -> Iterator[None]:
     A file that is no SQLite database is refused first, so that no lock file is left
     beside a file that was never the sandbox's."""
     _refuse_other_files(db)
-    db.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        # filelock takes a lock file it cannot create for one another sandbox holds.
+        with tempfile.TemporaryFile(dir=db.parent):
+            pass
+    except OSError as exc:  # a read-only folder, a file where the folder should be
+        raise UsageError(
+            f"the sandbox database {db} cannot be made: {exc.strerror or type(exc).__name__} "
+            "(run from a folder that can be written, or give `sandbox serve` a --db there)"
+        ) from None
     lock = FileLock(str(db) + ".lock", timeout=0)
     try:
         lock.acquire()

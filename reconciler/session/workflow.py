@@ -75,6 +75,7 @@ async def open_clients(
                     transport=transport,
                     timeout=connection.timeouts.http(),
                     max_concurrency=max_concurrency,
+                    ca_file=connection.ca_file,
                 )
             )
         if connection.workspace is not None:
@@ -87,6 +88,7 @@ async def open_clients(
                     transport=transport,
                     timeout=connection.timeouts.http(),
                     max_concurrency=max_concurrency,
+                    ca_file=connection.ca_file,
                 )
             )
         yield Clients(helpdesk, workspace)

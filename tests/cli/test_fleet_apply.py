@@ -175,3 +175,41 @@ def test_the_options_of_apply_over_several_environments_reach_each_environments_
     assert [e.text for e in given.options.excludes] == ["users/bob"]
     defaults = request("--env", "*")
     assert (defaults.parallelism, defaults.lock_timeout) == (10, 0)
+
+
+def test_each_environment_says_when_it_waits_for_a_429(tmp_path: Path) -> None:
+    """`apply --env '*'`: while the helpdesks answer 429, each environment says it waits
+    (the one progress line of a single environment is not there to say it)."""
+    import httpx
+
+    from reconciler.sandbox.process import SandboxProcess
+    from tests.e2e.test_plan_cli import run
+
+    options = ("--rate-limit", "0", "--seed", "acme")
+    with (
+        SandboxProcess(tmp_path / "a.db", *options) as first,
+        SandboxProcess(tmp_path / "b.db", *options) as second,
+    ):
+        (tmp_path / "c.yaml").write_text("companies: [{name: Waiting Co}]\n", encoding="utf-8")
+        (tmp_path / "reconciler.yaml").write_text(
+            "environments:\n"
+            f"  first: {{paths: [c.yaml], helpdesk_url: '{first.helpdesk_url}',"
+            " credentials: {HELPDESK_TOKEN: FIRST_TOKEN}}\n"
+            f"  second: {{paths: [c.yaml], helpdesk_url: '{second.helpdesk_url}',"
+            " credentials: {HELPDESK_TOKEN: SECOND_TOKEN}}\n",
+            encoding="utf-8",
+        )
+        env = {
+            "FIRST_TOKEN": first.env["HELPDESK_TOKEN"],
+            "SECOND_TOKEN": second.env["HELPDESK_TOKEN"],
+            "NO_PROXY": "127.0.0.1,localhost",
+            "RECONCILER_LOCK_DIR": str(tmp_path / "locks"),
+        }
+        # Every call answered 429 for the next 10 s: the process starts within them.
+        for sandbox in (first, second):
+            faults = {"throttle_after": 0, "throttle_for": 10}
+            httpx.put(f"{sandbox.url}/_sandbox/faults", json=faults).raise_for_status()
+        result = run(tmp_path, "apply", "--env", "*", "--yes", env=env)
+    assert result.returncode == 0, result.stderr
+    for name in ("first", "second"):
+        assert f"env {name}: waiting for a 429 to pass (" in result.stderr, result.stderr

@@ -169,6 +169,12 @@ def test_a_fleet_validate_names_each_environments_warnings(project: Path) -> Non
     (project / "good" / "w.yaml").write_text(
         'departments:\n  - name: Ops\n  - name: "\\uff2fps"\n', encoding="utf-8"
     )
+    # One helpdesk per environment: validate refuses two bound to one (nothing is sent).
+    project_file = project / "reconciler.yaml"
+    lines = project_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    stage = lines.index("  stage:\n")
+    lines[stage + 2] = "    helpdesk_url: https://stage.example.com/helpdesk\n"
+    project_file.write_text("".join(lines), encoding="utf-8")
     result = run("validate", "--env", "prod", "--env", "stage")
     assert result.exit_code == 0, result.output
     warning = (

@@ -44,9 +44,13 @@ CONNECTION_HELP = [
     "DisableRateLimit. [default: 90; 0<=x<=10000]",
     "--search-rate-limit INTEGER RANGE Search/UserByEmail calls a minute. "
     "[default: 60; 0<=x<=10000]",
-    "--timeout SECONDS Longest wait for one answer (connecting: at most 10 s); a failing "
-    "call is not retried after SECONDS more, so a silent server costs about 2 x SECONDS "
-    "(or RECONCILER_TIMEOUT). [default: 60; 0.1<=x<=3600]",
+    "--timeout SECONDS Longest wait for one whole answer (connecting: at most 10 s); a "
+    "failing call is not retried after SECONDS more, so a silent server costs about 2 x "
+    "SECONDS (or RECONCILER_TIMEOUT). [default: 60; 0.1<=x<=3600]",
+    "--allow-http Send the credentials over http:// to a host that is not loopback "
+    "(refused otherwise: use https://).",
+    "--ca-file FILE PEM certificates to check the servers' against (or REQUESTS_CA_BUNDLE; "
+    "default: certifi's, or SSL_CERT_FILE/SSL_CERT_DIR).",
     "--sandbox Start an embedded sandbox on loopback (state in .reconciler/sandbox.db).",
     "--sandbox-seed TEXT With --sandbox: seed used on first start (a built-in one: acme, "
     "acme-catalogue, empty, shared; or a seed file); given, it must be the seed "

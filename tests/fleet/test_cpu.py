@@ -63,11 +63,11 @@ class CountingEnviron(dict[str, str]):
 
 FLEET = """\
 environments:
-  t1: {paths: [m.yaml], helpdesk_url: "http://h1.invalid/hd",
+  t1: {paths: [m.yaml], helpdesk_url: "https://h1.invalid/hd",
        credentials: {HELPDESK_TOKEN: T1_TOKEN}}
-  t2: {paths: [m.yaml], helpdesk_url: "http://h2.invalid/hd",
+  t2: {paths: [m.yaml], helpdesk_url: "https://h2.invalid/hd",
        credentials: {HELPDESK_TOKEN: T2_TOKEN}}
-  t3: {paths: [m.yaml], helpdesk_url: "http://h3.invalid/hd",
+  t3: {paths: [m.yaml], helpdesk_url: "https://h3.invalid/hd",
        credentials: {HELPDESK_TOKEN: T3_TOKEN}}
 """
 

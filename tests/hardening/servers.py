@@ -3,14 +3,18 @@ asked: `silent_server` accepts connections and never answers; `answering_server`
 every request with one fixed status and body (`{authorization}` in the body becomes the
 request's Authorization header, `{authorization_cut}` its first 14 characters and `…`: a
 server that echoes it), except `POST /Authorization`,
-which it answers as the helpdesk does unless `echo_at_login` is set."""
+which it answers as the helpdesk does unless `echo_at_login` is set; over TLS with `tls`.
+`raw_server` hands each connection to a function that answers as it likes (dripping,
+`100 Continue` forever, an endless body)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
+import ssl
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -64,7 +68,7 @@ def silent_server() -> Iterator[Recorded]:
 
 @contextmanager
 def answering_server(
-    body: str, *, status: int = 200, echo_at_login: bool = False
+    body: str, *, status: int = 200, echo_at_login: bool = False, tls: ssl.SSLContext | None = None
 ) -> Iterator[Recorded]:
     recorded = Recorded("")
 
@@ -94,7 +98,12 @@ def answering_server(
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    recorded.url = f"http://127.0.0.1:{server.server_address[1]}/helpdesk"
+    if tls is not None:  # https://, with the certificate `tls` holds
+        server.socket = tls.wrap_socket(
+            server.socket, server_side=True, do_handshake_on_connect=False
+        )
+    scheme = "https" if tls is not None else "http"
+    recorded.url = f"{scheme}://127.0.0.1:{server.server_address[1]}/helpdesk"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -103,3 +112,76 @@ def answering_server(
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+# Answers a connection: its socket, the head of its first request, the server's stop.
+Answer = Callable[[socket.socket, bytes, threading.Event], None]
+
+
+@contextmanager
+def raw_server(answer: Answer) -> Iterator[Recorded]:
+    """A server on 127.0.0.1 that hands each connection, once its first request's head is
+    read, to `answer` (in a thread of its own) with an event set when the server stops."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    listener.settimeout(0.2)
+    recorded = Recorded(f"http://127.0.0.1:{listener.getsockname()[1]}/helpdesk")
+    stop = threading.Event()
+    threads: list[threading.Thread] = []
+
+    def serve(connection: socket.socket) -> None:
+        with connection:
+            head = b""
+            while b"\r\n\r\n" not in head and not stop.is_set():
+                data = connection.recv(65536)
+                if not data:
+                    return
+                head += data
+            method, path = head.split(b" ", 2)[:2]
+            recorded.requests.append((method.decode(), path.decode()))
+            with contextlib.suppress(OSError):  # the client gave up
+                answer(connection, head, stop)
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                connection = listener.accept()[0]
+            except OSError:
+                continue
+            thread = threading.Thread(target=serve, args=(connection,), daemon=True)
+            thread.start()
+            threads.append(thread)
+
+    acceptor = threading.Thread(target=accept, daemon=True)
+    acceptor.start()
+    try:
+        yield recorded
+    finally:
+        stop.set()
+        acceptor.join(timeout=5)
+        for thread in threads:
+            thread.join(timeout=5)
+        listener.close()
+
+
+def drip(head: bytes, body: bytes, *, every: float = 0.5, until: float = 60.0) -> Answer:
+    """An answer that sends `head` whole, then `body` one byte every `every` seconds (at
+    most `until` seconds): each read is quick, the answer never whole."""
+
+    def answer(connection: socket.socket, request: bytes, stop: threading.Event) -> None:
+        connection.sendall(head)
+        for count, byte in enumerate(body):
+            if stop.wait(every) or count * every > until:
+                return
+            connection.sendall(bytes([byte]))
+
+    return answer
+
+
+def continue_forever(connection: socket.socket, request: bytes, stop: threading.Event) -> None:
+    """`100 Continue` every half second for a minute, and never the answer."""
+    for _ in range(120):
+        if stop.wait(0.5):
+            return
+        connection.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")

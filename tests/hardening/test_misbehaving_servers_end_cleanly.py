@@ -1,7 +1,8 @@
 """A server that does not answer as the spec says ends the run with one line: a listing of
 `[{}]` or a NaN id (`MalformedAnswer`), a server that accepts and never answers (bounded by
-`--timeout` or RECONCILER_TIMEOUT, the progress line saying what it waits for). The
-sandbox stays on loopback, and logs a client that gave up without a traceback. Rows as
+`--timeout` or RECONCILER_TIMEOUT, the progress line saying what it waits for), an answer
+nested past the JSON parser's depth, a `next` link that is no address. The sandbox stays
+on loopback, and logs a client that gave up without a traceback. Rows as
 tests/hardening/table.py runs them."""
 
 # ruff: noqa: E501  (a row is one line, whatever its length: adding a case is adding a line)
@@ -16,8 +17,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from reconciler.clients import WorkspaceClient
+from reconciler.errors import ApiError
 from reconciler.sandbox.process import SandboxProcess
-from tests.hardening.table import NAN_ID, NO_ID, SILENT, Row, check_rows, run_row
+from tests.e2e.test_plan_cli import run
+from tests.hardening.servers import answering_server
+from tests.hardening.table import NAN_ID, NO_ID, OK, SILENT, Row, basic_env, check_rows, run_row
 
 ROWS = [
     Row("sandbox serve --host 0.0.0.0", "sandbox serve --host 0.0.0.0 --port 0 --db {tmp}/s.db", 1, "--host 0.0.0.0 is not loopback"),
@@ -74,3 +79,37 @@ def test_a_remote_host_is_served_with_allow_remote(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )  # fmt: skip
     assert result.returncode == 0 and "--allow-remote" in result.stdout
+
+
+@pytest.mark.parametrize("depth", [990, 100_000])
+def test_an_answer_nested_too_deeply_is_one_line(
+    depth: int, sandbox: SandboxProcess, tmp_path: Path
+) -> None:
+    env = basic_env(sandbox, tmp_path)
+    (tmp_path / "m.yaml").write_text(OK, encoding="utf-8")
+    with answering_server("[" * depth + "]" * depth) as server:
+        env["HELPDESK_URL"] = server.url
+        result = run(tmp_path, "plan", "m.yaml", env=env)
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        "Error: GET /api/Companies failed: expected a list of objects, got text: [[[["
+    ), result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    "link", ["http://127.0.0.1:bad/api/employees?page=2", "http://[::1/api/employees?page=2"]
+)
+async def test_a_next_link_that_is_no_address_is_one_error(link: str) -> None:
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"data": [{"id": "1"}], "next": link})
+
+    async with WorkspaceClient(
+        "http://127.0.0.1:9", "key", transport=httpx.MockTransport(answer)
+    ) as client:
+        with pytest.raises(ApiError) as failed:
+            await client.employees()
+    assert str(failed.value) == (
+        "GET /api/employees failed: the list's next link is not a valid address"
+    )

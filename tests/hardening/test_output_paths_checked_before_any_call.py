@@ -1,7 +1,7 @@
 """Output paths are checked before any call: `plan --out`, `--comment-dir`, `apply --log`,
 `export --out` under a regular file, and a sandbox `--db` that is not SQLite, are one line
-naming the path and why (exit 1, nothing written). Rows as tests/hardening/table.py runs
-them."""
+naming the path and why (exit 1, nothing written); so is `--sandbox` where its database
+cannot be made. Rows as tests/hardening/table.py runs them."""
 
 # ruff: noqa: E501  (a row is one line, whatever its length: adding a case is adding a line)
 
@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.sandbox.process import SandboxProcess
-from tests.hardening.table import Row, check_rows, run_row
+from tests.e2e.test_plan_cli import run
+from tests.hardening.table import OK, Row, check_rows, run_row
 
 ROWS = [
     Row("plan --out under a regular file", "plan m.yaml --out {tmp}/afile/p.json", 1, "--out {tmp}/afile/p.json: {tmp}/afile is a file, not a directory", setup="afile"),
@@ -33,3 +34,24 @@ def test_the_row_exits_with_its_message_and_writes_nothing(
 
 def test_the_rows_have_unique_ids_and_known_setups() -> None:
     check_rows(ROWS)
+
+
+@pytest.mark.parametrize(
+    ("folder", "reason"),
+    [("{tmp}", "File exists"), ("/proc/self", "")],
+    ids=[".reconciler is a file", "a read-only folder"],
+)
+def test_the_sandbox_where_its_database_cannot_be_made_is_one_line(
+    folder: str, reason: str, tmp_path: Path
+) -> None:
+    (tmp_path / ".reconciler").write_text("not a folder\n", encoding="utf-8")
+    (tmp_path / "m.yaml").write_text(OK, encoding="utf-8")
+    result = run(Path(folder.format(tmp=tmp_path)), "plan", str(tmp_path / "m.yaml"), "--sandbox")
+    assert result.returncode == 1
+    assert result.stderr.startswith(
+        f"Error: the sandbox database .reconciler/sandbox.db cannot be made: {reason}"
+    ), result.stderr
+    assert result.stderr.endswith(
+        "(run from a folder that can be written, or give `sandbox serve` a --db there)\n"
+    )
+    assert len(result.stderr.splitlines()) == 1

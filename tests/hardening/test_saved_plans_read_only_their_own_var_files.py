@@ -54,3 +54,20 @@ def test_the_same_var_files_are_accepted(sandbox: SandboxProcess, tmp_path: Path
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "contradict" not in result.stderr and "differs" not in result.stderr
+
+
+@pytest.mark.parametrize("depth", [990, 100_000])
+def test_a_plan_file_nested_too_deeply_is_one_line(
+    depth: int, sandbox: SandboxProcess, tmp_path: Path
+) -> None:
+    """Arrays nested past the JSON parser's depth inside a saved plan: a plan-file error,
+    not a RecursionError."""
+    env = basic_env(sandbox, tmp_path)
+    (tmp_path / "m.yaml").write_text(WITH_VARIABLE, encoding="utf-8")
+    saved_plan(Case(tmp_path, sandbox, env))
+    text = (tmp_path / "p.json").read_text(encoding="utf-8")
+    deep = "[" * depth + "]" * depth
+    (tmp_path / "p.json").write_text(text.replace('"changes": [', f'"changes": [{deep}, ', 1))
+    result = run(tmp_path, "apply", "m.yaml", "--plan", "p.json", "--yes", env=env)
+    assert result.returncode == 1
+    assert result.stderr == "p.json: nested too deeply to be a plan file\nError: 1 problem found.\n"

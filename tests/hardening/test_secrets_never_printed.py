@@ -68,3 +68,96 @@ def test_every_encoding_the_client_produces_is_masked(text: str, shown: str) -> 
     masker = Masker(["päss w0rd+/"])
     masker.add_basic(BASIC_TOKEN)
     assert masker.mask(text) == shown
+
+
+URL_PASSWORD = "pw-in-the-url-5Jq"
+
+
+def _seq(sandbox: SandboxProcess) -> int:
+    import httpx
+
+    log = httpx.get(f"{sandbox.url}/_sandbox/requests").json()
+    return max((entry["seq"] for entry in log), default=0)
+
+
+@pytest.mark.parametrize(
+    ("field", "args", "variables"),
+    [
+        ("HELPDESK_URL", (), {"HELPDESK_URL": "http://admin:{pw}@127.0.0.1:{port}/helpdesk"}),
+        ("--helpdesk-url", ("--helpdesk-url", "http://admin:{pw}@127.0.0.1:{port}/helpdesk"), {}),
+        ("WORKSPACE_URL", (), {"WORKSPACE_URL": "http://key:{pw}@127.0.0.1:{port}"}),
+        ("--workspace-url", ("--workspace-url", "http://:{pw}@127.0.0.1:{port}"), {}),
+    ],
+)
+def test_a_password_in_a_service_url_is_refused_naming_where_it_is(
+    field: str,
+    args: tuple[str, ...],
+    variables: dict[str, str],
+    sandbox: SandboxProcess,
+    tmp_path: Path,
+) -> None:
+    port = sandbox.helpdesk_url.split(":")[2].split("/")[0]
+    env = basic_env(sandbox, tmp_path)
+    env.update({k: v.format(pw=URL_PASSWORD, port=port) for k, v in variables.items()})
+    (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")
+    before = _seq(sandbox)
+    given = [arg.format(pw=URL_PASSWORD, port=port) for arg in args]
+    result = run(tmp_path, "plan", "m.yaml", *given, env=env)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        f"Error: {field} carries a user name or password (before '@'): remove it and give "
+        "the credentials in their variables (HELPDESK_TOKEN, or HELPDESK_USERNAME and "
+        "HELPDESK_PASSWORD; WORKSPACE_API_KEY)\n"
+    )
+    assert URL_PASSWORD not in result.stdout + result.stderr
+    assert _seq(sandbox) == before  # nothing sent
+
+
+PROJECT = "environments:\n  acme:\n    paths: [m.yaml]\n    helpdesk_url: {url}\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("environments",),
+        ("environments", "--format", "json"),
+        ("validate", "--env", "acme"),
+        ("plan", "--env", "acme"),
+    ],
+    ids=["environments", "environments json", "validate", "plan"],
+)
+def test_a_password_in_the_project_file_is_refused_at_load(
+    command: tuple[str, ...], sandbox: SandboxProcess, tmp_path: Path
+) -> None:
+    host = sandbox.helpdesk_url.split("//", 1)[1]
+    url = f"http://admin:{URL_PASSWORD}@{host}"
+    (tmp_path / "reconciler.yaml").write_text(PROJECT.format(url=url), encoding="utf-8")
+    (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")
+    before = _seq(sandbox)
+    result = run(tmp_path, *command, env=basic_env(sandbox, tmp_path))
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith(
+        "reconciler.yaml:4:19: environments.acme.helpdesk_url: the URL carries a user name "
+        "or password (before '@')"
+    ), result.stderr
+    assert URL_PASSWORD not in result.stdout + result.stderr
+    assert _seq(sandbox) == before
+
+
+def test_a_password_in_a_url_the_guard_compares_is_not_shown(
+    sandbox: SandboxProcess, tmp_path: Path
+) -> None:
+    """The wrong-tenant guard names the URL it refuses; one with a password is refused
+    without being shown."""
+    (tmp_path / "reconciler.yaml").write_text(
+        PROJECT.format(url=sandbox.helpdesk_url), encoding="utf-8"
+    )
+    (tmp_path / "m.yaml").write_text("companies: [{name: Acme}]\n", encoding="utf-8")
+    env = basic_env(sandbox, tmp_path)
+    env["HELPDESK_URL"] = f"https://admin:{URL_PASSWORD}@other.example.com/helpdesk"
+    result = run(tmp_path, "plan", "--env", "acme", env=env)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        "Error: HELPDESK_URL carries a user name or password (before '@'): remove it and "
+        "give the credentials in their variables\n"
+    )

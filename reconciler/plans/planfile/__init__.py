@@ -248,6 +248,8 @@ def _load_json(text: str | bytes, source: str) -> Any:
         raise PlanFileError([f"{source}: not UTF-8 text: {exc.reason}"]) from exc
     except json.JSONDecodeError as exc:
         raise PlanFileError([f"{source}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}"]) from exc
+    except RecursionError:  # arrays or objects nested deeper than the parser goes
+        raise PlanFileError([f"{source}: nested too deeply to be a plan file"]) from None
 
 
 def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
