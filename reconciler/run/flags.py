@@ -11,7 +11,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from reconciler.clients.connection import Connection
@@ -83,9 +83,25 @@ class ValidateFlags:
 
 
 @dataclass(frozen=True)
-class PlanFlags:
+class ManifestFlags:
+    """What every command that reads manifests and connects is given; an environment of
+    reconciler.yaml supplies its own paths, var files and connection (`for_target`)."""
+
     paths: tuple[Path, ...] = ()
     var_files: tuple[Path, ...] = ()
+    connection: ConnectionFlags = field(default_factory=ConnectionFlags)
+
+    def for_target(self, target: Target) -> Self:
+        return replace(
+            self,
+            paths=target.paths,
+            var_files=(*target.var_files, *self.var_files),
+            connection=self.connection.for_target(target),
+        )
+
+
+@dataclass(frozen=True)
+class PlanFlags(ManifestFlags):
     fmt: str = "text"  # --format: text, json or markdown
     out: Path | None = None
     detailed_exitcode: bool = False
@@ -96,21 +112,10 @@ class PlanFlags:
     excludes: tuple[str, ...] = ()
     since: str | None = None  # --changed-since
     reports: ReportFlags = field(default_factory=ReportFlags)
-    connection: ConnectionFlags = field(default_factory=ConnectionFlags)
-
-    def for_target(self, target: Target) -> PlanFlags:
-        return replace(
-            self,
-            paths=target.paths,
-            var_files=(*target.var_files, *self.var_files),
-            connection=self.connection.for_target(target),
-        )
 
 
 @dataclass(frozen=True)
-class ApplyFlags:
-    paths: tuple[Path, ...] = ()
-    var_files: tuple[Path, ...] = ()
+class ApplyFlags(ManifestFlags):
     plan_file: Path | None = None  # --plan
     yes: bool = False
     prune: bool = False
@@ -121,15 +126,6 @@ class ApplyFlags:
     log_file: Path | None = None  # --log
     parallelism: int = 10
     since: str | None = None  # --changed-since
-    connection: ConnectionFlags = field(default_factory=ConnectionFlags)
-
-    def for_target(self, target: Target) -> ApplyFlags:
-        return replace(
-            self,
-            paths=target.paths,
-            var_files=(*target.var_files, *self.var_files),
-            connection=self.connection.for_target(target),
-        )
 
 
 @dataclass(frozen=True)
