@@ -18,22 +18,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from reconciler.applied.labels import Cause
 from reconciler.plans import Action, Change, Plan
 from reconciler.render.markdown_blocks import (
-    code_span,
-    diagnostic_item,
-    diff_block,
-    html_text,
-    inline,
-    longest_backtick_run,
-)
-from reconciler.render.markdown_sections import (
     Section,
     checked_source_url,
+    code_span,
+    coverage_table,
+    diagnostic_item,
+    diff_block,
     group_by_kind,
+    html_text,
+    inline,
     kind_summary,
     linked_kind_sections,
+    longest_backtick_run,
+    split_lines,
+    unmanaged_items,
 )
-from reconciler.render.overview import coverage_table, is_removal, unmanaged_items
-from reconciler.render.text import summary_text
+from reconciler.render.text import is_removal, summary_text
 
 __all__ = ["DEFAULT_LIMIT", "diff_block", "format_markdown", "markdown_parts"]
 
@@ -157,25 +157,8 @@ def _pieces(section: Section, budget: int | None) -> Iterator[tuple[bool, str]]:
             _check_fits(item, room)
             yield False, item
             continue
-        for index, piece in enumerate(_split_lines(item, room)):
+        for index, piece in enumerate(split_lines(item, room)):
             yield bool(index), piece
-
-
-def _split_lines(item: str, room: int) -> Iterator[str]:
-    piece = ""
-    for line in item.splitlines(keepends=True):
-        while len(line) > room:  # a single line longer than a part: cut it, drop nothing
-            if piece:
-                yield piece
-                piece = ""
-            yield line[: room - 1] + "\n"
-            line = line[room - 1 :]
-        if len(piece) + len(line) > room:
-            yield piece
-            piece = ""
-        piece += line
-    if piece:
-        yield piece
 
 
 def _check_fits(text: str, budget: int | None) -> None:

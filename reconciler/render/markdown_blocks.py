@@ -1,26 +1,33 @@
-"""The pieces of the Markdown plan (`markdown.py` assembles them into parts): a change as
-a ```diff block (`+` create, `-` delete, `!` update/enable/disable, and the old and new
-value of each field as `-`/`+` lines), an error or warning as a list item, and the
-escaping that keeps values from breaking a comment. Values come from manifests and from
-the live API, so none may: inside code blocks the fence is longer than any run of
-backticks in the content, and outside them Markdown and HTML characters are escaped and
-`@mentions` and `#123` references defused.
+"""The pieces of the Markdown plan (`markdown.py` packs them into parts): a change as a
+```diff block (`+` create, `-` delete, `!` update/enable/disable, and the old and new
+value of each field as `-`/`+` lines), an error or warning as a list item, the coverage
+table, the sections the parts are packed from, and the escaping that keeps values from
+breaking a comment. Values come from manifests and from the live API, so none may: inside
+code blocks the fence is longer than any run of backticks in the content, and outside
+them Markdown and HTML characters are escaped and `@mentions` and `#123` references
+defused.
+
+With `--source-url` each change links to its manifest line: a link cannot sit inside a
+code block, so each change then gets its own small diff block under its linked address.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath, PureWindowsPath
+from urllib.parse import quote, urlsplit
 
 from reconciler.applied.labels import Cause
-from reconciler.plans import Action, Change, Diagnostic, FieldChange
+from reconciler.errors import UsageError
+from reconciler.plans import Action, Change, Diagnostic, FieldChange, Plan, address
 from reconciler.plans.text import clean, shorten
 from reconciler.render.values import (
-    clean_lines,
+    comments,
     field_view,
-    from_line,
     headline,
-    hint_lines,
     label,
     label_width,
     sides,
@@ -71,11 +78,7 @@ def diff_block(change: Change, cause: Cause | None = None) -> str:
     address."""
     label = "" if cause is None else f" ({cause.value})"
     lines = [f"{DIFF_SIGNS[change.action]} {headline(change)}{label}"]
-    if change.reason:
-        lines += [f"  # {line}" for line in clean_lines(change.reason)]
-    if change.source:
-        lines.append(f"  # {from_line(change)}")
-    lines += [f"  # {text}" for text in hint_lines(change)]
+    lines += [f"  # {text}" for text, _ in comments(change)]
     width = label_width(change.fields)
     for field in change.fields:
         lines += _field_lines(field, change.action, width)
@@ -146,3 +149,171 @@ def code_span(text: str) -> str:
 
 def longest_backtick_run(text: str) -> int:
     return max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+
+
+# -- sections and links --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Section:
+    """Items under an opening, closed by `closing`; when the items go on in a later part
+    the section is opened there again with `reopening`. `lines` sections (code blocks)
+    may split an item between two of its lines."""
+
+    opening: str
+    closing: str = ""
+    items: tuple[str, ...] = ()
+    reopening: str = ""
+    separator: str = ""
+    lines: bool = False
+
+
+def group_by_kind(changes: Sequence[Change]) -> dict[str, list[Change]]:
+    """Kinds in the order they first appear, changes in plan order within a kind."""
+    by_kind: dict[str, list[Change]] = {}
+    for change in changes:
+        by_kind.setdefault(change.kind, []).append(change)
+    return by_kind
+
+
+def kind_summary(members: Sequence[Change]) -> str:
+    counts = dict.fromkeys(Action, 0)
+    for change in members:
+        counts[change.action] += 1
+    return ", ".join(f"{n:,} to {action.value}" for action, n in counts.items() if n)
+
+
+def _linked(base: str, source: str) -> str:
+    """An overlay's `file:line`, linked to its line where `source_link` can."""
+    link = source_link(base, source)
+    return f"[{code_span(source)}]({link})" if link else code_span(source)
+
+
+def checked_source_url(base: str) -> str:
+    """`base` (`--source-url`) if it is an http:// or https:// URL with a host, else a
+    `UsageError`: it becomes the start of links in comments and pages, where a
+    `javascript:` or `data:` one would run or show whatever it holds when clicked."""
+    try:
+        parts = urlsplit(base)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise UsageError(
+            f"--source-url {base!r}: not an http:// or https:// URL (e.g. "
+            "https://github.com/ORG/REPO/blob/COMMIT)"
+        )
+    return base
+
+
+def source_link(base: str, source: str) -> str | None:
+    """`BASE/path/to/file.yaml#L12` for the source `path/to/file.yaml:12`; None for a
+    file named by an absolute path or one above the working directory (`../x.yaml`):
+    BASE stands for the working directory (the repository's root in CI), so such a link
+    would lead nowhere; the change's block still names the source. BASE is checked once,
+    where it is given (`checked_source_url`)."""
+    file, _, line = source.rpartition(":")
+    relative = PurePosixPath(file.replace("\\", "/"))
+    if relative.is_absolute() or ".." in relative.parts or PureWindowsPath(file).drive:
+        return None
+    path = quote(file.removeprefix("./"))  # keeps "/" (quote's default)
+    return f"{base.rstrip('/').replace(')', '%29')}/{path}#L{line}"
+
+
+def linked_kind_sections(
+    changes: Sequence[Change],
+    base: str,
+    limit: int | None,
+    causes: Mapping[str, Cause] | None = None,
+) -> list[Section]:
+    """One folded section per kind; in it, per change, its address linked to its
+    manifest line, then its diff block (with the change's cause, when `causes` has
+    one). A block too long for a part is cut between lines into several blocks under the
+    same link."""
+    chunk = None if limit is None else max(200, limit // 3)
+    sections = []
+    for kind, members in group_by_kind(changes).items():
+        items: list[str] = []
+        for change in members:
+            name = code_span(change.address)
+            link = source_link(base, change.source) if change.source else None
+            head = f"[{name}]({link})" if link else name
+            if change.refined_at:
+                head += " (refined at " + ", ".join(_linked(base, at) for at in change.refined_at)
+                head += ")"
+            if change.former_address is not None:
+                head += f" (was {code_span(change.former_address)})"
+            block = diff_block(change, None if causes is None else causes.get(change.address))
+            fence = "`" * max(3, longest_backtick_run(block) + 1)
+            pieces = [block] if chunk is None else split_lines(block, chunk)
+            for index, piece in enumerate(pieces):
+                label = head if index == 0 else f"{head} (continued)"
+                items.append(f"{label}\n\n{fence}diff\n{piece}{fence}\n\n")
+        title = html_text(kind)
+        sections.append(
+            Section(
+                opening=f"<details><summary>{title}: {kind_summary(members)}</summary>\n\n",
+                reopening=f"<details><summary>{title} (continued)</summary>\n\n",
+                closing="</details>\n\n",
+                items=tuple(items),
+            )
+        )
+    return sections
+
+
+def split_lines(item: str, room: int) -> Iterator[str]:
+    """`item` in pieces of at most `room` characters, cut between lines (a single line
+    longer than that is cut inside it: nothing is dropped)."""
+    piece = ""
+    for line in item.splitlines(keepends=True):
+        while len(line) > room:
+            if piece:
+                yield piece
+                piece = ""
+            yield line[: room - 1] + "\n"
+            line = line[room - 1 :]
+        if len(piece) + len(line) > room:
+            yield piece
+            piece = ""
+        piece += line
+    if piece:
+        yield piece
+
+
+# -- coverage and unmanaged objects (live/coverage.py); the JSON plan lists every key ----
+
+MAX_UNMANAGED_ITEMS = 50  # keys of a kind listed, each an item of its own
+
+
+def coverage_table(plan: Plan) -> str | None:
+    """The table of part 1: per kind the live and managed objects, the share and the count
+    of unmanaged ones; the kinds not read in full say why. None when the plan has no
+    coverage to show."""
+    found = plan.coverage
+    if found is None or not (found.kinds or found.not_read_in_full):
+        return None
+    head = "| kind | live | managed | coverage | unmanaged |\n|:--|--:|--:|--:|--:|\n"
+    rows = "".join(
+        f"| {inline(kind)} | {c.live:,} | {c.managed:,} | {c.percent:g}% | {len(c.unmanaged):,} |\n"
+        for kind, c in found.kinds.items()
+    )
+    rows += "".join(
+        f"| {inline(kind)} | | | not read in full: {inline(why)} | |\n"
+        for kind, why in found.not_read_in_full.items()
+    )
+    return head + rows
+
+
+def unmanaged_items(plan: Plan) -> tuple[str, ...]:
+    """List items: the first unmanaged objects of each kind by address, then how many more
+    the JSON plan lists."""
+    found = plan.coverage
+    if found is None:
+        return ()
+    items: list[str] = []
+    for kind, figures in found.kinds.items():
+        shown = figures.unmanaged[:MAX_UNMANAGED_ITEMS]
+        items += [f"- {code_span(shorten(address(kind, key), 300))}\n" for key in shown]
+        more = len(figures.unmanaged) - len(shown)
+        if more > 0:
+            items.append(f"- {more:,} more of {inline(kind)} (the JSON plan lists every one)\n")
+    return tuple(items)

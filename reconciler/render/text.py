@@ -28,18 +28,17 @@ from reconciler.plans import (
     Plan,
 )
 from reconciler.plans.text import clean, summary_counts
-from reconciler.render.overview import brake_line, coverage_lines
 from reconciler.render.values import (
     KNOWN_AFTER_APPLY,
     clean_lines,
+    comments,
     field_view,
     format_value,
-    from_line,
     headline,
-    hint_lines,
     label,
     label_width,
     plural,
+    quote,
 )
 
 Segment = tuple[str, str | None]  # (text, rich style or None)  # pragma: no mutate
@@ -132,11 +131,7 @@ def change_lines(
     lines: list[Line] = [[(SYMBOLS[change.action], style), (" ", None), (headline(change), style)]]
     if cause is not None:
         lines[0] += [(" ", None), (f"({cause.value})", CAUSE_STYLES[cause])]
-    if change.reason:
-        lines += [[(f"{FIELD_INDENT}# {text}", "dim")] for text in clean_lines(change.reason)]
-    if change.source:
-        lines.append([(f"{FIELD_INDENT}# {from_line(change)}", "dim")])
-    lines += [[(f"{FIELD_INDENT}# {text}", "yellow")] for text in hint_lines(change)]
+    lines += [[(f"{FIELD_INDENT}# {text}", style)] for text, style in comments(change)]
     width = label_width(change.fields)
     for field in change.fields:
         lines += _field_lines(field, change.action, width)
@@ -231,3 +226,64 @@ def _render(line: Line, *, color: bool) -> str:
 @cache
 def _ansi(style: str) -> Style:
     return Style.parse(style)
+
+
+# -- the plan as a whole: the safety brake's verdict, whenever the plan removes, disables or
+# deletes something (reviewers see it before merge) or the brake holds; the coverage of each
+# kind with its unmanaged objects, bounded -------------------------------------------------
+
+
+def is_removal(change: Change) -> bool:
+    """A prune, a delete or a disable: what the safety brake is there for."""
+    return change.removal or change.action in (Action.delete, Action.disable)
+
+
+def brake_line(plan: Plan) -> str | None:
+    """`Safety brake: apply refuses ...` or `Safety brake: passes (...)`; None when nobody
+    judged the plan (a plan read back from a file) or it neither holds nor removes."""
+    brake = plan.brake
+    if brake is None:
+        return None
+    if brake.holds:
+        reasons = "; ".join(clean(reason) for reason in brake.held)
+        return f"Safety brake: apply refuses this plan without --force: {reasons}."
+    removals = [c for c in plan.changes if is_removal(c)]
+    if not removals:
+        return None
+    deletes = sum(1 for c in removals if c.action is Action.delete)
+    counted = f"{len(removals):,} " + ("removal" if len(removals) == 1 else "removals")
+    counted += " or disable" if len(removals) == 1 else " or disables"
+    if deletes:
+        counted += f", {plural(deletes, 'deletion')} that cannot be undone"
+    return f"Safety brake: passes ({counted}, within settings.safety): apply goes ahead."
+
+
+# -- coverage and unmanaged objects (live/coverage.py) ---------------------------------
+
+MAX_UNMANAGED_SHOWN = 10  # keys of a kind named; the JSON plan has them all
+COVERAGE_HEADING = (
+    "Coverage (live objects the manifests manage; the others are unmanaged, not changes):"
+)
+
+
+def coverage_lines(plan: Plan) -> list[str]:
+    """The text section: per kind read in full its figures and the first unmanaged keys;
+    per kind not read in full, why. Empty when the plan has no coverage."""
+    found = plan.coverage
+    if found is None or not (found.kinds or found.not_read_in_full):
+        return []
+    width = max(len(clean(kind)) for kind in [*found.kinds, *found.not_read_in_full])
+    lines = [COVERAGE_HEADING]
+    for kind, figures in found.kinds.items():
+        share = f"{figures.percent:g}%"
+        line = f"  {clean(kind):<{width}}  {figures.managed:,} of {figures.live:,} ({share})"
+        if figures.unmanaged:
+            shown = ", ".join(quote(key) for key in figures.unmanaged[:MAX_UNMANAGED_SHOWN])
+            more = len(figures.unmanaged) - MAX_UNMANAGED_SHOWN
+            line += f"; unmanaged: {shown}"
+            if more > 0:
+                line += f" and {more:,} more (the JSON plan lists every one)"
+        lines.append(line)
+    for kind, why in found.not_read_in_full.items():
+        lines.append(f"  {clean(kind):<{width}}  not read in full: {clean(why)}")
+    return lines

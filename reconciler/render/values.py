@@ -30,26 +30,22 @@ MAX_LABEL_WIDTH = 30  # field names are aligned up to this width; longer ones st
 _BARE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def from_line(change: Change) -> str:
-    """`from FILE:LINE` of the change's entry, with the overlays that refined it:
-    `from baseline/people.yaml:9, refined at tenants/acme/overlays.yaml:5`."""
-    said = f"from {change.source}" if change.source else "from"
-    if change.refined_at:
-        said += ", refined at " + ", ".join(change.refined_at)
-    return clean(said)
-
-
-def hint_lines(change: Change) -> list[str]:
-    """What a create's rename hints say (planning/rename_hints.py), two lines each: the
-    look-alike, then the line to add for a rename."""
-    lines = []
+def comments(change: Change) -> list[tuple[str, str]]:
+    """The `# ...` lines under a change's address, each with its style in the text plan:
+    its reason; `from FILE:LINE` with the overlays that refined it (`from
+    baseline/people.yaml:9, refined at tenants/acme/overlays.yaml:5`); and per rename hint
+    (planning/rename_hints.py) the look-alike, then the line to add for a rename."""
+    found = [(line, "dim") for line in clean_lines(change.reason)] if change.reason else []
+    if change.source:
+        said = f"from {change.source}"
+        if change.refined_at:
+            said += ", refined at " + ", ".join(change.refined_at)
+        found.append((clean(said), "dim"))
     for hint in change.rename_hints:
-        lines.append(clean(hint.reason))
-        lines.append(
-            f"if it is, add `{clean(hint.previously)}` to this entry to rename it in place "
-            "(its id kept); apply as planned creates a new one"
-        )
-    return lines
+        rename = f"if it is, add `{clean(hint.previously)}` to this entry to rename it in place"
+        found.append((clean(hint.reason), "yellow"))
+        found.append((f"{rename} (its id kept); apply as planned creates a new one", "yellow"))
+    return found
 
 
 def clean_lines(text: str) -> list[str]:
@@ -83,14 +79,20 @@ def format_value(value: Any, limit: int = MAX_COLLECTION) -> str:
     if isinstance(value, str):
         return quote(value)
     if isinstance(value, Mapping):
-        items = [f"{_key(str(k))}: {format_value(v, limit)}" for k, v in value.items()]
-        return "{" + _join_within(items, limit) + "}"
+        return "{" + _join_within(_items(value, limit), limit) + "}"
     if isinstance(value, list | tuple):
-        return "[" + _join_within([format_value(v, limit) for v in value], limit) + "]"
+        return "[" + _join_within(_items(value, limit), limit) + "]"
     if isinstance(value, set | frozenset):
         shown = sorted((format_value(v, limit) for v in value), key=str)
         return "[" + _join_within(shown, limit) + "]"
     return clean(shorten(str(value), MAX_STRING))
+
+
+def _items(value: Mapping[Any, Any] | list[Any] | tuple[Any, ...], limit: int) -> list[str]:
+    """The items of a list, or the `key: value` entries of a dict, each formatted."""
+    if isinstance(value, Mapping):
+        return [f"{_key(str(k))}: {format_value(v, limit)}" for k, v in value.items()]
+    return [format_value(v, limit) for v in value]
 
 
 def _key(key: str) -> str:
@@ -184,7 +186,8 @@ def field_view(field: FieldChange, action: Action) -> FieldView:
     if not (show_before and show_after):
         value = after if show_after else before
         if is_multiline(value):
-            return FieldView(heading="<<EOT", rows=_unsigned(text_lines(value)), closing="EOT")
+            rows = tuple((" ", line) for line in text_lines(value))
+            return FieldView(heading="<<EOT", rows=rows, closing="EOT")
         text = format_value(value)
         return FieldView(after=text) if show_after else FieldView(before=text)
     if isinstance(before, str) and isinstance(after, str):
@@ -195,10 +198,6 @@ def field_view(field: FieldChange, action: Action) -> FieldView:
     if delta is not None:
         return delta
     return FieldView(format_value(before), format_value(after))
-
-
-def _unsigned(lines: list[str]) -> tuple[tuple[str, str], ...]:
-    return tuple((" ", line) for line in lines)
 
 
 def quote_pair(before: str, after: str) -> tuple[str, str]:
@@ -227,13 +226,12 @@ def collection_delta(before: Any, after: Any) -> FieldView | None:
     """For two lists (or two dicts) too long to show whole, the items removed and added
     (`key: value` entries for dicts) instead of two cut-off values that look alike."""
     if isinstance(before, list) and isinstance(after, list):
-        old, new, unit = [format_value(v) for v in before], [format_value(v) for v in after], "item"
+        unit = ("item", "items")
     elif isinstance(before, Mapping) and isinstance(after, Mapping):
-        old = [f"{_key(str(k))}: {format_value(v)}" for k, v in before.items()]
-        new = [f"{_key(str(k))}: {format_value(v)}" for k, v in after.items()]
-        unit = "entry"
+        unit = ("entry", "entries")
     else:
         return None
+    old, new = _items(before, MAX_COLLECTION), _items(after, MAX_COLLECTION)
     if not (_abridged(old) or _abridged(new)):
         return None  # both fit on their line: show them whole
     rows = [("-", item) for item in _missing(old, new)] + [
@@ -241,7 +239,7 @@ def collection_delta(before: Any, after: Any) -> FieldView | None:
     ]
     if len(rows) > MAX_LINES:
         rows = [*rows[:MAX_LINES], (" ", f"... {len(rows) - MAX_LINES} more")]
-    heading = f"{_count(len(old), unit)} -> {_count(len(new), unit)}"
+    heading = f"{plural(len(old), *unit)} -> {plural(len(new), *unit)}"
     return FieldView(heading=heading, rows=tuple(rows))
 
 
@@ -286,20 +284,13 @@ def headline(change: Change) -> str:
     """`companies["Acme Corp"]`, or `automation_rules["101"] (disable)` where the symbol
     alone does not say which of update, enable and disable it is, and `(was ...)` after
     the address of a rename."""
-    suffix = f" ({change.action.value})" if change.action in _NAMED_ACTIONS else ""
+    named = change.action in (Action.enable, Action.disable)
+    suffix = f" ({change.action.value})" if named else ""
     if change.former_address is not None:
         suffix += f" (was {clean(change.former_address)})"
     return clean(change.address) + suffix
 
 
-_NAMED_ACTIONS = (Action.enable, Action.disable)
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count:,} {word}" + ("" if count == 1 else "s")
-
-
-def _count(count: int, unit: str) -> str:
-    if unit == "entry":
-        return f"{count:,} {'entry' if count == 1 else 'entries'}"
-    return plural(count, unit)
+def plural(count: int, word: str, words: str = "") -> str:
+    """`1 value`, `2 values` (`words`: the plural when it is not `word` + `s`)."""
+    return f"{count:,} " + (word if count == 1 else words or f"{word}s")

@@ -1,13 +1,15 @@
 """The reports a run asked for, written even when the run fails (that is when they
 matter): the findings as GitHub annotations (on stderr) or a GitLab Code Quality file,
 and the HTML page, the JUnit file and the job summary of the run's plans. Each file
-through the writer of every output file (`masking.write_text`)."""
+through the writer of every output file (`masking.write_text`): whole or not at all, and
+an unwritable path is a one-line error."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,13 @@ import click
 
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.masking import write_text
+from reconciler.report.annotations import (
+    GITHUB,
+    code_quality_json,
+    github_commands,
+    platform_from,
+)
+from reconciler.report.findings import Finding, from_plan, from_problems
 
 
 class Findings:
@@ -23,20 +32,14 @@ class Findings:
     so that a run with neither need not convert its plan for them."""
 
     def __init__(self, *, written: bool = True) -> None:
-        from reconciler.report.findings import Finding
-
         self.items: list[Finding] = []
         self.written = written
 
     def problems(self, errors: Sequence[str] = (), warnings: Sequence[str] = ()) -> None:
-        from reconciler.report.findings import from_problems
-
         self.items.extend(from_problems(errors, warnings))
 
     def plan(self, plan: Callable[[], dict[str, Any]]) -> None:
         """The plan's findings, from its JSON (`plan()`), asked for only when written."""
-        from reconciler.report.findings import from_plan
-
         if self.written:
             self.items.extend(from_plan(plan()))
 
@@ -47,9 +50,6 @@ def reported(
 ) -> Iterator[Findings]:
     """Collects findings in the block; a manifest error or any other error of the run is
     one too. At the end (error or not), prints the annotations and writes --codequality."""
-    from reconciler.report.annotations import GITHUB, platform_from
-    from reconciler.report.findings import Finding
-
     platform = platform_from(annotations)
     findings = Findings(written=platform == GITHUB or codequality is not None)
     try:
@@ -61,40 +61,29 @@ def reported(
         findings.items.append(Finding("error", "reconciler failed", str(err)))
         raise
     finally:
-        _write(platform, codequality, paths, findings)
+        write_findings(annotations, codequality, paths, findings.items)
 
 
 def write_findings(
-    annotations: str | None, codequality: Path | None, paths: tuple[Path, ...], items: list[Any]
+    annotations: str | None,
+    codequality: Path | None,
+    paths: tuple[Path, ...],
+    items: Sequence[Finding],
 ) -> None:
-    """Findings gathered elsewhere (a run over several environments), written as
-    `reported` writes those of one run."""
-    from reconciler.report.annotations import platform_from
-
-    found = Findings()
-    found.items = list(items)
-    _write(platform_from(annotations), codequality, paths, found)
-
-
-def _write(
-    platform: str, codequality: Path | None, paths: tuple[Path, ...], found: Findings
-) -> None:
-    from reconciler.report.annotations import GITHUB, code_quality_json, github_commands
-
-    found.items = [_relative(finding) for finding in found.items]
-    if platform == GITHUB:
-        for line in github_commands(found.items):
+    """The annotations printed (on GitHub) and --codequality written, for the findings of
+    one run or those gathered over several environments."""
+    found = [_relative(finding) for finding in items]
+    if platform_from(annotations) == GITHUB:
+        for line in github_commands(found):
             click.echo(line, err=True)
     if codequality is not None:
         fallback = paths[0].as_posix() if paths else "."
-        write_text(codequality, code_quality_json(found.items, fallback))
+        write_text(codequality, code_quality_json(found, fallback))
 
 
-def _relative(finding: Any) -> Any:
+def _relative(finding: Finding) -> Finding:
     """Both platforms place a finding by its path from the repository's root, the working
     directory in CI: an absolute path under it is made relative."""
-    from dataclasses import replace
-
     if finding.file and Path(finding.file).is_absolute():
         try:
             relative = Path(finding.file).relative_to(Path.cwd())
@@ -133,8 +122,6 @@ def write_reports(
 ) -> None:
     """The reports of the plans of one run (`Planned`, one per environment), each only
     when asked for: one HTML page, one JUnit file and one job summary for all of them."""
-    # Each file through the writer of every output file: whole or not at all, and an
-    # unwritable path is a one-line error.
     if html_file is not None:
         from reconciler.report.html import html_report
 

@@ -20,7 +20,7 @@ from html import escape
 from typing import Any
 
 from reconciler.masking import mask
-from reconciler.render.markdown_sections import checked_source_url, source_link
+from reconciler.render.markdown_blocks import checked_source_url, source_link
 from reconciler.report.digest import (
     ACTIONS,
     Planned,

@@ -144,28 +144,22 @@ def tracker_from(
     """The tracker for `platform` from the CI's variables: GitHub: GITHUB_TOKEN (or
     RECONCILER_GITHUB_TOKEN), GITHUB_REPOSITORY, GITHUB_API_URL; GitLab:
     RECONCILER_GITLAB_TOKEN, CI_PROJECT_ID, CI_API_V4_URL."""
+    if platform not in ("github", "gitlab"):
+        raise UsageError("drift-issue needs --platform github or gitlab (or run it in their CI)")
+    token = env.get(_token(platform, env))
     if platform == "github":
-        token: str | None = env.get("RECONCILER_GITHUB_TOKEN") or env.get("GITHUB_TOKEN")
-        place: str | None
-        url: str | None
-        place, url = (
-            env.get("GITHUB_REPOSITORY"),
-            env.get("GITHUB_API_URL") or "https://api.github.com",
-        )
+        place = env.get("GITHUB_REPOSITORY")
+        url: str | None = env.get("GITHUB_API_URL") or "https://api.github.com"
         names = "GITHUB_TOKEN (or RECONCILER_GITHUB_TOKEN) and GITHUB_REPOSITORY"
         headers = {
             "Authorization": f"Bearer {token}",
             "Accept": "application/vnd.github+json",
             "X-GitHub-Api-Version": "2022-11-28",
         }
-    elif platform == "gitlab":
-        token, place, url = (
-            env.get(n) for n in ("RECONCILER_GITLAB_TOKEN", "CI_PROJECT_ID", "CI_API_V4_URL")
-        )
+    else:
+        place, url = env.get("CI_PROJECT_ID"), env.get("CI_API_V4_URL")
         names = "RECONCILER_GITLAB_TOKEN, CI_PROJECT_ID and CI_API_V4_URL"
         headers = {"PRIVATE-TOKEN": token or ""}
-    else:
-        raise UsageError("drift-issue needs --platform github or gitlab (or run it in their CI)")
     if not (token and place and url):
         raise UsageError(f"drift-issue on {platform} needs {names} set")
     client = httpx.Client(base_url=url, headers=headers, timeout=TIMEOUT, transport=transport)
@@ -204,7 +198,7 @@ def sync_drift_issue(
 
 
 def _token(platform: str, env: Mapping[str, str]) -> str:
-    """The variable the token was read from (tracker_from's order)."""
+    """The variable the token is read from."""
     if platform == "github":
         return "RECONCILER_GITHUB_TOKEN" if env.get("RECONCILER_GITHUB_TOKEN") else "GITHUB_TOKEN"
     return "RECONCILER_GITLAB_TOKEN"

@@ -16,7 +16,8 @@ from reconciler.live.coverage import NOT_LISTABLE
 from reconciler.plans import Action, Change, Plan
 from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.render import format_json, format_markdown, format_text, markdown_parts
-from reconciler.render.overview import MAX_UNMANAGED_ITEMS, MAX_UNMANAGED_SHOWN
+from reconciler.render.markdown_blocks import MAX_UNMANAGED_ITEMS
+from reconciler.render.text import MAX_UNMANAGED_SHOWN
 from tests.render.strategies import plans, texts
 from tests.render.test_markdown import read_parts
 from tests.render.test_text import CONTROL

@@ -112,7 +112,7 @@ def test_an_atomic_section_after_others_starts_a_new_part_when_it_does_not_fit()
     the sections: today the only atomic section (the summary) comes first, but the packer
     must not rely on it."""
     from reconciler.render.markdown import _pack
-    from reconciler.render.markdown_sections import Section
+    from reconciler.render.markdown_blocks import Section
 
     items = ("- " + "a" * 38 + "\n", "- " + "b" * 38 + "\n")
     listed = Section(opening="### L\n\n", closing="\n", items=items)

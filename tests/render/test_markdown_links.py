@@ -1,5 +1,5 @@
 """Changes linked to their manifest line in a pull-request comment (`--source-url`,
-render/markdown_sections.py): the link each source gives (or none, where it would lead
+render/markdown_blocks.py): the link each source gives (or none, where it would lead
 nowhere), the per-kind counts, and a long change cut between lines into blocks under the
 same link, each within a part's share."""
 
@@ -11,9 +11,9 @@ import re
 import pytest
 
 from reconciler.plans import Action, Change, FieldChange
-from reconciler.render.markdown_blocks import diff_block
-from reconciler.render.markdown_sections import (
+from reconciler.render.markdown_blocks import (
     Section,
+    diff_block,
     kind_summary,
     linked_kind_sections,
     source_link,

@@ -1,7 +1,7 @@
 """A change with a line longer than a part's room (a long reason) after a short one: the
 Markdown parts close the short piece first, then cut the long line, and together give
 back every character of the change, each part within its limit (render/markdown.py,
-linked form render/markdown_sections.py)."""
+linked form render/markdown_blocks.py)."""
 
 from __future__ import annotations
 

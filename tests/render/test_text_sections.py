@@ -1,4 +1,4 @@
-"""The text plan as a terminal shows it (render/text.py, render/overview.py), every section
+"""The text plan as a terminal shows it (render/text.py), every section
 at once: a change's reasons, source and operations, the asserted values, the errors,
 warnings and notes with where and how to fix, the coverage, the summary lines and the
 safety brake's verdict; then the colours of the same characters, and each summary line's

@@ -12,7 +12,7 @@ import pytest
 from reconciler.errors import UsageError
 from reconciler.plans import Action, Change, FieldChange, Plan, error
 from reconciler.render.markdown import format_markdown
-from reconciler.render.markdown_sections import checked_source_url, source_link
+from reconciler.render.markdown_blocks import checked_source_url, source_link
 from reconciler.report.digest import Planned
 from reconciler.report.html import html_report
 from reconciler.report.summary import job_summary
