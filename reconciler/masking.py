@@ -19,8 +19,7 @@ whatever variable it came from, and the header value they build from it. A Basic
 (a server quoting the header cut short), so `Basic YWRtaW46...` never shows.
 
 Files of output (saved plans, comment parts, exported manifests) are written through
-`write_text()`: masked, whole or not at all, and an unwritable path is a one-line
-`UsageError` naming it rather than a traceback.
+`write_text()`.
 
 Under GitHub Actions (`GITHUB_ACTIONS=true`) the runner executes a line of the job log
 that starts with `::` (after leading white space) or holds `##[`: `::add-mask::`,
@@ -182,14 +181,10 @@ def allow_commands(lines: Iterable[str]) -> None:
 
 # What the runner trims before looking for `::`: white space, and to be safe the
 # zero-width characters some versions of Unicode called white space.
-_TRIMMED = "\u180e\u200b\u200c\u2060\ufeff"
+_LEADING = re.compile("^[\\s\u180e\u200b\u200c\u2060\ufeff]*")
 _JOINER = "\u200d"  # not trimmed: a line starting with it is no command
 _SPLIT_LEGACY = "##" + _JOINER + "["  # `##[`, the runner's older form of a command
 _LINE_ENDS = re.compile(r"(\r\n|\r|\n)")  # the runner reads `\r` alone as a line end too
-
-
-def under_github_actions(env: Mapping[str, str]) -> bool:
-    return env.get("GITHUB_ACTIONS") == "true"
 
 
 def neutralise(line: str, *, ended: bool = True) -> str:
@@ -199,20 +194,13 @@ def neutralise(line: str, *, ended: bool = True) -> str:
     space or a `:` so far, or ends in `#`, gets a joiner too, so that no continuation can
     make it a command."""
     line = line.replace("##[", _SPLIT_LEGACY)
-    body = len(line) - len(_trim(line))
-    rest = line[body:]
+    rest = _LEADING.sub("", line)
+    body = len(line) - len(rest)
     if rest.startswith("::") or (not ended and rest in ("", ":")):
         line = line[:body] + _JOINER + rest
     if not ended and line.endswith("#"):
         line += _JOINER
     return line
-
-
-def _trim(line: str) -> str:
-    start = 0
-    while start < len(line) and (line[start].isspace() or line[start] in _TRIMMED):
-        start += 1
-    return line[start:]
 
 
 def write_text(path: Path, text: str) -> None:
@@ -247,16 +235,15 @@ class MaskingStream:
     Text is held back to the end of a line (or the next flush) so that a value written in
     two pieces is still masked. It has no `buffer`: writers that would go around the text
     layer find none and write here, bytes too (click's `echo` of bytes, as its shell
-    completion writes its answer), which are decoded and masked like text.
-
-    Under GitHub Actions (`commands`, by default from `GITHUB_ACTIONS`) every line is
-    neutralised as well (`neutralise()`), but for the commands the masker allows."""
+    completion writes its answer), which are decoded and masked like text. Under GitHub
+    Actions (`commands`, by default from `GITHUB_ACTIONS`) its lines are neutralised."""
 
     def __init__(self, stream: IO[str], masker: Masker, *, commands: bool | None = None) -> None:
         self._stream = stream
         self._masker = masker
         self._pending = ""
-        self._commands = under_github_actions(os.environ) if commands is None else commands
+        actions = os.environ.get("GITHUB_ACTIONS") == "true"
+        self._commands = actions if commands is None else commands
         self._line_start = True  # whether the next character written starts a line
 
     def write(self, text: str | bytes) -> int:

@@ -1,12 +1,8 @@
-"""Rendering a `Plan`: pure functions from the plan's data to text, Markdown or JSON, and
-nothing else. Rendering is kept apart from the diff (as Terraform keeps `plans` apart from
-`jsonformat`), and a new format is a new module here and nothing else.
-
-    format_text(plan, *, color=False, show_operations=False)   Terraform-like, for a terminal
-    format_diagnostics(plan, *, color=False)                   its errors/warnings (stderr)
-    format_markdown(plan, *, title=...)                        the whole plan as Markdown
-    markdown_parts(plan, *, limit=60_000, title=...)           pull-request comments
-    format_json(plan)                                          DESIGN §4, `Plan.to_dict()`
+"""Rendering a `Plan`: pure functions from the plan's data to text (`format_text`, and
+`format_diagnostics` for stderr), Markdown (`format_markdown`, and `markdown_parts` for
+pull-request comments) or JSON (`format_json`, DESIGN §4), and nothing else. Rendering is
+kept apart from the diff (as Terraform keeps `plans` apart from `jsonformat`), and a new
+format is a new module here and nothing else.
 
 Each takes `causes`, the changes' labels by address (`reconciler.applied`: drift, pending,
 drift+pending), shown after each address and counted under the summary (JSON: `"cause"`

@@ -5,7 +5,7 @@ validation's problems: beside `render/`, which prints the plan itself.
     annotations.py   GitHub workflow commands and GitLab's Code Quality report
     summary.py       the job summary (GitHub's $GITHUB_STEP_SUMMARY)
     junit.py         JUnit XML: a test case per kind (and environment)
-    html.py          one self-contained HTML page (html_assets.py: its CSS and script)
+    html.py          one self-contained HTML page, its CSS and script inline
     drift.py         the drift issue's decision: open, update, close or leave
     tracker.py       that decision carried out through GitHub's or GitLab's issues API
     files.py         the reports a run asked for, written (annotations on stderr, files)

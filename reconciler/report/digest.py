@@ -63,10 +63,6 @@ def counts_by_kind(planned: Planned) -> dict[str, dict[str, int]]:
     return out
 
 
-def total(counts: Mapping[str, int]) -> int:
-    return sum(counts.values())
-
-
 def describe_counts(counts: Mapping[str, int]) -> str:
     """`1 create, 2 update` (the actions that occur), or `no changes`."""
     shown = [f"{n} {action}" for action, n in counts.items() if n]

@@ -3,7 +3,7 @@ then per environment the status, the safety brake's verdict and the counts per k
 action, every change with its fields before and after and its manifest line (a link with
 a source URL), and the coverage per kind with the unmanaged objects. Filters by kind,
 action and environment and a text search; readable at phone width, printable. The page
-requests nothing: its style and script are inline (html_assets.py) and its
+requests nothing: its style and script are inline (at the end of this module) and its
 Content-Security-Policy allows nothing else.
 
 Every text is escaped for HTML and its invisible controls are shown as escapes (`\\x1b`,
@@ -29,9 +29,7 @@ from reconciler.report.digest import (
     describe_run,
     plan_counts,
     status,
-    total,
 )
-from reconciler.report.html_assets import CSP, CSS, SCRIPT
 
 _STATUS = {"error": "errors", "drift": "changes", "clean": "no changes"}
 
@@ -74,24 +72,15 @@ def _problems(plans: Sequence[Planned], source_url: str | None) -> str:
         for severity, found in (("error", planned.errors), ("warning", planned.warnings)):
             for item in found:
                 where = _where(item.get("location"), source_url)
-                subject = (
-                    f'<span class="address">{esc(item["address"])}</span>: '
-                    if item.get("address")
-                    else ""
-                )
-                remedy = (
-                    f" <span class=muted>({esc(item['remedy'])})</span>"
-                    if item.get("remedy")
-                    else ""
-                )
+                address, remedy = item.get("address"), item.get("remedy")
+                subject = f'<span class="address">{esc(address)}</span>: ' if address else ""
+                why = f" <span class=muted>({esc(remedy)})</span>" if remedy else ""
                 items.append(
                     f'<li class="{severity}"><strong>{severity}</strong> {env}{where} '
-                    f"{subject}{esc(item['message'])}{remedy}</li>"
+                    f"{subject}{esc(item['message'])}{why}</li>"
                 )
-    if not items:
-        return ""
-    listed = "".join(items)
-    return _section("problems", "Errors and warnings", f'<ul class="problems">{listed}</ul>')
+    listed = f'<ul class="problems">{"".join(items)}</ul>'
+    return _section("problems", "Errors and warnings", listed) if items else ""
 
 
 def _brake(planned: Planned) -> str:
@@ -115,7 +104,8 @@ def _summary(planned: Planned, several: bool) -> str:
         cells = "".join(f'<td class="num">{counts[a] or ""}</td>' for a in ACTIONS)
         rows.append(
             f'<tr data-filter data-kind="{esc(kind)}" data-env="{esc(planned.label)}">'
-            f"<td><code>{esc(kind)}</code></td>{cells}<td class=num>{total(counts)}</td></tr>"
+            f"<td><code>{esc(kind)}</code></td>{cells}"
+            f"<td class=num>{sum(counts.values())}</td></tr>"
         )
     return (
         f'<div class="environment" data-env-summary="{esc(planned.label)}">{title}'
@@ -146,11 +136,9 @@ def _change(change: Mapping[str, Any], env: str, source_url: str | None) -> str:
     kind, action = str(change["kind"]), str(change["action"])
     source = change.get("source")
     link = source_link(source_url, source) if source and source_url else None
-    where = (
-        (f'<a href="{esc(link)}">{esc(source)}</a>' if link else f"<code>{esc(source)}</code>")
-        if source
-        else "not in the manifests (a live object no entry names)"
-    )
+    where = f'<a href="{esc(link)}">{esc(source)}</a>' if link else f"<code>{esc(source)}</code>"
+    if not source:
+        where = "not in the manifests (a live object no entry names)"
     text = " ".join(
         [str(change["address"]), kind, action, str(source or ""), env]
         + [str(f["path"]) for f in change.get("fields") or ()]
@@ -183,11 +171,8 @@ def _coverage(planned: Planned, several: bool) -> str:
     for kind, figures in coverage.items():
         keys = unmanaged.get(kind) or []
         listed = "".join(f"<li><code>{esc(k)}</code></li>" for k in keys)
-        others = (
-            f"<details><summary>{len(keys)} unmanaged</summary><ul>{listed}</ul></details>"
-            if keys
-            else "none"
-        )
+        others = f"<details><summary>{len(keys)} unmanaged</summary><ul>{listed}</ul></details>"
+        others = others if keys else "none"
         rows.append(
             f'<tr data-filter data-kind="{esc(kind)}" data-env="{env}" '
             f'data-text="{esc(" ".join([kind, *keys]))}">'
@@ -275,3 +260,98 @@ def html_report(
         f"<body>{body}<script>{SCRIPT}</script></body></html>\n"
     )
     return mask(page)
+
+
+# -- the style sheet and script, inlined: the page loads nothing from anywhere ---------
+
+CSP = (
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+    "img-src data:; base-uri 'none'; form-action 'none'"
+)
+
+CSS = """
+:root { --fg: #1f2328; --muted: #59636e; --line: #d1d9e0; --bg: #fff; --soft: #f6f8fa;
+  --create: #1a7f37; --update: #9a6700; --delete: #cf222e; --error: #cf222e; --warn: #9a6700; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 72rem; padding: 1rem; color: var(--fg); background: var(--bg);
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+h1 { font-size: 1.5rem; margin: 0 0 .25rem; } h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem;
+  border-bottom: 1px solid var(--line); padding-bottom: .25rem; } h3 { font-size: 1rem; }
+code, pre, .address { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
+  font-size: .85rem; overflow-wrap: anywhere; }
+.muted { color: var(--muted); }
+.status { display: inline-block; padding: .1rem .6rem; border-radius: 1rem; font-weight: 600; }
+.status.error { background: #ffebe9; color: var(--error); }
+.status.drift { background: #fff8c5; color: var(--warn); }
+.status.clean { background: #dafbe1; color: var(--create); }
+.problems li { margin: .25rem 0; } .problems .error { color: var(--error); }
+.problems .warning { color: var(--warn); }
+.brake { padding: .5rem .75rem; border-left: 4px solid var(--create); background: var(--soft); }
+.brake.holds { border-color: var(--delete); }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
+th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line);
+  vertical-align: top; }
+th { background: var(--soft); } td.num, th.num { text-align: right; }
+.filters { position: sticky; top: 0; z-index: 1; background: var(--bg); display: flex;
+  flex-wrap: wrap; gap: .5rem; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.filters label { display: flex; flex-direction: column; font-size: .8rem; color: var(--muted); }
+.filters select, .filters input { font: inherit; padding: .25rem; min-width: 9rem; }
+details.change { border: 1px solid var(--line); border-radius: .4rem; margin: .4rem 0; }
+details.change > summary { cursor: pointer; padding: .4rem .6rem; list-style-position: inside; }
+details.change[open] > summary { border-bottom: 1px solid var(--line); }
+.change .body { padding: .4rem .6rem; }
+.action { display: inline-block; min-width: 4.5rem; font-weight: 600; }
+.action.create { color: var(--create); } .action.update, .action.enable, .action.disable
+  { color: var(--update); } .action.delete { color: var(--delete); }
+.before { background: #ffebe9; } .after { background: #dafbe1; }
+.hidden { display: none !important; }
+@media (min-width: 641px) { .change td:first-child { white-space: nowrap; } }
+@media (max-width: 640px) {
+  body { padding: .5rem; font-size: 14px; }
+  .filters label, .filters select, .filters input { width: 100%; }
+  td, th { padding: .25rem; }
+}
+@media print {
+  .filters { display: none; } details.change { break-inside: avoid; }
+  details.change > .body { display: block !important; }
+  a { color: inherit; text-decoration: none; }
+}
+"""
+
+# Filters: every element with data-kind/data-action/data-env/data-cause/data-text is shown
+# only when it matches the selected kind, action, environment, cause and the search text
+# (any of the words, without regard to case). Printing opens every change.
+SCRIPT = """
+(function () {
+  var ids = ["filter-kind", "filter-action", "filter-env", "filter-cause", "filter-text"];
+  function value(id) { var el = document.getElementById(id); return el ? el.value : ""; }
+  function apply() {
+    var kind = value("filter-kind"), action = value("filter-action"),
+        env = value("filter-env"), cause = value("filter-cause"),
+        words = value("filter-text").toLowerCase().split(/\\s+/)
+          .filter(function (w) { return w; });
+    var items = document.querySelectorAll("[data-filter]"), shown = 0, all = 0;
+    items.forEach(function (el) {
+      var d = el.dataset, text = (d.text || "").toLowerCase();
+      var ok = (!kind || d.kind === undefined || d.kind === kind) &&
+        (!action || d.action === undefined || d.action === action) &&
+        (!env || d.env === env) &&
+        (!cause || d.cause === undefined || d.cause === cause) &&
+        words.every(function (w) { return text.indexOf(w) >= 0; });
+      el.classList.toggle("hidden", !ok);
+      if (el.classList.contains("change")) { all += 1; if (ok) { shown += 1; } }
+    });
+    var count = document.getElementById("shown-count");
+    if (count) { count.textContent = shown + " of " + all + " changes shown"; }
+  }
+  ids.forEach(function (id) {
+    var el = document.getElementById(id);
+    if (el) { el.addEventListener("input", apply); el.addEventListener("change", apply); }
+  });
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+  });
+  apply();
+})();
+"""

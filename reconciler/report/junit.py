@@ -13,7 +13,7 @@ from xml.etree import ElementTree as ET
 from reconciler.applied.labels import Cause, counts_line
 from reconciler.masking import mask
 from reconciler.render.values import KNOWN_AFTER_APPLY, format_value
-from reconciler.report.digest import Planned, counts_by_kind, describe_counts, total
+from reconciler.report.digest import Planned, counts_by_kind, describe_counts
 
 MAX_FIELDS_LISTED = 20
 _CAUSES = frozenset(cause.value for cause in Cause)
@@ -28,12 +28,8 @@ def _change_text(change: Mapping[str, Any]) -> str:
     fields = list(change.get("fields") or ())
     for field in fields[:MAX_FIELDS_LISTED]:
         before, after = _value(field.get("before")), _value(field.get("after"))
-        if change["action"] == "create":
-            lines.append(f"    {field['path']}: {after}")
-        elif change["action"] == "delete":
-            lines.append(f"    {field['path']}: {before}")
-        else:
-            lines.append(f"    {field['path']}: {before} -> {after}")
+        shown = {"create": after, "delete": before}.get(change["action"], f"{before} -> {after}")
+        lines.append(f"    {field['path']}: {shown}")
     if len(fields) > MAX_FIELDS_LISTED:
         lines.append(f"    ... and {len(fields) - MAX_FIELDS_LISTED} more fields")
     return "\n".join(lines)
@@ -53,7 +49,7 @@ def _suite(planned: Planned, several: bool) -> ET.Element:
     failures = errors = 0
     for kind, counts in counts_by_kind(planned).items():
         case = ET.SubElement(suite, "testcase", classname=mask(classname), name=mask(kind))
-        if total(counts):
+        if sum(counts.values()):
             failures += 1
             changes = [c for c in planned.changes if c["kind"] == kind]
             failure = ET.SubElement(case, "failure", type="drift")

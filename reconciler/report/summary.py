@@ -10,10 +10,12 @@ backticks than it holds."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from reconciler.masking import mask
 from reconciler.report.digest import (
@@ -23,7 +25,6 @@ from reconciler.report.digest import (
     describe_counts,
     plan_counts,
     status,
-    total,
 )
 
 SUMMARY_LIMIT = 1024 * 1024  # bytes GitHub accepts in one step's summary
@@ -59,7 +60,7 @@ def _environment(planned: Planned, several: bool) -> list[str]:
     # "no changes" says it already: the counts would say it again.
     said = "" if found == "clean" else f" ({describe_counts(plan_counts(planned))})"
     lines = [heading + _HEADLINE[found] + said, ""]
-    table = {k: c for k, c in counts_by_kind(planned).items() if total(c)}
+    table = {k: c for k, c in counts_by_kind(planned).items() if sum(c.values())}
     if table:
         lines += ["| kind | " + " | ".join(ACTIONS) + " |", "|---" * (len(ACTIONS) + 1) + "|"]
         for kind, counts in table.items():
@@ -86,8 +87,7 @@ def _environment(planned: Planned, several: bool) -> list[str]:
     return lines
 
 
-def _diagnostic(item: object) -> str:
-    assert isinstance(item, dict)
+def _diagnostic(item: Mapping[str, Any]) -> str:
     where = f"{_code(item['location'])} " if item.get("location") else ""
     subject = f"{_code(item['address'])}: " if item.get("address") else ""
     return f"{where}{subject}{_cell(str(item['message']))}"
@@ -120,8 +120,6 @@ def fit(text: str, room: int) -> str:
 
 def append_summary(path: str, text: str, limit: int = SUMMARY_LIMIT) -> None:
     """Appends `text` to the step's summary file, within what is left of `limit`."""
-    import os
-
     used = os.path.getsize(path) if os.path.exists(path) else 0
     with open(path, "a", encoding="utf-8") as summary:
         summary.write(fit(text, max(0, limit - used)))

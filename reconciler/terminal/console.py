@@ -137,21 +137,18 @@ def print_report(report: ApplyReport, log_path: Path) -> None:
         )
         return
     if report.interrupted:
-        click.echo(
+        lines = [
             "Apply interrupted: nothing new was started after the interrupt, and the "
-            f"operations already sent finished ({report.operations_sent} sent in all).",
-            err=True,
-        )
+            f"operations already sent finished ({report.operations_sent} sent in all)."
+        ]
     elif report.log_error is not None:
-        click.echo(
+        lines = [
             f"Apply stopped: {report.log_error}. Nothing new was started after it, and the "
-            "operations already sent finished; the log ends at its last whole line.",
-            err=True,
-        )
+            "operations already sent finished; the log ends at its last whole line."
+        ]
     else:
-        click.echo("Apply stopped at the first failure.", err=True)
-    for address, message in report.failed:
-        click.echo(f"  failed: {address}: {message}", err=True)
+        lines = ["Apply stopped at the first failure."]
+    lines += [f"  failed: {address}: {message}" for address, message in report.failed]
     finished = [a for a in report.in_flight if a in report.done]
     for title, addresses in (
         ("done", report.done),
@@ -160,12 +157,12 @@ def print_report(report: ApplyReport, log_path: Path) -> None:
         ("not attempted", report.not_attempted),
     ):
         if addresses:
-            click.echo(f"  {title} ({len(addresses)}): {', '.join(addresses)}", err=True)
-    click.echo(
+            lines.append(f"  {title} ({len(addresses)}): {', '.join(addresses)}")
+    lines.append(
         f"Log: {log_path}. Run `reconciler apply` again to continue: it plans afresh from "
-        "the live state.",
-        err=True,
+        "the live state."
     )
+    click.echo("\n".join(lines), err=True)
 
 
 def print_stopped_at_once(log_path: Path) -> None:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from typing import Any
 
 import click
@@ -96,12 +96,6 @@ class Tracker:
         return f"waiting for {what} ({left:.0f} s)"
 
 
-@contextmanager
-def observing(tracker: Tracker) -> Iterator[Tracker]:
-    with activity.observing(tracker):
-        yield tracker
-
-
 class Ticker:
     """Calls `line()` and prints it every `interval` seconds from a daemon thread."""
 
@@ -139,32 +133,24 @@ class _Display:
         self.tracker = tracker or Tracker()
         self.started = self.tracker.clock()
         self._shown: Any = None  # the rich display
-        self._ticker: Ticker | None = None
-        self._observing: Any = None
         self._interval = interval or plain_interval()
+        self._stack = ExitStack()  # what `__exit__` ends, last begun first ended
 
-    def _observe(self) -> None:
-        self._observing = observing(self.tracker)
-        self._observing.__enter__()
-
-    def _show(self, rich_display: Callable[[], Any], line: Callable[[], str]) -> None:
+    def _show(self, rich_display: Callable[[], Any] | None, line: Callable[[], str]) -> None:
+        """Observe the tracker, then show (nothing for no `rich_display`)."""
+        self._stack.enter_context(activity.observing(self.tracker))
+        if rich_display is None:
+            return
         if self.console.is_terminal:
-            self._shown = rich_display()
-            self._shown.__enter__()
+            self._shown = self._stack.enter_context(rich_display())
         else:
-            self._ticker = Ticker(line, self._interval)
-            self._ticker.start()
+            ticker = Ticker(line, self._interval)
+            ticker.start()
+            self._stack.callback(ticker.stop)
 
     def __exit__(self, *exc: object) -> None:
-        if self._shown is not None:
-            self._shown.__exit__(None, None, None)
-            self._shown = None
-        if self._ticker is not None:
-            self._ticker.stop()
-            self._ticker = None
-        if self._observing is not None:
-            self._observing.__exit__(None, None, None)
-            self._observing = None
+        self._stack.close()
+        self._shown = None
 
 
 class ReadingProgress(_Display):
@@ -184,7 +170,6 @@ class ReadingProgress(_Display):
         return self._spinner
 
     def __enter__(self) -> ReadingProgress:
-        self._observe()
         self._show(self._rich_spinner, self.text)
         return self
 
@@ -233,9 +218,7 @@ class OperationsProgress(_Display):
         return "Applying: " + _join(done, self.status())
 
     def __enter__(self) -> OperationsProgress:
-        self._observe()
-        if self.total:
-            self._show(self._rich_bar, self.line)
+        self._show(self._rich_bar if self.total else None, self.line)
         return self
 
     def _rich_bar(self) -> Any:

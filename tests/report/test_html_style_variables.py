@@ -1,4 +1,4 @@
-"""The HTML report's colours (report/html_assets.py): every colour variable a rule uses is
+"""The HTML report's colours (report/html.py): every colour variable a rule uses is
 defined by the style sheet's first rule, on `:root` alone, so no colour of the page is
 lost to an undefined variable or to a selector that matches nothing."""
 

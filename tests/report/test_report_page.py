@@ -3,7 +3,7 @@ the manifest lines, a change with its reason, its fields before and after and it
 operations, a live object no entry names, the coverage with the kinds not read in full)
 and for several environments (each one's status, brake verdict and counts, the problems
 labelled by environment, the environment filter). The style and the script
-(html_assets.py) are checked by the browser tests; here the page around them.
+(in html.py) are checked by the browser tests; here the page around them.
 
     python -m tests.report.test_report_page     # write the golden pages again"""
 
@@ -25,8 +25,7 @@ from reconciler.plans import (
 )
 from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.report.digest import Planned
-from reconciler.report.html import html_report
-from reconciler.report.html_assets import CSP, CSS, SCRIPT
+from reconciler.report.html import CSP, CSS, SCRIPT, html_report
 from tests.report.plans import clean, drifted, every_diagnostic, failed, several_kinds
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -1,4 +1,4 @@
-"""The HTML report's own style (report/html_assets.py), read from the page as a browser
+"""The HTML report's own style (report/html.py), read from the page as a browser
 gets it: what the filters hide stays hidden, a printed page shows every change, and
 each class the page uses for a status or an action is styled."""
 
