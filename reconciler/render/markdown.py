@@ -24,12 +24,8 @@ from reconciler.render.markdown_blocks import (
     coverage_table,
     diagnostic_item,
     diff_block,
-    group_by_kind,
-    html_text,
     inline,
-    kind_summary,
-    linked_kind_sections,
-    longest_backtick_run,
+    kind_sections,
     split_lines,
     unmanaged_items,
 )
@@ -78,10 +74,8 @@ def markdown_parts(
     `causes` (each change's label by address), each change and removal names its cause
     and the summary counts them."""
     changes = plan.changes
-    if source_url:
-        kinds = linked_kind_sections(changes, checked_source_url(source_url), limit, causes)
-    else:
-        kinds = _kind_sections(changes, causes or {})
+    base = checked_source_url(source_url) if source_url else None
+    kinds = kind_sections(changes, base, limit, causes)
     unmanaged = unmanaged_items(plan)
     count = plan.coverage.unmanaged_count if plan.coverage is not None else 0
     last = [_list("Unmanaged objects", unmanaged, UNMANAGED_LEAD, count)] if unmanaged else []
@@ -246,25 +240,3 @@ def _list(
 
 def _short(text: str) -> str:
     return text if len(text) <= MAX_ADDRESS else text[: MAX_ADDRESS - 3] + "..."
-
-
-def _kind_sections(changes: Sequence[Change], causes: Mapping[str, Cause]) -> list[Section]:
-    """One folded section per kind (kinds in the order they first appear, changes in plan
-    order within a kind)."""
-    sections = []
-    for kind, members in group_by_kind(changes).items():
-        summary = kind_summary(members)
-        blocks = tuple(diff_block(c, causes.get(c.address)) for c in members)
-        fence = "`" * max(3, max(longest_backtick_run(b) for b in blocks) + 1)
-        title = html_text(kind)
-        sections.append(
-            Section(
-                opening=f"<details><summary>{title}: {summary}</summary>\n\n{fence}diff\n",
-                reopening=f"<details><summary>{title} (continued)</summary>\n\n{fence}diff\n",
-                closing=f"{fence}\n\n</details>\n\n",
-                items=blocks,
-                separator="\n",
-                lines=True,
-            )
-        )
-    return sections

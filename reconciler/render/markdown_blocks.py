@@ -219,45 +219,60 @@ def source_link(base: str, source: str) -> str | None:
     return f"{base.rstrip('/').replace(')', '%29')}/{path}#L{line}"
 
 
-def linked_kind_sections(
+def kind_sections(
     changes: Sequence[Change],
-    base: str,
+    base: str | None,
     limit: int | None,
     causes: Mapping[str, Cause] | None = None,
 ) -> list[Section]:
-    """One folded section per kind; in it, per change, its address linked to its
-    manifest line, then its diff block (with the change's cause, when `causes` has
-    one). A block too long for a part is cut between lines into several blocks under the
-    same link."""
-    chunk = None if limit is None else max(200, limit // 3)
+    """One folded section per kind (kinds in the order they first appear, changes in plan
+    order within a kind), each change's diff block with its cause when `causes` has one.
+    Without `base`, the kind's blocks make one code block; with it (`--source-url`), each
+    change's address is linked to its manifest line above a block of its own."""
     sections = []
     for kind, members in group_by_kind(changes).items():
-        items: list[str] = []
-        for change in members:
-            name = code_span(change.address)
-            link = source_link(base, change.source) if change.source else None
-            head = f"[{name}]({link})" if link else name
-            if change.refined_at:
-                head += " (refined at " + ", ".join(_linked(base, at) for at in change.refined_at)
-                head += ")"
-            if change.former_address is not None:
-                head += f" (was {code_span(change.former_address)})"
-            block = diff_block(change, None if causes is None else causes.get(change.address))
-            fence = "`" * max(3, longest_backtick_run(block) + 1)
-            pieces = [block] if chunk is None else split_lines(block, chunk)
-            for index, piece in enumerate(pieces):
-                label = head if index == 0 else f"{head} (continued)"
-                items.append(f"{label}\n\n{fence}diff\n{piece}{fence}\n\n")
+        blocks = [diff_block(c, None if causes is None else causes.get(c.address)) for c in members]
         title = html_text(kind)
-        sections.append(
-            Section(
-                opening=f"<details><summary>{title}: {kind_summary(members)}</summary>\n\n",
-                reopening=f"<details><summary>{title} (continued)</summary>\n\n",
-                closing="</details>\n\n",
-                items=tuple(items),
+        opening = f"<details><summary>{title}: {kind_summary(members)}</summary>\n\n"
+        reopening = f"<details><summary>{title} (continued)</summary>\n\n"
+        if base is None:
+            fence = "`" * max(3, max(map(longest_backtick_run, blocks)) + 1)
+            section = Section(
+                opening=f"{opening}{fence}diff\n",
+                reopening=f"{reopening}{fence}diff\n",
+                closing=f"{fence}\n\n</details>\n\n",
+                items=tuple(blocks),
+                separator="\n",
+                lines=True,
             )
-        )
+        else:
+            items = [
+                item
+                for change, block in zip(members, blocks, strict=True)
+                for item in _linked_blocks(change, block, base, limit)
+            ]
+            section = Section(opening, "</details>\n\n", tuple(items), reopening)
+        sections.append(section)
     return sections
+
+
+def _linked_blocks(change: Change, block: str, base: str, limit: int | None) -> list[str]:
+    """The change's address linked to its manifest line, then its diff block; a block too
+    long for a part is cut between lines into several blocks under the same link."""
+    name = code_span(change.address)
+    link = source_link(base, change.source) if change.source else None
+    head = f"[{name}]({link})" if link else name
+    if change.refined_at:
+        head += " (refined at " + ", ".join(_linked(base, at) for at in change.refined_at) + ")"
+    if change.former_address is not None:
+        head += f" (was {code_span(change.former_address)})"
+    fence = "`" * max(3, longest_backtick_run(block) + 1)
+    pieces = [block] if limit is None else split_lines(block, max(200, limit // 3))
+    items = []
+    for index, piece in enumerate(pieces):
+        label = head if index == 0 else f"{head} (continued)"
+        items.append(f"{label}\n\n{fence}diff\n{piece}{fence}\n\n")
+    return items
 
 
 def split_lines(item: str, room: int) -> Iterator[str]:

@@ -160,11 +160,7 @@ def _context(lines: list[str], *, first: bool, last: bool) -> list[tuple[str, st
 def sides(action: Action) -> tuple[bool, bool]:
     """Which of (before, after) a field change shows: a create shows only what will be, a
     delete only what was, everything else both."""
-    if action is Action.create:
-        return False, True
-    if action is Action.delete:
-        return True, False
-    return True, True
+    return action is not Action.create, action is not Action.delete
 
 
 @dataclass(frozen=True)

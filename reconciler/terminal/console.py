@@ -41,25 +41,24 @@ class ApplyReporter:
         self.color = color
         self.per_minute = per_minute
         self.tracker = Tracker()  # calls and waits, reading and applying alike
-        self._reading: ReadingProgress | None = ReadingProgress(self.tracker)
+        # Ended once the plan is shown; ending a display again does nothing.
+        self._reading = ReadingProgress(self.tracker)
         self._bar: OperationsProgress | None = None
         # The CLI's signal handlers: armed only while operations are being sent.
         self._on_start = on_start
         self._on_end = on_end
 
     def __enter__(self) -> ApplyReporter:
-        if self._reading is not None:
-            self._reading.__enter__()
+        self._reading.__enter__()
         return self
 
     def read(self, kind: str) -> None:
-        if self._reading is not None:
-            self._reading.read(kind)
+        self._reading.read(kind)
 
     def planned(self, plan: Plan) -> None:
         from reconciler.render import format_diagnostics, format_text
 
-        self._stop_reading()
+        self._reading.__exit__()
         click.echo(format_text(plan, color=self.color, diagnostics=False), nl=False)
         click.echo(format_diagnostics(plan, color=colour(sys.stderr)), nl=False, err=True)
 
@@ -79,21 +78,12 @@ class ApplyReporter:
     def finished(self, report: ApplyReport) -> None:
         if self._on_end is not None:
             self._on_end()
-        self._stop_bar()
+        self.__exit__()
 
     def __exit__(self, *exc: object) -> None:
-        self._stop_reading()
-        self._stop_bar()
-
-    def _stop_reading(self) -> None:
-        if self._reading is not None:
-            self._reading.__exit__(None, None, None)
-            self._reading = None
-
-    def _stop_bar(self) -> None:
+        self._reading.__exit__()
         if self._bar is not None:
-            self._bar.__exit__(None, None, None)
-            self._bar = None
+            self._bar.__exit__()
 
 
 def confirmation_text(plan: Plan, connection: Any) -> str:

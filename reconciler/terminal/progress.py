@@ -9,7 +9,7 @@ a 13-minute run is never 13 silent minutes; the interval is RECONCILER_PROGRESS_
 (default 30 s).
 
 `Tracker` is the `activity.Observer` the clients report to (calls sent, waits started);
-it is installed for the run by `observing()`.
+it is installed while a display is shown.
 """
 
 from __future__ import annotations

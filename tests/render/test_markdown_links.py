@@ -14,8 +14,8 @@ from reconciler.plans import Action, Change, FieldChange
 from reconciler.render.markdown_blocks import (
     Section,
     diff_block,
+    kind_sections,
     kind_summary,
-    linked_kind_sections,
     source_link,
 )
 
@@ -68,7 +68,7 @@ def test_one_folded_section_per_kind_in_the_order_they_come() -> None:
         Change("companies", "Acme", Action.delete),
         Change("users", "c```x", Action.update, fields=(FieldChange("n", "```", "x"),)),
     ]
-    users, companies = linked_kind_sections(changes, "https://h/blob/S", None)
+    users, companies = kind_sections(changes, "https://h/blob/S", None)
     assert users == Section(
         opening="<details><summary>users: 1 to create, 1 to update</summary>\n\n",
         reopening="<details><summary>users (continued)</summary>\n\n",
@@ -82,7 +82,7 @@ def test_one_folded_section_per_kind_in_the_order_they_come() -> None:
     )
     assert companies.opening == "<details><summary>companies: 1 to delete</summary>\n\n"
     assert companies.items == ('`companies["Acme"]`\n\n```diff\n- companies["Acme"]\n```\n\n',)
-    (absolute,) = linked_kind_sections(
+    (absolute,) = kind_sections(
         [Change("users", "a", Action.create, source="/etc/u.yaml:3")], "https://h", None
     )
     assert absolute.items[0].startswith('`users["a"]`\n\n```diff\n')
@@ -111,7 +111,7 @@ def test_a_long_change_is_cut_between_lines_within_a_third_of_a_part(
         fields=tuple(FieldChange(f"f{i}", "x" * 50, "y" * 50) for i in range(10)),
         source="u.yaml:3",
     )
-    (section,) = linked_kind_sections([change], "https://h", limit)
+    (section,) = kind_sections([change], "https://h", limit)
     pieces = _pieces(section)
     assert "".join(pieces) == diff_block(change)
     assert all(len(piece) <= share for piece in pieces)
@@ -129,12 +129,12 @@ def test_a_line_longer_than_the_share_is_cut_itself() -> None:
         fields=(FieldChange("notes", "x", "y" * 450),),
         source="u.yaml:3",
     )
-    (section,) = linked_kind_sections([change], "https://h", 600)
+    (section,) = kind_sections([change], "https://h", 600)
     pieces = _pieces(section)
     assert all(len(piece) <= 200 for piece in pieces)
     assert [len(piece) for piece in pieces[1:-1]] == [200] * (len(pieces) - 2)
     assert "".join(p.removesuffix("\n") if len(p) == 200 else p for p in pieces) == diff_block(
         change
     )
-    (whole,) = linked_kind_sections([change], "https://h", None)
+    (whole,) = kind_sections([change], "https://h", None)
     assert len(whole.items) == 1
