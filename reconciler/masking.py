@@ -187,16 +187,17 @@ _SPLIT_LEGACY = "##" + _JOINER + "["  # `##[`, the runner's older form of a comm
 _LINE_ENDS = re.compile(r"(\r\n|\r|\n)")  # the runner reads `\r` alone as a line end too
 
 
-def neutralise(line: str, *, ended: bool = True) -> str:
+def neutralise(line: str, *, ended: bool = True, start: bool = True) -> str:
     """`line` (one line of output, without its end) as the runner cannot execute it: a
     joiner before a leading `::` and inside every `##[`. A line not `ended` (flushed before
     its end, as a prompt is) may be continued by the next write: one that is only white
     space or a `:` so far, or ends in `#`, gets a joiner too, so that no continuation can
-    make it a command."""
+    make it a command. Not at the `start` of a line (the rest of one made safe to
+    continue), only `##[` and a last `#` are left to neutralise."""
     line = line.replace("##[", _SPLIT_LEGACY)
     rest = _LEADING.sub("", line)
     body = len(line) - len(rest)
-    if rest.startswith("::") or (not ended and rest in ("", ":")):
+    if start and (rest.startswith("::") or (not ended and rest in ("", ":"))):
         line = line[:body] + _JOINER + rest
     if not ended and line.endswith("#"):
         line += _JOINER
@@ -277,11 +278,8 @@ class MaskingStream:
                 # A command written on purpose: its `::` stays, a `##[` in its text
                 # does not (the runner reads the line as one command either way).
                 parts[index] = line.replace("##[", _SPLIT_LEGACY)
-            elif self._line_start:
-                parts[index] = neutralise(line, ended=ended)
-            else:  # the rest of a line `neutralise` made safe to continue: only `##[` is left
-                line = line.replace("##[", _SPLIT_LEGACY)
-                parts[index] = line + _JOINER if not ended and line.endswith("#") else line
+            else:
+                parts[index] = neutralise(line, ended=ended, start=self._line_start)
             self._line_start = ended
         return "".join(parts)
 

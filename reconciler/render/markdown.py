@@ -13,6 +13,7 @@ ends inside a code block or an HTML tag.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 
 from reconciler.applied.labels import Cause
@@ -24,6 +25,7 @@ from reconciler.render.markdown_blocks import (
     coverage_table,
     diagnostic_item,
     diff_block,
+    group_by_kind,
     inline,
     kind_sections,
     split_lines,
@@ -179,10 +181,8 @@ def _summary(plan: Plan, causes: Mapping[str, Cause] | None) -> Section:
 
 
 def _counts_table(changes: Sequence[Change]) -> str:
-    counts: dict[str, dict[Action, int]] = {}
-    for change in changes:
-        counts.setdefault(change.kind, dict.fromkeys(Action, 0))[change.action] += 1
-    total = {action: sum(row[action] for row in counts.values()) for action in Action}
+    counts = {kind: Counter(c.action for c in of) for kind, of in group_by_kind(changes).items()}
+    total = Counter(change.action for change in changes)
     head = "| kind | " + " | ".join(a.value for a in Action) + " |\n"
     rule = "|:--|" + "--:|" * len(Action) + "\n"
     rows = "".join(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath, PureWindowsPath
@@ -177,10 +178,8 @@ def group_by_kind(changes: Sequence[Change]) -> dict[str, list[Change]]:
 
 
 def kind_summary(members: Sequence[Change]) -> str:
-    counts = dict.fromkeys(Action, 0)
-    for change in members:
-        counts[change.action] += 1
-    return ", ".join(f"{n:,} to {action.value}" for action, n in counts.items() if n)
+    counts = Counter(change.action for change in members)
+    return ", ".join(f"{counts[a]:,} to {a.value}" for a in Action if counts[a])
 
 
 def _linked(base: str, source: str) -> str:

@@ -44,14 +44,8 @@ def from_problem(text: str, severity: str = ERROR, title: str = "Invalid manifes
     match = _PROBLEM.match(text)
     if match is None:
         return Finding(severity, title, text)
-    return Finding(
-        severity,
-        title,
-        match["message"],
-        match["file"],
-        int(match["line"]),
-        int(match["column"]),
-    )
+    file, line, column = match["file"], int(match["line"]), int(match["column"])
+    return Finding(severity, title, match["message"], file, line, column)
 
 
 def from_problems(

@@ -33,9 +33,8 @@ Clock = Callable[[], float]
 
 def plain_interval() -> float:
     """Seconds between two plain progress lines: RECONCILER_PROGRESS_INTERVAL or 30."""
-    raw = os.environ.get(INTERVAL_VARIABLE, "")
-    try:
-        value = float(raw) if raw.strip() else DEFAULT_INTERVAL
+    try:  # unset, blank or not a number: the default
+        value = float(os.environ.get(INTERVAL_VARIABLE) or DEFAULT_INTERVAL)
     except ValueError:
         return DEFAULT_INTERVAL
     return value if value > 0 else DEFAULT_INTERVAL
