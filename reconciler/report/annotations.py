@@ -61,14 +61,10 @@ def escape_property(text: str) -> str:
 
 
 def github_command(finding: Finding) -> str:
-    properties = []
-    if finding.file is not None:
-        properties.append(("file", finding.file))
-        if finding.line is not None:
-            properties.append(("line", str(finding.line)))
-        if finding.column is not None:
-            properties.append(("col", str(finding.column)))
-    properties.append(("title", _titled(finding)))
+    # A line and a column only with a file: they place nothing alone.
+    place = [("file", finding.file), ("line", finding.line), ("col", finding.column)]
+    shown = [(name, str(value)) for name, value in place if value is not None]
+    properties = [*(shown if finding.file is not None else []), ("title", _titled(finding))]
     joined = ",".join(f"{name}={escape_property(mask(value))}" for name, value in properties)
     return f"::{_GITHUB_COMMAND[finding.severity]} {joined}::{escape_data(mask(finding.message))}"
 

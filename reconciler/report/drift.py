@@ -86,10 +86,9 @@ def by_cause(planned: Planned) -> str:
 
 def body(planned: Planned, where: Sequence[str] = ()) -> str:
     causes = by_cause(planned)
+    head = f"{marker(planned.environment)}\n" + (f"{causes}\n" if causes else "")
     return (
-        marker(planned.environment)
-        + "\n"
-        + (causes + "\n" if causes else "")
+        head
         + job_summary([planned], where, title="reconciler drift")
         + "\nThis issue is kept up to date by each drift check and closed when live matches "
         "the manifests again. To resolve it, apply the manifests, or change them to match "

@@ -69,10 +69,8 @@ def _environment(planned: Planned, several: bool) -> list[str]:
         lines.append("")
     if planned.brake_holds:
         reasons = "; ".join(_cell(r) for r in planned.brake_reasons)
-        lines += [
-            f"**Safety brake holds**: apply refuses this plan without `--force`: {reasons}",
-            "",
-        ]
+        lines += [f"**Safety brake holds**: apply refuses this plan without `--force`: {reasons}"]
+        lines.append("")
     elif planned.judged:
         lines += ["Safety brake: passes.", ""]
     errors = planned.errors
