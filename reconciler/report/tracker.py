@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -21,13 +21,6 @@ from reconciler.report.drift import CLOSE, LABEL, NOTHING, OPEN, UPDATE, Decisio
 
 TIMEOUT = 30.0
 MAX_PAGES = 50
-
-
-class IssueTracker(Protocol):
-    def open_issues(self, label: str) -> list[Issue]: ...
-    def create(self, title: str, body: str, labels: list[str]) -> Issue: ...
-    def update(self, number: int, title: str, body: str) -> None: ...
-    def close(self, number: int, comment: str) -> None: ...
 
 
 def _check(response: httpx.Response) -> Any:
@@ -109,6 +102,10 @@ class GitLabIssues:
     def close(self, number: int, comment: str) -> None:
         _check(self._client.post(f"{self._base}/{number}/notes", json={"body": comment}))
         _check(self._client.put(f"{self._base}/{number}", json={"state_event": "close"}))
+
+
+# Both list the open issues with a label, then open, update, or comment and close one.
+IssueTracker = GitHubIssues | GitLabIssues
 
 
 def carry_out(tracker: IssueTracker, decision: Decision, labels: list[str]) -> str:
