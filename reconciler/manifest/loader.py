@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.files import Boundary, FileRefused, read_regular_file
+from reconciler.manifest.files import Boundary, FileRefused, inside, read_regular_file
 from reconciler.manifest.merge import Document, merge
 from reconciler.manifest.overlays import apply_overlays, reporters
 from reconciler.manifest.problems import Problems, Source
@@ -135,7 +135,7 @@ def _directory_files(
             if boundary.leads_out(real) is not None:
                 problems.add(here, 1, 1, _leads_out(Path(directory, name), real, boundary))
                 continue
-            if _is_within(directory, real):
+            if inside(directory, real, resolve=True):
                 link = Path(directory, name)
                 problems.add(here, 1, 1, f"symbolic link loop: {link} points to {real}, "
                              "which holds it: remove the link")  # fmt: skip
@@ -153,12 +153,6 @@ def _directory_files(
                     continue
                 found.append((path.relative_to(root).parts, path))
     return [path for _, path in sorted(found)]
-
-
-def _is_within(directory: str, ancestor: str) -> bool:
-    """Whether `ancestor` is `directory` (resolved) or holds it."""
-    real = os.path.realpath(directory)
-    return real == ancestor or real.startswith(ancestor.rstrip(os.sep) + os.sep)
 
 
 def _load(

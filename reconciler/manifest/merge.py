@@ -41,11 +41,13 @@ def merge(documents: Sequence[Document], problems: Problems) -> Merged | None:
     reported before). The problems found here (an entry twice, `settings` twice) are only
     reported: the caller raises on every problem before it uses what is returned."""
     settings = _find_settings(documents, problems)
-    employee_key = _employee_key(settings[1] if settings else None)
+    employee_key = given_employee_key(settings[1] if settings else None) or "email"
     entries: dict[EntryKey, tuple[Source, Node]] = {}
     for document in documents:
-        for kind, entry in _entry_nodes(document.root):
-            _add_entry(entries, kind, entry, document.source, employee_key, problems)
+        for kind, listed in entry_lists(document.root):
+            for entry in listed.value:
+                if entry.is_mapping:
+                    _add_entry(entries, kind, entry, document.source, employee_key, problems)
     if any(document.manifest is None for document in documents):
         return None
     return Merged(_merged_manifest(documents), entries, settings)
@@ -54,7 +56,7 @@ def merge(documents: Sequence[Document], problems: Problems) -> Merged | None:
 def _find_settings(documents: Sequence[Document], problems: Problems) -> tuple[Source, Node] | None:
     given: list[tuple[Source, Node, Node]] = []  # (file, the key `settings`, its value)
     for document in documents:
-        node = _mapping_value(document.root, "settings")
+        node = document.root.child("settings")
         if node is None or node.value is None:
             continue
         key = document.root.keys["settings"] if document.root.keys else node
@@ -69,21 +71,23 @@ def _find_settings(documents: Sequence[Document], problems: Problems) -> tuple[S
     return (given[0][0], given[0][2]) if given else None
 
 
-def _employee_key(settings: Node | None) -> str:
-    value = _mapping_value(settings, "employee_key") if settings else None
+def given_employee_key(settings: Node | None) -> str | None:
+    """`settings.employee_key` when it is a non-empty text (else validation reports it)."""
+    value = settings.child("employee_key") if settings is not None else None
     if value is not None and isinstance(value.value, str) and value.value.strip():
         return value.value.strip()
-    return "email"  # the default; an invalid `employee_key` is reported by validation
+    return None
 
 
-def _entry_nodes(root: Node) -> list[tuple[Kind, Node]]:
-    found: list[tuple[Kind, Node]] = []
+def entry_lists(root: Node) -> list[tuple[Kind, Node]]:
+    """Each kind's list of entries in a document: (kind, the node of the list)."""
+    found = []
     for kind in Kind:
         listed: Node | None = root
         for part in spec(kind).path:  # ("users",), ("workspace", "employees")
-            listed = _mapping_value(listed, part)
+            listed = listed.child(part) if listed is not None else None
         if listed is not None and isinstance(listed.value, list):
-            found.extend((kind, entry) for entry in listed.value if entry.is_mapping)
+            found.append((kind, listed))
     return found
 
 
@@ -96,7 +100,7 @@ def _add_entry(
     problems: Problems,
 ) -> None:
     name = key_field(kind, employee_key)
-    value = _mapping_value(entry, name)
+    value = entry.child(name)
     configured = spec(kind).key_field is None  # keyed by `settings.employee_key`
     if value is None and configured:
         problems.at(
@@ -142,10 +146,3 @@ def _merged_manifest(documents: Sequence[Document]) -> Manifest:
         )
     # The entries are validated models already; pydantic keeps instances as they are.
     return Manifest.model_validate(merged)
-
-
-def _mapping_value(node: Node | None, name: str) -> Node | None:
-    if node is None or not node.is_mapping:
-        return None
-    found: Node | None = node.value.get(name)
-    return found

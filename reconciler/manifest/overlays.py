@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from reconciler.kinds.table import KINDS, key_field, normalise_key, spec
+from reconciler.kinds.table import KINDS, key_field, normalise_key
+from reconciler.manifest.merge import entry_lists, given_employee_key
 from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import Node, Report
@@ -37,11 +38,12 @@ def apply_overlays(documents: Sequence[tuple[Source, Node]], problems: Problems)
     """Merge every marked entry into the earlier entry of its key (or drop that entry),
     in load order; the marked entries leave their lists. Returns, per refined entry, the
     overlay entries that refined it, with their sources (for locations)."""
-    employee_key = _employee_key(documents)
+    settings = (given_employee_key(root.child("settings")) for _, root in documents)
+    employee_key = next(filter(None, settings), "email")
     seen: dict[EntryKey, tuple[Node, Node]] = {}  # key -> (entry, the list holding it)
     refined: Refinements = {}
     for source, root in documents:
-        for kind, listed in _lists(root):
+        for kind, listed in entry_lists(root):
             kept = []
             for entry in listed.value:
                 marker = _marker(entry, source, problems) if entry.is_mapping else None
@@ -176,29 +178,9 @@ def _merge(base: Node, overlay: Node, key_name: str) -> None:
         base.keys[name] = overlay.keys[name]
 
 
-def _lists(root: Node) -> list[tuple[Kind, Node]]:
-    found = []
-    for kind in Kind:
-        listed: Node | None = root
-        for part in spec(kind).path:
-            listed = listed.child(part) if listed is not None and listed.is_mapping else None
-        if listed is not None and isinstance(listed.value, list):
-            found.append((kind, listed))
-    return found
-
-
 def _key(kind: Kind, entry: Node, employee_key: str) -> str | None:
     value = entry.child(key_field(kind, employee_key))
     return None if value is None else normalise_key(kind, value.value, employee_key)
-
-
-def _employee_key(documents: Sequence[tuple[Source, Node]]) -> str:
-    for _, root in documents:
-        settings = root.child("settings") if root.is_mapping else None
-        value = settings.child("employee_key") if settings is not None else None
-        if value is not None and isinstance(value.value, str) and value.value.strip():
-            return value.value.strip()
-    return "email"
 
 
 _MARKED = {"anyOf": [{"required": [OVERLAY]}, {"required": [DROP]}]}

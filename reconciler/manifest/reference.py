@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from reconciler.manifest.schema import json_schema
@@ -22,7 +21,6 @@ from reconciler.manifest.values import HOSTNAME_PATTERN, VARIABLE_PATTERN
 
 Schema = Mapping[str, Any]  # pragma: no mutate
 
-DEFAULT_PATH = Path("docs") / "manifest-reference.md"
 _REF_PREFIX = "#/$defs/"
 
 _INTRO = """\
@@ -69,13 +67,6 @@ def reference_markdown(schema: Schema | None = None) -> str:
             lines += ["Used at: " + ", ".join(f"`{place}`" for place in places) + ".", ""]
         lines += _definition_section(definitions[name])
     return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def write_reference(path: Path = DEFAULT_PATH) -> Path:
-    """Writes `reference_markdown()` to `path` (from the repository root by default)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(reference_markdown(), encoding="utf-8")
-    return path
 
 
 # -- sections ----------------------------------------------------------------------------

@@ -20,7 +20,6 @@ pydantic's schema is tidied for the tools that read it (check-jsonschema, editor
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from reconciler.manifest.document import Manifest
@@ -46,12 +45,6 @@ def json_schema() -> dict[str, Any]:
 def schema_text() -> str:
     """The schema as committed: indented, keys sorted, one trailing newline."""
     return json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
-
-
-def write_schema(path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(schema_text(), encoding="utf-8")
-    return path
 
 
 _VARIABLE_REF = {"$ref": "#/$defs/Variable"}

@@ -21,8 +21,7 @@ from pydantic_core import ErrorDetails
 
 from reconciler.kinds.table import KINDS
 from reconciler.manifest.document import Manifest
-from reconciler.manifest.field_options import CustomFieldOptions, flat_form
-from reconciler.manifest.models import PREVIOUSLY
+from reconciler.manifest.models import PREVIOUSLY, CustomFieldOptions, flat_form
 from reconciler.manifest.values import mark_variables
 from reconciler.manifest.yamltree import Node, Report
 

@@ -65,13 +65,14 @@ class Node:
     size: int = 1
     depth: int = 1
 
-    def plain(self) -> Any:
-        """The value as plain Python data (dicts, lists and scalars), for pydantic."""
+    def plain(self, scalar: Callable[[Node], Any] | None = None) -> Any:
+        """The value as plain Python data (dicts, lists and scalars), for pydantic; each
+        scalar's value as `scalar` gives it, when given."""
         if isinstance(self.value, dict):
-            return {key: node.plain() for key, node in self.value.items()}
+            return {key: node.plain(scalar) for key, node in self.value.items()}
         if isinstance(self.value, list):
-            return [node.plain() for node in self.value]
-        return self.value
+            return [node.plain(scalar) for node in self.value]
+        return self.value if scalar is None else scalar(self)
 
     def child(self, part: str | int) -> Node | None:
         """The value under a mapping's key or at a sequence's index, if there is one."""
