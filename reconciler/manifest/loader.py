@@ -29,7 +29,7 @@ from pathlib import Path
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.files import Boundary, FileRefused, inside, read_regular_file
 from reconciler.manifest.merge import Document, merge
-from reconciler.manifest.overlays import apply_overlays, reporters
+from reconciler.manifest.overlays import apply_overlays, overlay_sources
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.schema_errors import validate_document
 from reconciler.manifest.variables import Refusal, Variables, allowed_variables, field_at
@@ -167,10 +167,13 @@ def _load(
         allowed_variables(parsed, found, variables)
     problems.extend(found)
     refined = apply_overlays(parsed, problems)  # before validation: entries merged whole
-    documents = [
-        Document(source, root, validate_document(root, report))
-        for (source, root), report in zip(parsed, reporters(parsed, refined, problems), strict=True)
-    ]
+    given = overlay_sources(refined)
+    documents = []
+    for source, root in parsed:
+        manifest, invalid = validate_document(root)
+        for node, message in invalid:
+            problems.at(given.get(id(node), source), node, message)
+        documents.append(Document(source, root, manifest))
     merged = merge(documents, problems)
     problems.raise_if_any()
     assert merged is not None, "merge() returns None only after reporting a problem"

@@ -24,7 +24,7 @@ from reconciler.kinds.table import KINDS, key_field, normalise_key
 from reconciler.manifest.merge import entry_lists, given_employee_key
 from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import Problems, Source
-from reconciler.manifest.yamltree import Node, Report
+from reconciler.manifest.yamltree import Node
 
 OVERLAY = "overlay"
 DROP = "drop"
@@ -44,69 +44,53 @@ def apply_overlays(documents: Sequence[tuple[Source, Node]], problems: Problems)
     refined: Refinements = {}
     for source, root in documents:
         for kind, listed in entry_lists(root):
+            key_name = key_field(kind, employee_key)
             kept = []
             for entry in listed.value:
                 marker = _marker(entry, source, problems) if entry.is_mapping else None
-                key = _key(kind, entry, employee_key) if entry.is_mapping else None
+                written = entry.child(key_name)
+                key = None if written is None else normalise_key(kind, written.value, employee_key)
                 if marker is None or key is None:
                     kept.append(entry)
                     if key is not None:
                         seen.setdefault((kind, key), (entry, listed))
                     continue
+                assert entry.keys is not None  # a marked entry is a mapping
                 base = seen.get((kind, key))
                 if base is None:
                     problems.at(
                         source,
-                        entry.keys[marker] if entry.keys else entry,
+                        entry.keys[marker],
                         f"{kind.value}: {marker} of '{key}', which no earlier file writes "
                         "(an overlay refines an entry of an earlier path, e.g. the baseline)",
                     )
+                elif marker == DROP and (
+                    extra := [n for n in entry.value if n not in (DROP, key_name)]
+                ):
+                    problems.at(
+                        source,
+                        entry.keys[extra[0]],
+                        f"{kind.value}: a drop names only the key; '{extra[0]}' has no effect here",
+                    )
                 elif marker == DROP:
-                    _drop(kind, key, entry, base, source, seen, problems, employee_key)
+                    base[1].value = [other for other in base[1].value if other is not base[0]]
+                    del seen[(kind, key)]
                 else:
-                    _merge(base[0], entry, key_field(kind, employee_key))
+                    _merge(base[0], entry, key_name)
                     refined.setdefault((kind, key), []).append((source, entry))
             listed.value = kept
     return refined
 
 
-def reporters(
-    documents: Sequence[tuple[Source, Node]], refined: Refinements, problems: Problems
-) -> list[Report]:
-    """Each document's reporter for validating it. A value an overlay gave now sits in an
-    earlier file's entry: a problem there is reported in the overlay's file, at the place
-    it was written (unless a node of the earlier file itself starts at that place)."""
-    given: dict[tuple[int, int], Source] = {}
-    moved: set[int] = set()
-    for overlays in refined.values():
-        for source, entry in overlays:
-            for node in _nodes(entry):
-                given[(node.line, node.column)] = source
-                moved.add(id(node))
-    found = []
-    for source, root in documents:
-        report = problems.reporter(source)
-        if given:
-            own = {(node.line, node.column) for node in _nodes(root) if id(node) not in moved}
-            report = _rerouted(report, given, own, problems)
-        found.append(report)
-    return found
-
-
-def _rerouted(
-    report: Report,
-    given: dict[tuple[int, int], Source],
-    own: set[tuple[int, int]],
-    problems: Problems,
-) -> Report:
-    def rerouted(line: int, column: int, message: str) -> None:
-        source = given.get((line, column)) if (line, column) not in own else None
-        if source is None:
-            report(line, column, message)
-        else:
-            problems.add(source, line, column, message)
-
-    return rerouted
+def overlay_sources(refined: Refinements) -> dict[int, Source]:
+    """The file of each node an overlay gave, by the node's id: the value now sits in an
+    earlier file's entry, but a problem with it is reported where it was written."""
+    return {
+        id(node): source
+        for overlays in refined.values()
+        for source, entry in overlays
+        for node in _nodes(entry)
+    }
 
 
 def _nodes(root: Node) -> Iterator[Node]:
@@ -139,30 +123,6 @@ def _marker(entry: Node, source: Source, problems: Problems) -> str | None:
     return given[0] if given else None
 
 
-def _drop(
-    kind: Kind,
-    key: str,
-    entry: Node,
-    base: tuple[Node, Node],
-    source: Source,
-    seen: dict[EntryKey, tuple[Node, Node]],
-    problems: Problems,
-    employee_key: str,
-) -> None:
-    extra = [n for n in entry.value if n not in (DROP, key_field(kind, employee_key))]
-    if extra:
-        assert entry.keys is not None
-        problems.at(
-            source,
-            entry.keys[extra[0]],
-            f"{kind.value}: a drop names only the key; '{extra[0]}' has no effect here",
-        )
-        return
-    listed = base[1]
-    listed.value = [other for other in listed.value if other is not base[0]]
-    del seen[(kind, key)]
-
-
 def _merge(base: Node, overlay: Node, key_name: str) -> None:
     assert base.keys is not None and overlay.keys is not None
     for name, node in overlay.value.items():
@@ -176,11 +136,6 @@ def _merge(base: Node, overlay: Node, key_name: str) -> None:
             continue
         base.value[name] = node
         base.keys[name] = overlay.keys[name]
-
-
-def _key(kind: Kind, entry: Node, employee_key: str) -> str | None:
-    value = entry.child(key_field(kind, employee_key))
-    return None if value is None else normalise_key(kind, value.value, employee_key)
 
 
 _MARKED = {"anyOf": [{"required": [OVERLAY]}, {"required": [DROP]}]}

@@ -31,7 +31,6 @@ warnings
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,36 +109,33 @@ def _overlaid(desired: DesiredState, kind: Kind, key: str) -> str | None:
 
 
 class _Findings:
-    _WHERE = re.compile(r"^(.*):(\d+):(\d+): ")
-
     def __init__(self, desired: DesiredState) -> None:
         self._desired = desired
-        self._found: list[str] = []
+        self._found: list[tuple[str | None, str]] = []  # (`file:line:column`, message)
 
     def entry(self, kind: Kind, key: str, path: tuple[str | int, ...], message: str) -> None:
         overlaid = _overlaid(self._desired, kind, key)
         where = self._desired.location(kind, key, *path)
-        self._add(where, f"{message} (the entry: {overlaid})" if overlaid else message)
+        self._found.append((where, f"{message} (the entry: {overlaid})" if overlaid else message))
 
     def setting(self, path: tuple[str | int, ...], message: str) -> None:
-        self._add(self._desired.settings_location(*path), message)
-
-    def _add(self, where: str | None, message: str) -> None:
-        message = printable(message)
-        self._found.append(f"{where}: {message}" if where else message)
+        self._found.append((self._desired.settings_location(*path), message))
 
     def sorted(self) -> list[str]:
         """In the order of `files`, then by position; unlocated ones (built in code) last."""
         files = {name: index for index, name in enumerate(self._desired.files)}
 
-        def order(text: str) -> tuple[int, int, int, str]:
-            match = self._WHERE.match(text)
-            if match is None:
-                return (len(files) + 1, 0, 0, text)
-            name, line, column = match.group(1), int(match.group(2)), int(match.group(3))
-            return (files.get(name, len(files)), line, column, text)
+        def order(found: tuple[str | None, str]) -> tuple[int, int, int, str]:
+            where, message = found
+            if not where:
+                return (len(files) + 1, 0, 0, message)
+            name, line, column = where.rsplit(":", 2)
+            return (files.get(name, len(files)), int(line), int(column), message)
 
-        return sorted(dict.fromkeys(self._found), key=order)
+        found = sorted(
+            dict.fromkeys((where, printable(text)) for where, text in self._found), key=order
+        )
+        return [f"{where}: {message}" if where else message for where, message in found]
 
 
 def _check_entries(desired: DesiredState, found: _Findings) -> None:
