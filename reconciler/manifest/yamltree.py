@@ -281,17 +281,14 @@ class _Converter:
         else:
             try:
                 value = self._construct(item)
-            except ValueError:
-                if tag == _TIMESTAMP:
-                    # Looks like a date but is none (2025-02-30): text, for the field to judge.
-                    return str(item.value)
-                self._report(here.line, here.column, f"cannot read this value as {_short(tag)}")
-                return None
             except YAMLError as exc:  # an unknown tag
                 problem = str(getattr(exc, "problem", None) or exc).splitlines()[0]
                 self._report(here.line, here.column, f"cannot read this value: {problem}")
                 return None
-            except (LookupError, TypeError, ArithmeticError):  # `!!bool maybe`
+            except (ValueError, LookupError, TypeError, ArithmeticError) as exc:  # `!!bool maybe`
+                if tag == _TIMESTAMP and isinstance(exc, ValueError):
+                    # Looks like a date but is none (2025-02-30): text, for the field to judge.
+                    return str(item.value)
                 self._report(here.line, here.column, f"cannot read this value as {_short(tag)}")
                 return None
         if isinstance(value, str):
