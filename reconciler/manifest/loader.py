@@ -28,8 +28,7 @@ from pathlib import Path
 
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.files import Boundary, FileRefused, inside, read_regular_file
-from reconciler.manifest.merge import Document, merge
-from reconciler.manifest.overlays import apply_overlays, overlay_sources
+from reconciler.manifest.merge import Document, apply_overlays, merge, overlay_sources
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.schema_errors import validate_document
 from reconciler.manifest.variables import Refusal, Variables, allowed_variables, field_at

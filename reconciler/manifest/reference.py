@@ -93,7 +93,7 @@ def _definition_section(definition: Schema) -> list[str]:
 
 def _field_table(definition: Schema) -> list[str]:
     required = set(definition.get("required", []))
-    # Required of a whole entry, not of an overlay refining one (overlays.py).
+    # Required of a whole entry, not of an overlay refining one (merge.py).
     unless_marked = set(definition.get("else", {}).get("required", []))
     rows = [
         "| field | type | required | default | description |",

@@ -23,7 +23,7 @@ import json
 from typing import Any
 
 from reconciler.manifest.document import Manifest
-from reconciler.manifest.overlays import add_marker_schemas
+from reconciler.manifest.merge import add_marker_schemas
 from reconciler.manifest.values import VARIABLE_SCHEMA
 
 SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -37,7 +37,7 @@ def json_schema() -> dict[str, Any]:
     tidied = _Tidy(definitions).node(schema)
     tidied["$defs"] = {name: _Tidy(definitions).node(d) for name, d in definitions.items()}
     tidied["$defs"]["Variable"] = dict(VARIABLE_SCHEMA)
-    add_marker_schemas(tidied["$defs"])  # `overlay: true`, `drop: true` (overlays.py)
+    add_marker_schemas(tidied["$defs"])  # `overlay: true`, `drop: true` (merge.py)
     tidied["title"] = "reconciler manifest"
     return {"$schema": SCHEMA_DRAFT, "$id": SCHEMA_ID, **tidied}
 
