@@ -6,7 +6,7 @@ the JSON Schema. Every problem is reported in one `ManifestError`, each problem 
     loader.load_manifest_text(text, name="manifest.yaml", *, env=None, variables=None)
     validate.validate_manifests(paths, env, variables=None) -> Validated  (reconciler validate)
     validate.validate_references(desired) -> list[str]; .reference_warnings(desired)
-    schema.json_schema() -> dict; .schema_text() -> str; .write_schema(path)  (reconciler schema)
+    schema.json_schema() -> dict; .schema_text() -> str  (reconciler schema)
 
 The package hands no name on: each kind's entry model (`kinds/<kind>/model.py`) imports
 the manifest's shared types, and what this package would import (the loader, the

@@ -31,22 +31,16 @@ _INVISIBLE |= {0xFFA0, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)}
 Problem = tuple[Kind, str, Path, str]  # (kind, key, path, message)  # pragma: no mutate
 
 
-def is_control(char: str) -> bool:
-    return unicodedata.category(char) == "Cc"
-
-
-def is_invisible(char: str) -> bool:
-    return unicodedata.category(char) in ("Cf", "Zl", "Zp") or ord(char) in _INVISIBLE
-
-
 def first_bad(text: str, invisible: bool) -> str | None:
     """How the first control (or, with `invisible`, invisible) character of `text` is
     described, or None when it has none."""
     if text.isascii() and text.isprintable():
         return None  # the common case: nothing to look at
     for position, char in enumerate(text, start=1):
-        if is_control(char) or (invisible and is_invisible(char)):
-            what = "a control" if is_control(char) else "an invisible"
+        category = unicodedata.category(char)
+        hidden = category in ("Cf", "Zl", "Zp") or ord(char) in _INVISIBLE
+        if category == "Cc" or (invisible and hidden):
+            what = "a control" if category == "Cc" else "an invisible"
             name = unicodedata.name(char, "")
             shown = f"U+{ord(char):04X}" + (f" {name}" if name else "")
             return f"{what} character ({shown}) at position {position}"
@@ -64,7 +58,7 @@ def character_problems(desired: DesiredState) -> list[Problem]:
                               "remove it (a key must be written as it reads)"))  # fmt: skip
     for kind, key, path, target, name in named_references(desired):
         bad = first_bad(name, invisible=True)
-        if bad is not None and path[0] != _key_field(desired, kind):
+        if bad is not None and path[0] != key_field(kind, desired.settings.employee_key):
             found.append((kind, key, path, f"the {target.value} name {name!r} holds {bad}: "
                           "remove it"))  # fmt: skip
     for kind, key, field, value in _name_fields(desired):
@@ -74,14 +68,10 @@ def character_problems(desired: DesiredState) -> list[Problem]:
     return found
 
 
-def _key_field(desired: DesiredState, kind: Kind) -> str:
-    return key_field(kind, desired.settings.employee_key)
-
-
 def _name_fields(desired: DesiredState) -> Iterable[tuple[Kind, str, str, str]]:
     """(kind, entry key, field, value) of each name field that is not the key."""
     for kind in Kind:
-        key_name = _key_field(desired, kind)
+        key_name = key_field(kind, desired.settings.employee_key)
         for key, entry in keyed_entries(desired, kind):
             if isinstance(entry, Employee):
                 values = dict(entry.fields)

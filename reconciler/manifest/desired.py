@@ -31,7 +31,7 @@ class DesiredState:
         default_factory=dict, repr=False
     )
     settings_node: tuple[Source, Node] | None = field(default=None, repr=False)
-    # Per entry an overlay refined (overlays.py): the overlay entries, in load order; a
+    # Per entry an overlay refined (merge.py): the overlay entries, in load order; a
     # value they gave is located in their file.
     refinements: Mapping[tuple[Kind, str], list[tuple[Source, Node]]] = field(
         default_factory=dict, repr=False

@@ -79,7 +79,7 @@ class Boundary:
         top = next((d for d in lexical.parents if (d / ".git").exists()), None)
         if top is not None:
             self.root, self.what = top, f"the repository {top}"
-        elif _inside(str(lexical), os.getcwd()):
+        elif inside(str(lexical), os.getcwd()):
             self.root, self.what = Path.cwd(), f"the working directory {Path.cwd()}"
         else:
             self.root, self.what = lexical, str(given)
@@ -88,8 +88,12 @@ class Boundary:
     def leads_out(self, path: Path | str) -> str | None:
         """Where `path` leads when that is outside the boundary (its links followed)."""
         real = os.path.realpath(path)
-        return None if _inside(real, self._real) else real
+        return None if inside(real, self._real) else real
 
 
-def _inside(path: str, top: str) -> bool:
+def inside(path: str | Path, top: str | Path, *, resolve: bool = False) -> bool:
+    """Whether `path` is `top` or below it (with `resolve`, both with their links followed)."""
+    if resolve:
+        path, top = os.path.realpath(path), os.path.realpath(top)
+    path, top = str(path), str(top)
     return path == top or path.startswith(top.rstrip(os.sep) + os.sep)

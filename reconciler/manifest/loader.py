@@ -27,9 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.files import Boundary, FileRefused, read_regular_file
-from reconciler.manifest.merge import Document, merge
-from reconciler.manifest.overlays import apply_overlays, reporters
+from reconciler.manifest.files import Boundary, FileRefused, inside, read_regular_file
+from reconciler.manifest.merge import Document, apply_overlays, merge, overlay_sources
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.schema_errors import validate_document
 from reconciler.manifest.variables import Refusal, Variables, allowed_variables, field_at
@@ -135,7 +134,7 @@ def _directory_files(
             if boundary.leads_out(real) is not None:
                 problems.add(here, 1, 1, _leads_out(Path(directory, name), real, boundary))
                 continue
-            if _is_within(directory, real):
+            if inside(directory, real, resolve=True):
                 link = Path(directory, name)
                 problems.add(here, 1, 1, f"symbolic link loop: {link} points to {real}, "
                              "which holds it: remove the link")  # fmt: skip
@@ -155,12 +154,6 @@ def _directory_files(
     return [path for _, path in sorted(found)]
 
 
-def _is_within(directory: str, ancestor: str) -> bool:
-    """Whether `ancestor` is `directory` (resolved) or holds it."""
-    real = os.path.realpath(directory)
-    return real == ancestor or real.startswith(ancestor.rstrip(os.sep) + os.sep)
-
-
 def _load(
     files: Sequence[tuple[Source, bytes]], problems: Problems, variables: Variables
 ) -> DesiredState:
@@ -173,10 +166,13 @@ def _load(
         allowed_variables(parsed, found, variables)
     problems.extend(found)
     refined = apply_overlays(parsed, problems)  # before validation: entries merged whole
-    documents = [
-        Document(source, root, validate_document(root, report))
-        for (source, root), report in zip(parsed, reporters(parsed, refined, problems), strict=True)
-    ]
+    given = overlay_sources(refined)
+    documents = []
+    for source, root in parsed:
+        manifest, invalid = validate_document(root)
+        for node, message in invalid:
+            problems.at(given.get(id(node), source), node, message)
+        documents.append(Document(source, root, manifest))
     merged = merge(documents, problems)
     problems.raise_if_any()
     assert merged is not None, "merge() returns None only after reporting a problem"

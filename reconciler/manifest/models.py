@@ -8,13 +8,13 @@ workspace employees, whose field set is open and passed through as written.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
 from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
-from reconciler.manifest.field_options import CustomFieldOptions
 from reconciler.manifest.scopes import AssetScope, Ownership, PatternScope, UserScope
 from reconciler.manifest.values import (
     Count32,
@@ -41,6 +41,55 @@ def _empty_dict() -> dict[Any, Any]:
 def _none_as_empty(value: Any) -> Any:
     # `users:` with every entry commented out is null in YAML; it means "none", not an error.
     return [] if value is None else value
+
+
+# `settings.custom_field_options` (DESIGN §9): dropdown option ids by kind, then field name,
+# then option name, for the fields whose options the API does not list. A companies field
+# and a users field of the same name are two fields with their own options, so the table is
+# keyed by the kind first, as the manifests spell it; its fields are the kinds that have
+# custom fields (the table of kinds' `custom_field_usage`; tests hold the two to
+# agreement). A flat table (field name first) is refused with the form to write instead
+# (`flat_form`, schema_errors.py).
+FieldOptions = dict[NonEmpty, dict[NonEmpty, Id32]]  # field name -> option name -> id
+
+
+def _options(noun: str) -> Any:
+    return Field(
+        default_factory=_empty_dict,
+        description=f"Option ids of the {noun} custom fields, by field name and option name.",
+    )
+
+
+class CustomFieldOptions(BaseModel):
+    """Dropdown option ids by kind, field name and option name, for fields whose options
+    the API does not list (a companies field and a users field of one name are two fields).
+    A table keyed by field name first is refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    companies: FieldOptions = _options("companies'")
+    users: FieldOptions = _options("users'")
+    assets: FieldOptions = _options("assets'")
+
+    def of(self, kind: str) -> Mapping[str, Mapping[str, int]]:
+        """The options of `kind`'s fields (a `Kind` value); empty for a kind without."""
+        found: Mapping[str, Mapping[str, int]] = getattr(self, kind, None) or {}
+        return found
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, name) for name in type(self).model_fields)
+
+
+def flat_form(name: str) -> str:
+    """Why `name` under `settings.custom_field_options` is refused: it is no kind, so the
+    table was written flat (field name first), and how to write it."""
+    kinds = list(CustomFieldOptions.model_fields)
+    return (
+        f"'{name}' is not a kind: the options are keyed by kind, then field name "
+        f"(a {kinds[0]} field and a {kinds[1]} field of one name are two fields); write "
+        f"`custom_field_options: {{{kinds[0]}: {{{name}: {{OPTION: ID}}}}}}` with the kind "
+        f"whose field '{name}' is ({', '.join(kinds[:-1])} or {kinds[-1]})"
+    )
 
 
 # The name column of the table of kinds (`kinds/table.py`), whose rows give each member the

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from reconciler.manifest.schema import json_schema
@@ -22,7 +21,6 @@ from reconciler.manifest.values import HOSTNAME_PATTERN, VARIABLE_PATTERN
 
 Schema = Mapping[str, Any]  # pragma: no mutate
 
-DEFAULT_PATH = Path("docs") / "manifest-reference.md"
 _REF_PREFIX = "#/$defs/"
 
 _INTRO = """\
@@ -71,13 +69,6 @@ def reference_markdown(schema: Schema | None = None) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def write_reference(path: Path = DEFAULT_PATH) -> Path:
-    """Writes `reference_markdown()` to `path` (from the repository root by default)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(reference_markdown(), encoding="utf-8")
-    return path
-
-
 # -- sections ----------------------------------------------------------------------------
 
 
@@ -102,7 +93,7 @@ def _definition_section(definition: Schema) -> list[str]:
 
 def _field_table(definition: Schema) -> list[str]:
     required = set(definition.get("required", []))
-    # Required of a whole entry, not of an overlay refining one (overlays.py).
+    # Required of a whole entry, not of an overlay refining one (merge.py).
     unless_marked = set(definition.get("else", {}).get("required", []))
     rows = [
         "| field | type | required | default | description |",

@@ -10,7 +10,7 @@ of its former keys names; the planner (planning/renames.py) decides the rest.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -22,7 +22,7 @@ from reconciler.manifest.references import entry_keys, keyed_entries
 
 T = TypeVar("T")  # pragma: no mutate
 
-__all__ = ["Formers", "all_formers", "formers_of", "live_match", "live_value", "rename_conflicts"]
+__all__ = ["Formers", "formers_of", "live_match", "live_value", "rename_conflicts"]
 
 
 @dataclass(frozen=True)
@@ -128,8 +128,3 @@ def live_value(
             matched = live_match(entry, live.keys())
             return live[matched[0]] if len(matched) == 1 else None
     return None
-
-
-def all_formers(desired: DesiredState) -> Iterable[Formers]:
-    for row in KINDS:
-        yield from formers_of(desired, row)

@@ -20,11 +20,10 @@ pydantic's schema is tidied for the tools that read it (check-jsonschema, editor
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from reconciler.manifest.document import Manifest
-from reconciler.manifest.overlays import add_marker_schemas
+from reconciler.manifest.merge import add_marker_schemas
 from reconciler.manifest.values import VARIABLE_SCHEMA
 
 SCHEMA_DRAFT = "https://json-schema.org/draft/2020-12/schema"
@@ -38,7 +37,7 @@ def json_schema() -> dict[str, Any]:
     tidied = _Tidy(definitions).node(schema)
     tidied["$defs"] = {name: _Tidy(definitions).node(d) for name, d in definitions.items()}
     tidied["$defs"]["Variable"] = dict(VARIABLE_SCHEMA)
-    add_marker_schemas(tidied["$defs"])  # `overlay: true`, `drop: true` (overlays.py)
+    add_marker_schemas(tidied["$defs"])  # `overlay: true`, `drop: true` (merge.py)
     tidied["title"] = "reconciler manifest"
     return {"$schema": SCHEMA_DRAFT, "$id": SCHEMA_ID, **tidied}
 
@@ -46,12 +45,6 @@ def json_schema() -> dict[str, Any]:
 def schema_text() -> str:
     """The schema as committed: indented, keys sorted, one trailing newline."""
     return json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
-
-
-def write_schema(path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(schema_text(), encoding="utf-8")
-    return path
 
 
 _VARIABLE_REF = {"$ref": "#/$defs/Variable"}

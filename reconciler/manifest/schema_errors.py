@@ -21,10 +21,9 @@ from pydantic_core import ErrorDetails
 
 from reconciler.kinds.table import KINDS
 from reconciler.manifest.document import Manifest
-from reconciler.manifest.field_options import CustomFieldOptions, flat_form
-from reconciler.manifest.models import PREVIOUSLY
+from reconciler.manifest.models import PREVIOUSLY, CustomFieldOptions, flat_form
 from reconciler.manifest.values import mark_variables
-from reconciler.manifest.yamltree import Node, Report
+from reconciler.manifest.yamltree import Node
 
 Part = str | int
 
@@ -38,22 +37,18 @@ _ALTERNATIVES = {
 }
 
 
-def validate_document(root: Node, report: Report) -> Manifest | None:
-    """The document as a `Manifest`, or None after reporting why it is not one."""
+def validate_document(root: Node) -> tuple[Manifest | None, list[tuple[Node, str]]]:
+    """The document as a `Manifest` (None when it is not one), and the problems: each
+    with the node it is about."""
     if not root.is_mapping:
-        report(
-            root.line,
-            root.column,
-            f"a manifest must be a mapping of kinds ({', '.join(Manifest.model_fields)}), "
-            f"not {_describe(root)}",
-        )
-        return None
+        kinds = ", ".join(Manifest.model_fields)
+        return None, [
+            (root, f"a manifest must be a mapping of kinds ({kinds}), not {_describe(root)}")
+        ]
     try:
-        return Manifest.model_validate(mark_variables(root))
+        return Manifest.model_validate(mark_variables(root)), []
     except ValidationError as exc:
-        for line, column, message in explain(root, exc.errors(include_url=False)):
-            report(line, column, message)
-        return None
+        return None, explain(root, exc.errors(include_url=False))
 
 
 @dataclass
@@ -67,10 +62,10 @@ class _Located:
     deep: bool = False  # reached into the value past a union member's name
 
 
-def explain(root: Node, errors: Iterable[ErrorDetails]) -> list[tuple[int, int, str]]:
+def explain(root: Node, errors: Iterable[ErrorDetails]) -> list[tuple[Node, str]]:
     located = [_locate(root, error) for error in errors]
     sites: dict[tuple[Part, ...], list[_Located]] = {}
-    shown: list[tuple[int, int, str]] = []
+    shown: list[tuple[Node, str]] = []
     for item in located:
         if item.union_site is None:
             shown.append(_message(item))
@@ -89,7 +84,7 @@ def explain(root: Node, errors: Iterable[ErrorDetails]) -> list[tuple[int, int, 
         ordered = sorted(names, key=lambda n: order.index(n) if n in order else len(order))
         wanted = _either([_ALTERNATIVES.get(name, name) for name in ordered])
         message = f"expected {wanted}, found {_describe(first.node)}"
-        shown.append((first.node.line, first.node.column, _at(first.path, message)))
+        shown.append((first.node, _at(first.path, message)))
     return shown
 
 
@@ -112,41 +107,37 @@ def _locate(root: Node, error: ErrorDetails) -> _Located:
     return item
 
 
-def _message(item: _Located) -> tuple[int, int, str]:
+def _message(item: _Located) -> tuple[Node, str]:
     error, node, path = item.error, item.node, item.path
     kind = error["type"]
     if kind == "missing":
         field = error["loc"][-1]
-        return node.line, node.column, _at(path, f"missing required field '{field}'")
+        return node, _at(path, f"missing required field '{field}'")
     if kind == "extra_forbidden" and path:
         name = str(path[-1])
         if item.parent is not None and item.parent.keys:
             node = item.parent.keys.get(name, node)
-        return node.line, node.column, _unknown_field(path[:-1], name)
+        return node, _unknown_field(path[:-1], name)
     if error["loc"] and error["loc"][-1] == "[key]":
         key = node.raw if node.raw is not None else str(node.value)
-        return node.line, node.column, _at(path[:-1], f"key '{key}': {_value_message(error, node)}")
-    return node.line, node.column, _at(path, _value_message(error, node))
+        return node, _at(path[:-1], f"key '{key}': {_value_message(error, node)}")
+    return node, _at(path, _value_message(error, node))
 
 
 def _value_message(error: ErrorDetails, node: Node) -> str:
     kind = error["type"]
-    if kind == "string_type" and node.raw is not None and node.value is not None:
+    if kind == "string_type":
+        if node.raw is None or node.value is None:
+            return f"expected text, found {_describe(node)}"
         return (
             f'expected text, found {_describe(node)}; quote it to keep it as written: "{node.raw}"'
         )
-    if kind == "string_type":
-        return f"expected text, found {_describe(node)}"
     if kind == "string_too_short" and (error.get("ctx") or {}).get("min_length") == 1:
         return "must not be empty"
     if kind in ("list_type", "model_type", "dict_type", "model_attributes_type"):
         wanted = "a list" if kind == "list_type" else "a mapping"
         return f"expected {wanted}, found {_describe(node)}"
-    return _plain_message(error)
-
-
-def _plain_message(error: ErrorDetails) -> str:
-    if error["type"] == "enum":
+    if kind == "enum":
         # `Kind` and the users' `list_mode` are the enums: name the value, it is a name
         # the user wrote, not a secret.
         expected = str((error.get("ctx") or {}).get("expected", "")).replace("'", "")

@@ -34,7 +34,6 @@ from reconciler.manifest.scopes import (
     ListMode,
     UserScope,
     category_name,
-    named_in,
     pattern_failure,
 )
 
@@ -113,7 +112,7 @@ def _failure(
         if allowed is None:
             continue
         value = getattr(entry, field, None)
-        if not named_in(allowed, value):
+        if value is None or norm_key(value) not in {norm_key(n) for n in allowed}:
             given = f"its {field} is {value!r}" if value else f"it gives no {field}"
             return (
                 (field,) if value else (),

@@ -17,10 +17,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-Pattern = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 # A filter given with nothing in it would put every object out of scope: refused.
-Patterns = Annotated[list[Pattern], Field(min_length=1)]
+Patterns = Annotated[list[Name], Field(min_length=1)]
 Names = Annotated[list[Name], Field(min_length=1)]
 
 _INCLUDE = (
@@ -124,15 +123,3 @@ def pattern_failure(scope: PatternScope | UserScope | AssetScope, *values: str) 
 
 def in_patterns(scope: PatternScope | UserScope | AssetScope | None, *values: str) -> bool:
     return scope is None or pattern_failure(scope, *values) is None
-
-
-def same_name(a: str, b: str) -> bool:
-    """Names compare as the helpdesk compares them: case and runs of space do not matter."""
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
-
-
-def named_in(names: Sequence[str] | None, value: str | None) -> bool:
-    """Whether a `companies`/`departments` filter lets `value` through (no filter: yes)."""
-    if names is None:
-        return True
-    return value is not None and any(same_name(n, value) for n in names)

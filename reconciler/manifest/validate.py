@@ -31,7 +31,6 @@ warnings
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,23 +91,9 @@ def reference_warnings(desired: DesiredState) -> list[str]:
 
 
 Check = Callable[[DesiredState, "_Findings"], None]  # pragma: no mutate
-# The checks, each registered by its decorator (`_error`, `_warning`); their order does not
-# matter: findings are sorted by where they are.
-_ERRORS: list[Check] = []
-_WARNINGS: list[Check] = []
 
 
-def _error(check: Check) -> Check:
-    _ERRORS.append(check)
-    return check
-
-
-def _warning(check: Check) -> Check:
-    _WARNINGS.append(check)
-    return check
-
-
-def _findings(desired: DesiredState, checks: list[Check]) -> list[str]:
+def _findings(desired: DesiredState, checks: tuple[Check, ...]) -> list[str]:
     found = _Findings(desired)
     for check in checks:
         check(desired, found)
@@ -124,39 +109,35 @@ def _overlaid(desired: DesiredState, kind: Kind, key: str) -> str | None:
 
 
 class _Findings:
-    _WHERE = re.compile(r"^(.*):(\d+):(\d+): ")
-
     def __init__(self, desired: DesiredState) -> None:
         self._desired = desired
-        self._found: list[str] = []
+        self._found: list[tuple[str | None, str]] = []  # (`file:line:column`, message)
 
     def entry(self, kind: Kind, key: str, path: tuple[str | int, ...], message: str) -> None:
         overlaid = _overlaid(self._desired, kind, key)
         where = self._desired.location(kind, key, *path)
-        self._add(where, f"{message} (the entry: {overlaid})" if overlaid else message)
+        self._found.append((where, f"{message} (the entry: {overlaid})" if overlaid else message))
 
     def setting(self, path: tuple[str | int, ...], message: str) -> None:
-        self._add(self._desired.settings_location(*path), message)
-
-    def _add(self, where: str | None, message: str) -> None:
-        message = printable(message)
-        self._found.append(f"{where}: {message}" if where else message)
+        self._found.append((self._desired.settings_location(*path), message))
 
     def sorted(self) -> list[str]:
         """In the order of `files`, then by position; unlocated ones (built in code) last."""
         files = {name: index for index, name in enumerate(self._desired.files)}
 
-        def order(text: str) -> tuple[int, int, int, str]:
-            match = self._WHERE.match(text)
-            if match is None:
-                return (len(files) + 1, 0, 0, text)
-            name, line, column = match.group(1), int(match.group(2)), int(match.group(3))
-            return (files.get(name, len(files)), line, column, text)
+        def order(found: tuple[str | None, str]) -> tuple[int, int, int, str]:
+            where, message = found
+            if not where:
+                return (len(files) + 1, 0, 0, message)
+            name, line, column = where.rsplit(":", 2)
+            return (files.get(name, len(files)), int(line), int(column), message)
 
-        return sorted(dict.fromkeys(self._found), key=order)
+        found = sorted(
+            dict.fromkeys((where, printable(text)) for where, text in self._found), key=order
+        )
+        return [f"{where}: {message}" if where else message for where, message in found]
 
 
-@_error
 def _check_entries(desired: DesiredState, found: _Findings) -> None:
     """Control and invisible characters in keys and names (characters.py); entries outside
     their kind's scope (scope_check.py)."""
@@ -164,14 +145,12 @@ def _check_entries(desired: DesiredState, found: _Findings) -> None:
         found.entry(kind, key, path, message)
 
 
-@_error
 def _check_prune(desired: DesiredState, found: _Findings) -> None:
     for index, kind in enumerate(desired.settings.prune):
         if kind in UNPRUNABLE:
             found.setting(("prune", index), f"{kind.value} cannot be pruned: {UNPRUNABLE[kind]}")
 
 
-@_warning
 def _warn_prune(desired: DesiredState, found: _Findings) -> None:
     for index, kind in enumerate(desired.settings.prune):
         warning = spec(kind).prune_warning
@@ -179,7 +158,6 @@ def _warn_prune(desired: DesiredState, found: _Findings) -> None:
             found.setting(("prune", index), f"pruning {kind.value} {warning}")
 
 
-@_error
 def _check_ignore_fields(desired: DesiredState, found: _Findings) -> None:
     settings = desired.settings
     for kind, names in settings.ignore_fields.items():
@@ -217,7 +195,6 @@ def _declared(
                 yield row, name, _LABELS.get(name, name), entries
 
 
-@_error
 def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
     for row, name, label, entries in _declared(desired, lambda row: row.unique):
         first: dict[str, str] = {}
@@ -239,14 +216,12 @@ def _check_unique_values(desired: DesiredState, found: _Findings) -> None:
                 )
 
 
-@_error
 def _check_former_keys(desired: DesiredState, found: _Findings) -> None:
     # A former key claimed twice, or that is another entry's key (chains, swaps).
     for kind, key, index, message in rename_conflicts(desired):
         found.entry(kind, key, (PREVIOUSLY, index), message)
 
 
-@_error
 def _check_section_ids(desired: DesiredState, found: _Findings) -> None:
     # Whether a section name exists is only known live; what can be known here is that the
     # mapping contradicts itself: one id cannot be two sections, one section cannot have two.
@@ -272,12 +247,15 @@ def _check_section_ids(desired: DesiredState, found: _Findings) -> None:
             )
 
 
-@_error
 def _check_pruned_references(desired: DesiredState, found: _Findings) -> None:
     """A name that refers to a pruned kind must be in the manifests: else the same run
     would remove (disable) what the entry refers to."""
     prune = desired.settings.prune
-    keys = {k: _keys(desired, k) for k in Kind if k in prune and k not in UNPRUNABLE}
+    keys = {
+        k: {key.casefold() for key in entry_keys(desired, k)}
+        for k in Kind
+        if k in prune and k not in UNPRUNABLE
+    }
     for kind, key, path, target, name in named_references(desired):
         if target in keys and name.casefold() not in keys[target]:
             found.entry(
@@ -290,11 +268,14 @@ def _check_pruned_references(desired: DesiredState, found: _Findings) -> None:
             )
 
 
-@_warning
 def _warn_disabled_references(desired: DesiredState, found: _Findings) -> None:
     """A name that refers to an entry with `disabled: true`."""
     disabled = {
-        kind: {key for key, entry in _by_key(desired, kind) if getattr(entry, "disabled", None)}
+        kind: {
+            key.casefold()
+            for key, e in keyed_entries(desired, kind)
+            if getattr(e, "disabled", None)
+        }
         for kind in Kind
     }
     for kind, key, path, target, name in named_references(desired):
@@ -303,17 +284,6 @@ def _warn_disabled_references(desired: DesiredState, found: _Findings) -> None:
             found.entry(kind, key, path, f"{noun} '{name}' is disabled (`disabled: true`)")
 
 
-def _by_key(desired: DesiredState, kind: Kind) -> Iterable[tuple[str, BaseModel]]:
-    """The entries of `kind` by their key as written, case folded."""
-    for key, entry in keyed_entries(desired, kind):
-        yield key.casefold(), entry
-
-
-def _keys(desired: DesiredState, kind: Kind) -> set[str]:
-    return {key for key, _ in _by_key(desired, kind)}
-
-
-@_warning
 def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
     # The lists of entries are sets (e-mail domains, technicians, assigned users).
     for kind in Kind:
@@ -337,7 +307,6 @@ def _warn_repeats(desired: DesiredState, found: _Findings) -> None:
             )
 
 
-@_warning
 def _warn_shared_items(desired: DesiredState, found: _Findings) -> None:
     for row, name, label, entries in _declared(desired, lambda row: row.exclusive):
         owner: dict[str, str] = {}
@@ -365,7 +334,6 @@ def _repeated(values: Sequence[str]) -> list[int]:
     return repeats
 
 
-@_warning
 def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
     """Keys of one kind, and names referring to another kind's keys, that are one name
     only after Unicode normalisation and case folding (confusables.py)."""
@@ -398,3 +366,22 @@ def _warn_confusable_names(desired: DesiredState, found: _Findings) -> None:
 
 _SAME = "are one name only after Unicode normalisation (NFKC, TR39 confusables) and case "
 _SAME += "folding, but two to the helpdesk: write them alike"
+
+
+# The checks; their order does not matter: findings are sorted by where they are.
+_ERRORS: tuple[Check, ...] = (
+    _check_entries,
+    _check_prune,
+    _check_ignore_fields,
+    _check_unique_values,
+    _check_former_keys,
+    _check_section_ids,
+    _check_pruned_references,
+)
+_WARNINGS: tuple[Check, ...] = (
+    _warn_prune,
+    _warn_disabled_references,
+    _warn_repeats,
+    _warn_shared_items,
+    _warn_confusable_names,
+)

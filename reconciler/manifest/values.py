@@ -73,12 +73,12 @@ class Unresolved(str):
 
 
 def mark_variables(node: Node) -> Any:
-    """The node as plain data for pydantic (as `Node.plain()`), with every string that was
+    """The node as plain data for pydantic (`Node.plain()`), with every string that was
     written as `${NAME}` alone marked as `FromVariable`."""
-    if isinstance(node.value, dict):
-        return {key: mark_variables(child) for key, child in node.value.items()}
-    if isinstance(node.value, list):
-        return [mark_variables(child) for child in node.value]
+    return node.plain(_marked)
+
+
+def _marked(node: Node) -> Any:
     value = node.value
     if isinstance(value, str) and node.raw is not None and _VARIABLE.match(node.raw):
         return Unresolved(value) if node.raw == value else FromVariable(value)
@@ -116,22 +116,30 @@ def _strict_bool(value: Any) -> Any:
     )
 
 
-def _whole_number(minimum: int, maximum: int) -> Any:
+def _number(kind: type[int | float], minimum: int, maximum: int) -> Any:
+    """The validator of a number (`int`: a whole number, which the API stores in 32 bits)
+    from `minimum` to `maximum`, given as one or as a variable that gives one."""
+    whole = kind is int
+    pattern, noun = (_INTEGER, "a whole number") if whole else (_NUMBER, "a number")
+    types = int if whole else (int, float)
+    limit = " (the API stores it in 32 bits)" if whole else ""
+
     def check(value: Any) -> Any:
         number = value
         if isinstance(value, Unresolved):
             return minimum
-        if isinstance(value, FromVariable) and _INTEGER.match(value.strip()):
-            number = int(value)
-        elif isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, FromVariable) and pattern.match(value.strip()):
+            number = kind(value)
+        elif isinstance(value, bool) or not isinstance(value, types):
             raise PydanticCustomError(
-                "strict_int", "expected a whole number, found {found}", {"found": _found(value)}
+                "strict_int" if whole else "strict_float",  # pragma: no mutate
+                f"expected {noun}, found {{found}}",
+                {"found": _found(value)},
             )
         if not minimum <= number <= maximum:
             raise PydanticCustomError(
-                "int_range",  # pragma: no mutate
-                "{number} is out of range: from {minimum} to {maximum} (the API stores it in "
-                "32 bits)",
+                "int_range" if whole else "number_range",  # pragma: no mutate
+                "{number} is out of range: from {minimum} to {maximum}" + limit,
                 {"number": number, "minimum": minimum, "maximum": maximum},
             )
         return number
@@ -139,31 +147,9 @@ def _whole_number(minimum: int, maximum: int) -> Any:
     return check
 
 
-def _whole_number_schema(minimum: int) -> dict[str, Any]:
-    integer = {"type": "integer", "minimum": minimum, "maximum": INT32_MAX}
-    return {"anyOf": [integer, VARIABLE_SCHEMA]}
-
-
-def _number(minimum: float, maximum: float) -> Any:
-    def check(value: Any) -> Any:
-        number = value
-        if isinstance(value, Unresolved):
-            return minimum
-        if isinstance(value, FromVariable) and _NUMBER.match(value.strip()):
-            number = float(value)
-        elif isinstance(value, bool) or not isinstance(value, int | float):
-            raise PydanticCustomError(
-                "strict_float", "expected a number, found {found}", {"found": _found(value)}
-            )
-        if not minimum <= number <= maximum:
-            raise PydanticCustomError(
-                "number_range",  # pragma: no mutate
-                "{number} is out of range: from {minimum} to {maximum}",
-                {"number": number, "minimum": minimum, "maximum": maximum},
-            )
-        return number
-
-    return check
+def _number_schema(kind: str, minimum: int, maximum: int) -> WithJsonSchema:
+    bounded = {"type": kind, "minimum": minimum, "maximum": maximum}
+    return WithJsonSchema({"anyOf": [bounded, VARIABLE_SCHEMA]})
 
 
 StrictBool = Annotated[
@@ -279,13 +265,11 @@ Hostname = Annotated[
 
 # Ids the API stores as 32-bit integers (positive), and counts (zero allowed).
 Id32 = Annotated[
-    int, BeforeValidator(_whole_number(1, INT32_MAX)), WithJsonSchema(_whole_number_schema(1))
+    int, BeforeValidator(_number(int, 1, INT32_MAX)), _number_schema("integer", 1, INT32_MAX)
 ]
 Count32 = Annotated[
-    int, BeforeValidator(_whole_number(0, INT32_MAX)), WithJsonSchema(_whole_number_schema(0))
+    int, BeforeValidator(_number(int, 0, INT32_MAX)), _number_schema("integer", 0, INT32_MAX)
 ]
 Percent = Annotated[
-    float,
-    BeforeValidator(_number(0, 100)),
-    WithJsonSchema({"anyOf": [{"type": "number", "minimum": 0, "maximum": 100}, VARIABLE_SCHEMA]}),
+    float, BeforeValidator(_number(float, 0, 100)), _number_schema("number", 0, 100)
 ]

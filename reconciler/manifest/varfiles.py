@@ -8,12 +8,11 @@ absolute path, or a symbolic link leading out of it, is refused unread."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from reconciler.manifest.files import FileRefused, read_regular_file
+from reconciler.manifest.files import FileRefused, inside, read_regular_file
 from reconciler.manifest.loader import decode_utf8
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import parse_documents
@@ -28,7 +27,7 @@ def load_var_files(paths: Sequence[Path], *, repository: Path | None = None) -> 
     variables: dict[str, str] = {}
     for order, path in enumerate(paths):
         source = Source(str(path), order)
-        if repository is not None and not inside(path, repository):
+        if repository is not None and not inside(path, repository, resolve=True):
             outside = f"the variables file is outside the repository ({repository}): not read"
             problems.add(source, 1, 1, outside)
             continue
@@ -64,9 +63,3 @@ def load_var_files(paths: Sequence[Path], *, repository: Path | None = None) -> 
                 variables[name] = node.raw if node.raw is not None else str(node.value)
     problems.raise_if_any()
     return variables
-
-
-def inside(path: Path, root: Path) -> bool:
-    """Whether `path`, its links followed, is `root` or below it."""
-    real, top = os.path.realpath(path), os.path.realpath(root)
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)

@@ -87,11 +87,6 @@ class Variables:
             allowed=self.allowed | frozenset(names),
         )
 
-    def lookup(self, name: str) -> str | None:
-        if name in self._variables:
-            return self._variables[name]
-        return self._env.get(name)
-
     def credential(self, name: str) -> str | None:
         """Why `name` holds a credential (no allowance can change it), or None."""
         if name in self._credentials:
@@ -140,7 +135,7 @@ class Variables:
             elif refused is not None:
                 problems.append(refused)
             else:
-                value = self.lookup(name)
+                value = self._variables.get(name, self._env.get(name))
                 if value is not None:
                     return value
                 problems.append(f"variable '{name}' is not set")

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ruamel.yaml.error import YAMLError as _LibyamlError
+from ruamel.yaml.error import YAMLError
 from ruamel.yaml.events import (
     AliasEvent,
     MappingEndEvent,
@@ -81,9 +81,7 @@ class Declined(Exception):
 
 # What composing raises when ruamel.yaml must parse the text: a syntax error is libyaml's,
 # and ruamel's message about it is the one users see.
-DECLINED: tuple[type[Exception], ...] = (
-    (Declined,) if CParser is None else (Declined, _LibyamlError)
-)
+DECLINED = (Declined, YAMLError)
 
 
 def libyaml_available() -> bool:

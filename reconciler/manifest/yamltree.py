@@ -65,13 +65,14 @@ class Node:
     size: int = 1
     depth: int = 1
 
-    def plain(self) -> Any:
-        """The value as plain Python data (dicts, lists and scalars), for pydantic."""
+    def plain(self, scalar: Callable[[Node], Any] | None = None) -> Any:
+        """The value as plain Python data (dicts, lists and scalars), for pydantic; each
+        scalar's value as `scalar` gives it, when given."""
         if isinstance(self.value, dict):
-            return {key: node.plain() for key, node in self.value.items()}
+            return {key: node.plain(scalar) for key, node in self.value.items()}
         if isinstance(self.value, list):
-            return [node.plain() for node in self.value]
-        return self.value
+            return [node.plain(scalar) for node in self.value]
+        return self.value if scalar is None else scalar(self)
 
     def child(self, part: str | int) -> Node | None:
         """The value under a mapping's key or at a sequence's index, if there is one."""
@@ -280,17 +281,14 @@ class _Converter:
         else:
             try:
                 value = self._construct(item)
-            except ValueError:
-                if tag == _TIMESTAMP:
-                    # Looks like a date but is none (2025-02-30): text, for the field to judge.
-                    return str(item.value)
-                self._report(here.line, here.column, f"cannot read this value as {_short(tag)}")
-                return None
             except YAMLError as exc:  # an unknown tag
                 problem = str(getattr(exc, "problem", None) or exc).splitlines()[0]
                 self._report(here.line, here.column, f"cannot read this value: {problem}")
                 return None
-            except (LookupError, TypeError, ArithmeticError):  # `!!bool maybe`
+            except (ValueError, LookupError, TypeError, ArithmeticError) as exc:  # `!!bool maybe`
+                if tag == _TIMESTAMP and isinstance(exc, ValueError):
+                    # Looks like a date but is none (2025-02-30): text, for the field to judge.
+                    return str(item.value)
                 self._report(here.line, here.column, f"cannot read this value as {_short(tag)}")
                 return None
         if isinstance(value, str):

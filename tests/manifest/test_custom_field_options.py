@@ -1,15 +1,17 @@
 """`settings.custom_field_options` is keyed by the kinds that have custom fields (the
-table of kinds' `custom_field_usage`), then field name (manifest/field_options.py)."""
+table of kinds' `custom_field_usage`), then field name (manifest/models.py)."""
 
 from __future__ import annotations
 
 from reconciler.kinds.table import KINDS
-from reconciler.manifest.field_options import kind_names
 from reconciler.manifest.loader import load_manifest_text
+from reconciler.manifest.models import CustomFieldOptions
 
 
 def test_the_kinds_are_those_with_custom_fields_in_the_table_order() -> None:
-    assert kind_names() == [row.name for row in KINDS if row.custom_field_usage]
+    assert list(CustomFieldOptions.model_fields) == [
+        row.name for row in KINDS if row.custom_field_usage
+    ]
 
 
 def test_each_kind_has_its_own_table_of_a_field_name() -> None:

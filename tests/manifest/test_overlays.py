@@ -1,4 +1,4 @@
-"""Overlays (manifest/overlays.py): a later file refines (`overlay: true`) or drops
+"""Overlays (manifest/merge.py): a later file refines (`overlay: true`) or drops
 (`drop: true`) an earlier file's entry by key; conflicts are reported at the marker."""
 
 # ruff: noqa: E501  (a message is one line, whatever its length)
@@ -82,7 +82,7 @@ def test_conflicts_are_reported_at_the_marker(tmp_path: Path, own: str, expected
     assert expected in shown
 
 
-# Overlays across three files (manifest/overlays.py): keys compared as the kind compares them
+# Overlays across three files (manifest/merge.py): keys compared as the kind compares them
 # (users case-insensitively, employees keyed by another field than `email` as written, that field
 # read from `settings` in any file, white space aside), two overlays of one entry one after the
 # other (custom fields merged, the later value winning), a drop after which the key may be written

@@ -11,7 +11,6 @@ from reconciler.manifest.reference import (
     definition_uses,
     reference_markdown,
     type_text,
-    write_reference,
 )
 from reconciler.manifest.schema import json_schema
 from reconciler.manifest.values import HOSTNAME_PATTERN, VARIABLE_PATTERN
@@ -101,11 +100,6 @@ def test_a_schema_of_its_own() -> None:
     assert "| `size` | integer | yes | `3` |  |" in text
     assert text.index("## Thing") < text.index("## Unused")
     assert "Used at: `things[]`." in text and text.endswith("One of: `x`.\n")
-
-
-def test_write_reference(tmp_path: Path) -> None:
-    path = write_reference(tmp_path / "docs" / "ref.md")
-    assert path.read_text(encoding="utf-8") == reference_markdown()
 
 
 # The field reference (`reconciler schema --markdown`, manifest/reference.py) for the shapes of
@@ -380,24 +374,6 @@ def test_the_intro_names_the_schema_and_the_rules_of_a_manifest() -> None:
     text = reference_markdown({"properties": {}})
     assert "[`schemas/manifest.schema.json`](../schemas/manifest.schema.json)" in text
     assert "Unknown fields are errors everywhere except in workspace employees." in text
-
-
-def test_written_by_default_to_the_docs_folder_of_the_current_directory(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    path = write_reference()
-    assert path == Path("docs") / "manifest-reference.md"
-    written = tmp_path / "docs" / "manifest-reference.md"
-    assert written.read_text(encoding="utf-8") == reference_markdown()
-    written.write_text("stale", encoding="utf-8")
-    assert write_reference() == path  # again, over the folder and the file there
-    assert written.read_text(encoding="utf-8") == reference_markdown()
-
-
-def test_written_where_asked_with_the_folders_it_needs(tmp_path: Path) -> None:
-    path = write_reference(tmp_path / "site" / "docs" / "ref.md")
-    assert path.read_text(encoding="utf-8") == reference_markdown()
 
 
 def test_a_field_name_over_two_lines_is_still_one_row() -> None:

@@ -16,7 +16,6 @@ from reconciler.manifest.schema import (
     _Tidy,
     json_schema,
     schema_text,
-    write_schema,
 )
 from reconciler.manifest.values import VARIABLE_SCHEMA
 
@@ -28,9 +27,8 @@ def test_the_committed_schema_is_current() -> None:
     assert COMMITTED.read_text(encoding="utf-8") == schema_text()
 
 
-def test_write_schema_writes_sorted_indented_json_with_a_trailing_newline(tmp_path: Path) -> None:
-    path = write_schema(tmp_path / "nested" / "manifest.schema.json")
-    text = path.read_text(encoding="utf-8")
+def test_the_schema_text_is_sorted_indented_json_with_a_trailing_newline() -> None:
+    text = schema_text()
     assert text.endswith("}\n") and not text.endswith("\n\n")
     assert json.loads(text) == json_schema()
     assert text == json.dumps(json.loads(text), indent=2, sort_keys=True, ensure_ascii=False) + "\n"

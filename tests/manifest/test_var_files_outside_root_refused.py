@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.manifest.varfiles import inside, load_var_files
+from reconciler.manifest.files import inside
+from reconciler.manifest.varfiles import load_var_files
 
 
 @pytest.fixture
