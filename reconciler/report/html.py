@@ -144,6 +144,13 @@ def _change(change: Mapping[str, Any], env: str, source_url: str | None) -> str:
         + [str(f["path"]) for f in change.get("fields") or ()]
     )
     reason = f"<p>{esc(change['reason'])}</p>" if change.get("reason") else ""
+    # Advice on a create that looks like an unlisted object renamed; apply never uses it.
+    reason += "".join(
+        f'<p class="hint">{esc(hint["reason"])}. If it is, add <code>{esc(hint["previously"])}'
+        "</code> to this entry to rename it in place (its id kept); apply as planned creates "
+        "a new one</p>"
+        for hint in change.get("rename_hints") or ()
+    )
     # The label of a labelled plan (docs/drift.md), shown and filtered on.
     cause = change.get("cause")
     label = f' <span class="cause">({esc(cause)})</span>' if cause else ""
@@ -280,6 +287,7 @@ h1 { font-size: 1.5rem; margin: 0 0 .25rem; } h2 { font-size: 1.2rem; margin: 1.
 code, pre, .address { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
   font-size: .85rem; overflow-wrap: anywhere; }
 .muted { color: var(--muted); }
+.hint { color: var(--warn); }
 .status { display: inline-block; padding: .1rem .6rem; border-radius: 1rem; font-weight: 600; }
 .status.error { background: #ffebe9; color: var(--error); }
 .status.drift { background: #fff8c5; color: var(--warn); }

@@ -20,6 +20,7 @@ from reconciler.plans import (
     FieldChange,
     Operation,
     Plan,
+    RenameHint,
     error,
     warning,
 )
@@ -34,7 +35,8 @@ SOURCE_URL = "https://git.example.com/acme/blob/main/"
 
 def detailed() -> dict[str, Any]:
     """Changes of three kinds: one with a reason, values of every shape and two
-    operations; one no entry names; one renamed; coverage with a kind not read in full."""
+    operations; one no entry names; one renamed; a create that looks like an unlisted
+    object renamed (its hint); coverage with a kind not read in full."""
     operation = Operation("helpdesk", "POST", "/api/UpdateCompany", {"CompanyID": 7})
     changes = (
         Change(
@@ -52,6 +54,21 @@ def detailed() -> dict[str, Any]:
         ),
         Change("companies", "Old Co", Action.delete, removal=True),
         Change("departments", "Ops", Action.create, source="../outside.yaml:4"),
+        Change(
+            "companies",
+            "Acme Corporation",
+            Action.create,
+            source="manifests/companies.yaml:20",
+            rename_hints=(
+                RenameHint(
+                    "Acme Corp",
+                    4,
+                    "looks like the unlisted company 'Acme Corp' (id 4) renamed: both have the"
+                    " e-mail domain acme.com",
+                    "previously: [Acme Corp]",
+                ),
+            ),
+        ),
         Change("users", "alice", Action.enable, source="manifests/people.yaml:3"),
     )
     coverage = Coverage(
