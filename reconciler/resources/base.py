@@ -26,7 +26,7 @@ from reconciler.kinds.table import BY_NAME, service_of
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import norm_key
 from reconciler.manifest.models import Kind
-from reconciler.plans import Change, Diagnostic, Ref, address
+from reconciler.plans import Action, Change, Diagnostic, Ref, address, error
 
 T = TypeVar("T")  # pragma: no mutate
 
@@ -164,6 +164,12 @@ class KindResource:
         )
 
 
+def ignored(desired: DesiredState, kind: str) -> frozenset[str]:
+    """The fields `settings.ignore_fields` names for `kind` (each kind's `diff` and
+    `read` asks once, so nothing is cached)."""
+    return frozenset(desired.settings.ignore_fields.get(Kind(kind), []))
+
+
 def _named_by_scope(kind: str, desired: DesiredState) -> bool:
     """Whether a scope filters by objects of `kind` (the users' or assets' `companies`,
     `departments`): their ids are read even when no entry names one."""
@@ -199,10 +205,7 @@ class PlanContext:
         return kind in self.prune
 
     def ignored(self, kind: str) -> frozenset[str]:
-        """The fields `settings.ignore_fields` names for `kind` (each kind's `diff` asks
-        once, so nothing is cached)."""
-        names = self.desired.settings.ignore_fields.get(kind, [])  # type: ignore[call-overload]
-        return frozenset(names)
+        return ignored(self.desired, kind)
 
     def will_create(self, kind: str, key: str) -> None:
         self.creating[(kind, norm_key(key))] = address(kind, key)
@@ -233,3 +236,39 @@ class PlanContext:
 
     def location(self, kind: str, key: str) -> str | None:
         return self.desired.location(kind, key)
+
+
+class Planner:
+    """One run's plan of one kind, as the kinds' planners share it: the context, the
+    fields `ignore_fields` leaves out, the result, and how an entry's change or problem
+    is written down."""
+
+    def __init__(self, ctx: PlanContext, kind: str) -> None:
+        self.ctx = ctx
+        self.kind = kind
+        self.ignored = ctx.ignored(kind)
+        self.result = KindPlan()
+
+    def given(self, entry: Any) -> set[str]:
+        """The fields an entry manages: those it gives, less `ignore_fields`."""
+        return set(entry.model_fields_set - self.ignored)
+
+    def change(
+        self,
+        key: str,
+        action: Action,
+        fields: Iterable[Any],
+        operations: Iterable[Any],
+        **more: Any,
+    ) -> None:
+        change = Change(self.kind, key, action, tuple(fields), tuple(operations), **more)
+        self.result.changes.append(change)
+
+    def problem(
+        self, key: str, message: str, remedy: str | None = None, *at: str | int, report: Any = error
+    ) -> None:
+        """A diagnostic of the entry `key`, located at its value `at` when given (and
+        known), else at the entry."""
+        where = self.ctx.desired.location(self.kind, key, *at) if at else None
+        location = where or self.ctx.location(self.kind, key)
+        self.result.diagnostics.append(report(message, address(self.kind, key), remedy, location))

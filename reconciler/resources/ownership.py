@@ -19,10 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from reconciler.kinds.custom_fields.planner import ValueProblem, desired_value
-from reconciler.kinds.custom_fields.reader import (
-    KIND as CATALOGUE,
-)
+from reconciler.kinds.custom_fields.planner import ValueProblem, desired_value, diff_values
+from reconciler.kinds.custom_fields.reader import KIND as CATALOGUE
 from reconciler.kinds.custom_fields.reader import (
     USAGE,
     CustomFieldCatalogue,
@@ -30,10 +28,11 @@ from reconciler.kinds.custom_fields.reader import (
     live_value,
     unignored,
 )
+from reconciler.kinds.table import spec
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.scopes import Ownership
-from reconciler.plans import Diagnostic, error, warning
-from reconciler.resources.base import PlanContext, norm_key
+from reconciler.plans import Diagnostic, FieldChange, Operation, Ref, address, error, warning
+from reconciler.resources.base import PlanContext, Planner, norm_key
 
 # The built-in sandbox seed whose kinds have the marker field (docs/sharing.md).
 SEED_WITH_MARKER = "shared"
@@ -68,8 +67,35 @@ def managed_values(
 ) -> dict[str, Any]:
     """The custom field values an entry manages (none when `ignore_fields` names
     `custom_fields`; less those it names one by one), and the marker."""
-    values = unignored(given or {}, ignored) if "custom_fields" not in ignored else {}
-    return with_marker(ctx, kind, values)
+    return with_marker(ctx, kind, unignored(given, ignored))
+
+
+def value_changes(
+    planner: Planner,
+    key: str,
+    given: Mapping[str, Any] | None,
+    live_items: Iterable[Mapping[str, Any]] | None,
+    entity_id: int | Ref,
+) -> tuple[list[FieldChange], list[Operation]]:
+    """The changes of the custom field values the entry `key` manages, the marker
+    included (`live_items` None: the object is new); their problems go to the plan."""
+    ctx, kind = planner.ctx, planner.kind
+    wanted = managed_values(ctx, kind, given, planner.ignored)
+    if not wanted:
+        return [], []
+    fields, operations, problems = diff_values(
+        catalogue=ctx.live_of(CATALOGUE, CustomFieldCatalogue),
+        usage=USAGE[kind],
+        desired=wanted,
+        live_items=live_items,
+        set_path=f"/api/SetCustomFieldFor{spec(kind).noun.capitalize()}",
+        entity_id=entity_id,
+        address=address(kind, key),
+        location=ctx.location(kind, key),
+        field_location=lambda name: ctx.desired.location(kind, key, "custom_fields", name),
+    )
+    planner.result.diagnostics += problems
+    return fields, operations
 
 
 def carries(ctx: PlanContext, kind: str, items: Iterable[Mapping[str, Any]] | None) -> bool:

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Coroutine, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import product
+from operator import attrgetter
 from typing import Any
 
 from reconciler.kinds.custom_fields.reader import full_values_for, unignored
@@ -15,10 +16,10 @@ from reconciler.kinds.table import spec
 from reconciler.kinds.users.model import User
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import email_key
-from reconciler.manifest.models import Kind
 from reconciler.manifest.renames import formers_of, live_value
 from reconciler.plans import FieldChange
 from reconciler.resources.base import ByName, Reader, norm_key
+from reconciler.resources.base import ignored as ignored_fields
 from reconciler.resources.scope_reads import (
     in_scope,
     merged,
@@ -172,11 +173,6 @@ def parse_user(raw: Mapping[str, Any], departments: Any = None) -> LiveUser:
     )
 
 
-def ignored_fields(desired: DesiredState) -> frozenset[str]:
-    """`PlanContext.ignored(KIND)` for `read`, which has no context."""
-    return frozenset(desired.settings.ignore_fields.get(Kind.users, []))
-
-
 def _same(name: str, wanted: Any, current: Any) -> bool:
     if name == "email":
         return email_key(str(wanted)) == email_key(_text(current))
@@ -242,17 +238,6 @@ def _param(value: Any) -> Any:
     return value if isinstance(value, bool) else _text(value)
 
 
-def prunes_users(reader: Reader) -> bool:
-    """Whether this run prunes users: only when the manifests list some (see users.py)."""
-    return KIND in reader.prune and bool(reader.desired.manifest.users)
-
-
-def custom_values_wanted(user: User, ignored: frozenset[str]) -> dict[str, Any]:
-    if not user.custom_fields or "custom_fields" in ignored:
-        return {}
-    return unignored(user.custom_fields, ignored)
-
-
 def _user_id(caller: Any) -> int | None:
     if not isinstance(caller, Mapping):
         return None
@@ -307,14 +292,15 @@ async def read_users(reader: Reader) -> LiveUsers:
     helpdesk = reader.helpdesk
     desired = reader.desired
     departments, listed = await _listing(reader)
-    wanted = in_scope(desired, KIND, _username, _email)
+    wanted = in_scope(desired, KIND, attrgetter("username"), attrgetter("email"))
     items = [u for u in (parse_user(raw, departments) for raw in listed) if wanted(u)]
     users = {norm_key(user.username): user for user in items}
-    pruning = prunes_users(reader)
+    # Pruning only when the manifests list users (see the planner).
+    pruning = KIND in reader.prune and bool(desired.manifest.users)
     # Free: the client made this call before any other and keeps the answer. Pruning
     # and disabling leave the caller alone, and it is never an unmanaged object.
     caller_id = _user_id(await helpdesk.authenticate())
-    ignored = ignored_fields(desired)
+    ignored = ignored_fields(desired, KIND)
     detail_for: list[LiveUser] = []
     custom_for: list[LiveUser] = []
     formers = formers_of(desired, spec(KIND))
@@ -325,14 +311,16 @@ async def read_users(reader: Reader) -> LiveUsers:
         renamed = norm_key(current.username) != norm_key(entry.username)
         if renamed or record_changes(entry, current, ignored, caller_id):
             detail_for.append(current)
-        if custom_values_wanted(entry, ignored) or desired.settings.ownership:
+        if unignored(entry.custom_fields, ignored) or desired.settings.ownership:
             custom_for.append(current)
     if pruning:
         pruned = [u for u in strays(LiveUsers(users, caller_id), desired) if u.id != caller_id]
         detail_for += pruned
         if desired.settings.ownership:  # only those that carry the marker are pruned
             custom_for += pruned
-    custom_for += await full_values_for(reader, KIND, users.values(), custom_for, _username)
+    custom_for += await full_values_for(
+        reader, KIND, users.values(), custom_for, attrgetter("username")
+    )
     found = await asyncio.gather(
         *(helpdesk.user(u.id) for u in detail_for),
         *(helpdesk.user_custom_fields(u.id) for u in custom_for),
@@ -346,11 +334,3 @@ async def read_users(reader: Reader) -> LiveUsers:
     by_id = {u.id: u for u in users.values()}
     outside = await read_outside(reader, KIND, users, lambda raw: parse_user(raw, departments))
     return LiveUsers(users, caller_id, tuple(by_id.get(u.id, u) for u in items), outside)
-
-
-def _username(user: LiveUser) -> str:
-    return user.username
-
-
-def _email(user: LiveUser) -> str:
-    return user.email
