@@ -55,7 +55,14 @@ from reconciler.plans import (
     error,
     warning,
 )
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.base import (
+    KindPlan,
+    KindResource,
+    PlanContext,
+    Planner,
+    Reader,
+    norm_key,
+)
 
 
 @dataclass(frozen=True)
@@ -100,29 +107,22 @@ class CategoriesResource(KindResource):
         return await read_categories(reader)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
-        live = ctx.live_of(KIND, LiveCategories) or LiveCategories({})
-        wishes = section_wishes(ctx.desired)
-        sections = Sections.of(live, ctx.desired.settings)
-        result = KindPlan()
-        clashes: set[str] = set()  # section_ids entries already reported by a category
+        planner = _Planner(ctx)
         accounted: set[int] = set()  # live categories an entry names (matched or reported)
         for category in ctx.desired.manifest.categories:
-            found = live.match(category.name, wishes)
+            found = planner.live.match(category.name, planner.wishes)
             if found.live is not None:
                 accounted.add(found.live.id)
                 continue
             accounted.update(c.id for c in found.others)
-            problem = self._problem(ctx, category, found)
-            if problem is not None:
-                result.diagnostics.append(problem)
-                continue
-            self._create(ctx, category, sections, wishes, result, clashes)
+            if not planner.mismatch(category, found):
+                planner.create(category)
         if ctx.desired.manifest.categories:
-            result.diagnostics += stale_section_ids(ctx, sections, clashes)
+            planner.result.diagnostics += stale_section_ids(ctx, planner.sections, planner.clashes)
         if ctx.prunes(KIND) and ctx.desired.manifest.categories:
-            for stray in live.all():
+            for stray in planner.live.all():
                 if stray.id not in accounted:
-                    result.diagnostics.append(
+                    planner.result.diagnostics.append(
                         warning(
                             f"({stray.where()}) not in the manifests, and the API cannot "
                             "delete categories",
@@ -130,55 +130,53 @@ class CategoriesResource(KindResource):
                             "add it to the manifests, or delete it in the helpdesk's admin panel",
                         )
                     )
-        return result
+        return planner.result
 
-    def _problem(
-        self, ctx: PlanContext, category: Category, found: CategoryMatch
-    ) -> Diagnostic | None:
-        addr = address(KIND, category.name)
-        location = ctx.location(KIND, category.name)
+
+class _Planner(Planner):
+    """Plans one run's categories."""
+
+    def __init__(self, ctx: PlanContext) -> None:
+        super().__init__(ctx, KIND)
+        self.live = ctx.live_of(KIND, LiveCategories) or LiveCategories({})
+        self.wishes = section_wishes(ctx.desired)
+        self.sections = Sections.of(self.live, ctx.desired.settings)
+        self.clashes: set[str] = set()  # section_ids entries already reported by a category
+
+    def mismatch(self, category: Category, found: CategoryMatch) -> bool:
+        """Whether the live categories of the entry's name rule out creating it (reported)."""
+        key = category.name
         if found.twins:
-            return error(found.twins_error(repr(category.name)), addr, TWINS_REMEDY, location)
-        if found.ambiguous:
-            return error(
-                f"exists in several sections ({where_text(found.others)})",
-                addr,
-                "give `section` to say which one the manifests mean",
-                location,
-            )
-        if found.others:
+            self.problem(key, found.twins_error(repr(key)), TWINS_REMEDY)
+        elif found.ambiguous:
+            remedy = "give `section` to say which one the manifests mean"
+            self.problem(key, f"exists in several sections ({where_text(found.others)})", remedy)
+        elif found.others:
             wanted = f"section {category.section!r}" if category.section else "no section"
             live_section = found.others[0]
-            return error(
+            self.problem(
+                key,
                 f"is {where_text(found.others)} live, not in {wanted}, and the API cannot "
                 "move a category",
-                addr,
                 "move it in the helpdesk's admin panel, or write "
                 f"`section: {live_section.section or 'null'}` in the manifest",
-                ctx.desired.location(KIND, category.name, "section") or location,
+                "section",
             )
-        return None
+        return bool(found.twins or found.ambiguous or found.others)
 
-    def _section(
-        self,
-        ctx: PlanContext,
-        category: Category,
-        wanted: str,
-        sections: Sections,
-        result: KindPlan,
-        clashes: set[str],
-    ) -> tuple[int, str] | None:
+    def section(self, category: Category, wanted: str) -> tuple[int, str] | None:
         """The (id, name) of the section a new category goes into; None after reporting
         why there is none. Live wins: what the categories show is what the helpdesk has."""
         assert category.section is not None
+        sections = self.sections
         if wanted in sections.live:
             return sections.live[wanted]
         addr = address(KIND, category.name)
-        where = ctx.desired.location(KIND, category.name, "section")
+        where = self.ctx.desired.location(KIND, category.name, "section")
         configured = sections.configured.get(wanted)
         if configured is None:
             known = sections.names()
-            result.diagnostics.append(
+            self.result.diagnostics.append(
                 error(
                     f"section {category.section!r} does not exist (the API shows a section "
                     "only through the categories in it, and cannot create one)"
@@ -197,8 +195,8 @@ class CategoriesResource(KindResource):
         other = sections.live_name(section_id)
         if other is not None:
             # Created with this id, the category would sit in `other`, not where it asks.
-            clashes.add(wanted)
-            result.diagnostics.append(
+            self.clashes.add(wanted)
+            self.result.diagnostics.append(
                 error(
                     f"settings.section_ids gives section {name!r} the id {section_id}, but "
                     f"live that id is section {other!r}",
@@ -211,44 +209,22 @@ class CategoriesResource(KindResource):
             return None
         return configured
 
-    def _create(
-        self,
-        ctx: PlanContext,
-        category: Category,
-        sections: Sections,
-        wishes: Mapping[str, str | None],
-        result: KindPlan,
-        clashes: set[str],
-    ) -> None:
-        addr = address(KIND, category.name)
+    def create(self, category: Category) -> None:
         params: dict[str, Any] = {"name": category.name}
         fields = [FieldChange("name", None, category.name)]
-        wanted = wishes.get(norm_key(category.name))
+        wanted = self.wishes.get(norm_key(category.name))
         if wanted is not None and category.section:
-            found = self._section(ctx, category, wanted, sections, result, clashes)
+            found = self.section(category, wanted)
             if found is None:
                 return
             params["sectionId"] = found[0]
             fields.append(FieldChange("section", None, found[1]))
-        ctx.will_create(KIND, category.name)
-        result.changes.append(
-            Change(
-                KIND,
-                category.name,
-                Action.create,
-                tuple(fields),
-                (
-                    Operation(
-                        "helpdesk",
-                        "POST",
-                        "/api/AddCategory",
-                        params,
-                        creates=addr,
-                        idempotent=False,
-                    ),
-                ),
-            )
+        self.ctx.will_create(KIND, category.name)
+        addr = address(KIND, category.name)
+        add = Operation(
+            "helpdesk", "POST", "/api/AddCategory", params, creates=addr, idempotent=False
         )
+        self.change(category.name, Action.create, fields, [add])
 
 
 def stale_section_ids(ctx: PlanContext, sections: Sections, clashes: set[str]) -> list[Diagnostic]:
