@@ -19,8 +19,8 @@ keys of the live objects read).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from reconciler.kinds.table import BY_NAME, service_of
 from reconciler.manifest.desired import DesiredState
@@ -45,6 +45,9 @@ __all__ = [
 class LiveData(Protocol):
     def digest_data(self) -> Any: ...
 
+    # Those keyed by name also give `named_ids()`: (name, id) of each live object, for the
+    # lookalike warnings (live/lookalikes.py) and the renames (planning/renames.py).
+
     def __len__(self) -> int:
         """The number of live objects (what the safety brake counts)."""
         ...
@@ -62,7 +65,27 @@ class Identified(Protocol):
 Obj = TypeVar("Obj", bound=Identified)  # pragma: no mutate
 
 
-class ByName(Generic[Obj]):
+class Keyed:
+    """A live state (a frozen dataclass) of the kind `kind`, keyed by normalised key."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+    kind: ClassVar[str]
+    by_key: Mapping[str, Any]
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(self.by_key)
+
+    def renamed(self, kind: str, old: str, new: str, written: str) -> Self:
+        """The object keyed `old` found under `new` (both normalised; `written`: as the
+        manifests write it) when it is of this kind (planning/renames.py); its record keeps
+        its key, which the update changes."""
+        if kind != self.kind or old not in self.by_key:
+            return self
+        by_key = {k: v for k, v in self.by_key.items() if k != old}
+        return replace(self, by_key={**by_key, new: self.by_key[old]})
+
+
+class ByName(Keyed, Generic[Obj]):
     """The lookups of a live state keyed by name (`norm_key`): its objects in scope
     (`by_key`), and those outside `settings.scope` (`outside`), kept only so that a
     reference to one resolves to its id. A subclass names the field that holds the name."""
@@ -72,11 +95,7 @@ class ByName(Generic[Obj]):
     name_field: ClassVar[str]
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return len(self.by_key)
-
-    def keys(self) -> frozenset[str]:
-        return frozenset(self.by_key)
 
     def get(self, name: str) -> Obj | None:
         return self.by_key.get(norm_key(name))

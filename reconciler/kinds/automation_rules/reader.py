@@ -22,7 +22,6 @@ class LiveRules:
     by_id: Mapping[int, RuleInfo | None]  # None: the service has no rule with that id
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return sum(1 for rule in self.by_id.values() if rule is not None)
 
     def digest_data(self) -> Any:

@@ -34,7 +34,6 @@ class LiveTechPermissions:
     names: Mapping[int, str] = field(default_factory=dict)  # category id -> name, as read
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return sum(1 for technicians in self.by_category.values() if technicians)
 
     def digest_data(self) -> Any:

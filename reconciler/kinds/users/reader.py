@@ -83,6 +83,7 @@ class LiveUser:
 
 @dataclass(frozen=True)
 class LiveUsers(ByName[LiveUser]):
+    kind = KIND
     name_field = "username"
     by_key: Mapping[str, LiveUser]  # normalised username -> user
     caller_id: int | None = None  # the account the reconciler runs as, when it was asked
@@ -99,16 +100,11 @@ class LiveUsers(ByName[LiveUser]):
         return data
 
     def renamed(self, kind: str, old: str, new: str, written: str) -> LiveUsers:
-        """As if the live object keyed `old` (normalised) of `kind` had the key `new`
-        (normalised; `written` as the manifests write it) (planning/renames.py): a user of
-        its own is found under the new username (its record still says the old one: the
-        update renames it); a company is named anew in its members' records, so that they
-        follow it without a change of their own."""
-        if kind == KIND and old in self.by_key:
-            by_key = {k: u for k, u in self.by_key.items() if k != old}
-            return replace(self, by_key={**by_key, new: self.by_key[old]})
+        """A user renamed is found under its new username (`Keyed.renamed`); a company
+        renamed is named anew in its members' records, so that they follow it without a
+        change of their own."""
         if kind != COMPANIES:
-            return self
+            return super().renamed(kind, old, new, written)
 
         def follow(user: LiveUser) -> LiveUser:
             same = user.company is not None and norm_key(user.company) == old
