@@ -26,9 +26,10 @@ from reconciler.kinds.table import BY_NAME, service_of
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import norm_key
 from reconciler.manifest.models import Kind
-from reconciler.plans import Action, Change, Diagnostic, Ref, address, error
+from reconciler.plans import Action, Change, Diagnostic, Ref, address, error, warning
 
 T = TypeVar("T")  # pragma: no mutate
+ADD_OR_DELETE = "add it to the manifests, or delete it in the helpdesk's admin panel"
 
 __all__ = [
     "ByName",
@@ -291,3 +292,8 @@ class Planner:
         where = self.ctx.desired.location(self.kind, key, *at) if at else None
         location = where or self.ctx.location(self.kind, key)
         self.result.diagnostics.append(report(message, address(self.kind, key), remedy, location))
+
+    def undeletable(self, name: str, remedy: str = ADD_OR_DELETE, where: str = "") -> None:
+        """A pruned kind's live object the manifests do not list, which no call can delete."""
+        message = f"{where}not in the manifests, and the API cannot delete {self.kind}"
+        self.result.diagnostics.append(warning(message, address(self.kind, name), remedy))

@@ -60,7 +60,6 @@ from reconciler.resources.base import (
     KindResource,
     PlanContext,
     Planner,
-    Reader,
     norm_key,
 )
 from reconciler.resources.ownership import marker_diagnostics, owned, value_changes
@@ -87,8 +86,7 @@ class AssetsResource(KindResource):
                 return asset.id
         return None
 
-    async def read(self, reader: Reader) -> LiveAssets:
-        return await read_assets(reader)
+    read = staticmethod(read_assets)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         planner = _Planner(ctx, ctx.live_of(KIND, LiveAssets) or LiveAssets({}))

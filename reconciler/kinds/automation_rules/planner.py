@@ -20,7 +20,7 @@ from reconciler.clients import RuleInfo
 from reconciler.kinds.automation_rules.model import AutomationRule
 from reconciler.kinds.automation_rules.reader import KIND, LiveRules, read_rules
 from reconciler.plans import Action, FieldChange, Operation, warning
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, Reader, norm_key
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, norm_key
 
 UNKNOWN = "(unknown)"
 NO_RULE = "check the id in the helpdesk's automation rules (the API cannot create rules)"
@@ -29,8 +29,7 @@ NO_RULE = "check the id in the helpdesk's automation rules (the API cannot creat
 class AutomationRulesResource(KindResource):
     kind = KIND
 
-    async def read(self, reader: Reader) -> LiveRules:
-        return await read_rules(reader)
+    read = staticmethod(read_rules)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveRules) or LiveRules({})

@@ -60,7 +60,6 @@ from reconciler.resources.base import (
     KindResource,
     PlanContext,
     Planner,
-    Reader,
     norm_key,
 )
 
@@ -103,8 +102,7 @@ class CategoriesResource(KindResource):
                 return category.id
         return None
 
-    async def read(self, reader: Reader) -> LiveCategories:
-        return await read_categories(reader)
+    read = staticmethod(read_categories)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         planner = _Planner(ctx)
@@ -122,14 +120,7 @@ class CategoriesResource(KindResource):
         if ctx.prunes(KIND) and ctx.desired.manifest.categories:
             for stray in planner.live.all():
                 if stray.id not in accounted:
-                    planner.result.diagnostics.append(
-                        warning(
-                            f"({stray.where()}) not in the manifests, and the API cannot "
-                            "delete categories",
-                            address(KIND, stray.name),
-                            "add it to the manifests, or delete it in the helpdesk's admin panel",
-                        )
-                    )
+                    planner.undeletable(stray.name, where=f"({stray.where()}) ")
         return planner.result
 
 

@@ -17,8 +17,8 @@ from reconciler.kinds.companies.reader import (
     read_companies,
 )
 from reconciler.manifest.desired import DesiredState
-from reconciler.plans import Action, Change, FieldChange, Operation, Ref, address, warning
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, Reader, norm_key
+from reconciler.plans import Action, Change, FieldChange, Operation, Ref, address
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, norm_key
 from reconciler.resources.ownership import marker_diagnostics, owned, value_changes
 
 UPDATE = "/api/UpdateCompany"
@@ -47,8 +47,7 @@ class CompaniesResource(KindResource):
                 return company.id
         return None
 
-    async def read(self, reader: Reader) -> LiveCompanies:
-        return await read_companies(reader)
+    read = staticmethod(read_companies)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveCompanies) or LiveCompanies({})
@@ -65,13 +64,7 @@ class CompaniesResource(KindResource):
             wanted = {norm_key(c.name) for c in ctx.desired.manifest.companies}
             for key, unlisted in sorted(live.by_key.items()):
                 if key not in wanted and owned(ctx, KIND, unlisted.custom_values):
-                    planner.result.diagnostics.append(
-                        warning(
-                            "not in the manifests, and the API cannot delete companies",
-                            address(KIND, unlisted.name),
-                            "add it to the manifests, or delete it in the helpdesk's admin panel",
-                        )
-                    )
+                    planner.undeletable(unlisted.name)
         return planner.result
 
 

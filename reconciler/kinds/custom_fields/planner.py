@@ -27,7 +27,7 @@ from reconciler.kinds.custom_fields.reader import (
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import OptionId
 from reconciler.plans import Diagnostic, FieldChange, Operation, Ref, error
-from reconciler.resources.base import KindPlan, Reader, norm_key
+from reconciler.resources.base import KindPlan, norm_key
 
 
 class CustomFieldsResource:
@@ -40,8 +40,7 @@ class CustomFieldsResource:
     def needs(self, desired: DesiredState) -> bool:
         return bool(desired_usages(desired))
 
-    async def read(self, reader: Reader) -> CustomFieldCatalogue:
-        return await read_catalogue(reader)
+    read = staticmethod(read_catalogue)
 
     def diff(self, ctx: Any) -> KindPlan:
         return KindPlan()

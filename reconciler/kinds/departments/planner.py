@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from reconciler.kinds.departments.reader import KIND, LiveDepartments, read_departments
 from reconciler.kinds.table import references_to
-from reconciler.plans import Action, FieldChange, address, warning
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, Reader, norm_key
+from reconciler.plans import Action, FieldChange, address
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, norm_key
 
 
 def _carriers(ctx: PlanContext) -> dict[str, tuple[str, str]]:
@@ -29,8 +29,7 @@ def _carriers(ctx: PlanContext) -> dict[str, tuple[str, str]]:
 class DepartmentsResource(KindResource):
     kind = KIND
 
-    async def read(self, reader: Reader) -> LiveDepartments:
-        return await read_departments(reader)
+    read = staticmethod(read_departments)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveDepartments) or LiveDepartments({})
@@ -62,11 +61,5 @@ class DepartmentsResource(KindResource):
             wanted = {norm_key(d.name) for d in ctx.desired.manifest.departments} | set(carriers)
             for key, (_, name) in sorted(live.by_key.items()):
                 if key not in wanted:
-                    planner.result.diagnostics.append(
-                        warning(
-                            "not in the manifests, and the API cannot delete departments",
-                            address(KIND, name),
-                            "delete it in the helpdesk's admin panel",
-                        )
-                    )
+                    planner.undeletable(name, "delete it in the helpdesk's admin panel")
         return planner.result

@@ -39,7 +39,7 @@ from reconciler.kinds.employees.reader import (
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import email_key
 from reconciler.plans import Action, Change, FieldChange, Operation, address, warning
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, Reader
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner
 
 DELETE_REASON = "not in the manifests: pruned by DELETE, which cannot be undone"
 
@@ -89,8 +89,7 @@ class EmployeesResource(KindResource):
                 return record.get("id")
         return None
 
-    async def read(self, reader: Reader) -> LiveEmployees:
-        return await read_employees(reader)
+    read = staticmethod(read_employees)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         key_field = ctx.desired.settings.employee_key

@@ -65,7 +65,6 @@ from reconciler.resources.base import (
     KindResource,
     PlanContext,
     Planner,
-    Reader,
     norm_key,
 )
 from reconciler.resources.implicit_technicians import access_notes, implicit_access
@@ -82,8 +81,7 @@ class TechPermissionsResource(KindResource):
     kind = KIND
     uses: tuple[str, ...] = (CATEGORIES, USERS)  # users: the administrators (implicit technicians)
 
-    async def read(self, reader: Reader) -> LiveTechPermissions:
-        return await read_tech_permissions(reader)
+    read = staticmethod(read_tech_permissions)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         planner = _Planner(ctx)

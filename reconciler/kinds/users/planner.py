@@ -69,7 +69,6 @@ from reconciler.resources.base import (
     KindResource,
     PlanContext,
     Planner,
-    Reader,
     norm_key,
 )
 from reconciler.resources.ownership import marker_diagnostics, owned, value_changes
@@ -100,8 +99,7 @@ class UsersResource(KindResource):
             raise
         return parse_user(found).id if isinstance(found, Mapping) else None
 
-    async def read(self, reader: Reader) -> LiveUsers:
-        return await read_users(reader)
+    read = staticmethod(read_users)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         planner = _Planner(ctx)
