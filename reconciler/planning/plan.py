@@ -16,7 +16,6 @@ from reconciler.live.coverage import coverage
 from reconciler.live.lookalikes import lookalike_warnings
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import HELPDESK, WORKSPACE, norm_key
-from reconciler.planning.handoffs import ordered_handoffs
 from reconciler.planning.missing_fields import told_once
 from reconciler.planning.order import (
     CycleError,
@@ -27,7 +26,7 @@ from reconciler.planning.order import (
 )
 from reconciler.planning.rename_hints import rename_hints
 from reconciler.planning.renames import find_renames, mark_renames, with_renames
-from reconciler.planning.uniqueness import uniqueness_errors
+from reconciler.planning.unique_values import ordered_handoffs, uniqueness_errors
 from reconciler.plans import Change, Diagnostic, Plan, error, warning
 from reconciler.plans.addresses import Selector, split_address, unmatched, with_sources
 from reconciler.resources.base import PlanContext, Resource
