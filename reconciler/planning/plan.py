@@ -24,8 +24,7 @@ from reconciler.planning.order import (
     with_dependencies,
     without_dependents,
 )
-from reconciler.planning.rename_hints import rename_hints
-from reconciler.planning.renames import find_renames, mark_renames, with_renames
+from reconciler.planning.renames import find_renames, mark_renames, rename_hints, with_renames
 from reconciler.planning.unique_values import ordered_handoffs, uniqueness_errors
 from reconciler.plans import Change, Diagnostic, Plan, error, warning
 from reconciler.plans.addresses import Selector, split_address, unmatched, with_sources

@@ -40,7 +40,7 @@ def from_line(change: Change) -> str:
 
 
 def hint_lines(change: Change) -> list[str]:
-    """What a create's rename hints say (planning/rename_hints.py), two lines each: the
+    """What a create's rename hints say (planning/renames.py), two lines each: the
     look-alike, then the line to add for a rename."""
     lines = []
     for hint in change.rename_hints:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reconciler.manifest.loader import load_manifest_text
-from reconciler.planning.rename_hints import compact, previously_line
+from reconciler.planning.renames import compact, previously_line
 
 KEYS = [
     "Acme Corp",

@@ -48,7 +48,7 @@ class LiveCompanies(ByName[LiveCompany]):
 
     def field_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
         """(normalised key, name as live, id, value of `field`) of every company in scope
-        (planning/rename_hints.py)."""
+        (planning/renames.py)."""
         return ((k, c.name, c.id, getattr(c, field)) for k, c in self.by_key.items())
 
 

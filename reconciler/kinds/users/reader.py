@@ -119,7 +119,7 @@ class LiveUsers(ByName[LiveUser]):
     def unique_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
         """(normalised key, key as live, id, value of `field`) of every live user, the
         disabled ones included: what the API keeps unique (planning/unique_values.py), and
-        what says a user created may be one of them renamed (planning/rename_hints.py)."""
+        what says a user created may be one of them renamed (planning/renames.py)."""
         return ((k, u.username, u.id, getattr(u, field)) for k, u in self.by_key.items())
 
     field_values = unique_values
