@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.kinds.assets.model import Asset
+from reconciler.kinds.assets import Asset
 from reconciler.kinds.assets.reader import (
     COMPANIES,
     KIND,

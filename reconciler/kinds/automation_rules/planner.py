@@ -17,7 +17,7 @@ Decisions:
 from __future__ import annotations
 
 from reconciler.clients import RuleInfo
-from reconciler.kinds.automation_rules.model import AutomationRule
+from reconciler.kinds.automation_rules import AutomationRule
 from reconciler.kinds.automation_rules.reader import KIND, LiveRules, read_rules
 from reconciler.plans import Action, FieldChange, Operation, warning
 from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, norm_key

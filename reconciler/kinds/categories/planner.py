@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reconciler.kinds.categories.model import Category
+from reconciler.kinds.categories import Category
 from reconciler.kinds.categories.reader import (
     KIND,
     TWINS_REMEDY,

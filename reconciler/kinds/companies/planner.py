@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.kinds.companies.model import Company
+from reconciler.kinds.companies import Company
 from reconciler.kinds.companies.reader import (
     KIND,
     LiveCompanies,

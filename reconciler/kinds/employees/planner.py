@@ -28,7 +28,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
-from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.employees import Employee
 from reconciler.kinds.employees.reader import (
     KIND,
     SERVER_FIELDS,

@@ -30,7 +30,7 @@ Decisions:
 
 from __future__ import annotations
 
-from reconciler.kinds.categories.model import Category
+from reconciler.kinds.categories import Category
 from reconciler.kinds.categories.reader import (
     TWINS_REMEDY,
     CategoryMatch,
@@ -39,7 +39,7 @@ from reconciler.kinds.categories.reader import (
     section_wishes,
 )
 from reconciler.kinds.custom_fields.planner import closest
-from reconciler.kinds.tech_permissions.model import TechPermission
+from reconciler.kinds.tech_permissions import TechPermission
 from reconciler.kinds.tech_permissions.reader import (
     CATEGORIES,
     KIND,
@@ -48,7 +48,7 @@ from reconciler.kinds.tech_permissions.reader import (
     Technician,
     read_tech_permissions,
 )
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.kinds.users.reader import LiveUsers
 from reconciler.manifest.scopes import category_name
 from reconciler.plans import (

@@ -37,7 +37,7 @@ from typing import Any
 from reconciler.errors import ApiError
 from reconciler.kinds.companies.reader import LiveCompanies
 from reconciler.kinds.custom_fields.planner import closest
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.kinds.users.reader import (
     COMPANIES,
     DEPARTMENTS,

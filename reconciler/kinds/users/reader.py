@@ -13,7 +13,7 @@ from typing import Any
 
 from reconciler.kinds.custom_fields.reader import full_values_for, unignored
 from reconciler.kinds.table import spec
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import email_key
 from reconciler.manifest.renames import formers_of, live_value
