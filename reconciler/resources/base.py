@@ -26,7 +26,7 @@ from reconciler.kinds.table import BY_NAME, service_of
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import norm_key
 from reconciler.manifest.models import Kind
-from reconciler.plans import Action, Change, Diagnostic, Ref, address, error, warning
+from reconciler.plans import Action, Change, Diagnostic, Operation, Ref, address, error, warning
 
 T = TypeVar("T")  # pragma: no mutate
 ADD_OR_DELETE = "add it to the manifests, or delete it in the helpdesk's admin panel"
@@ -182,6 +182,11 @@ class KindResource:
             )
             or _named_by_scope(self.kind, desired)
         )
+
+
+def post(call: str, params: dict[str, Any], description: str = "", **create: Any) -> Operation:
+    """The helpdesk's `POST /api/<call>` (`create`: its `creates` and `idempotent`)."""
+    return Operation("helpdesk", "POST", f"/api/{call}", params, description=description, **create)
 
 
 def ignored(desired: DesiredState, kind: str) -> frozenset[str]:

@@ -61,6 +61,7 @@ from reconciler.resources.base import (
     PlanContext,
     Planner,
     norm_key,
+    post,
 )
 from reconciler.resources.ownership import marker_diagnostics, owned, value_changes
 
@@ -161,12 +162,6 @@ class _Planner(Planner):
             )
         return found
 
-    def custom_fields(
-        self, entry: Asset, asset_id: int | Ref, live_items: Any
-    ) -> tuple[list[FieldChange], list[Operation]]:
-        key = entry.serial_number
-        return value_changes(self, key, entry.custom_fields, live_items, asset_id)
-
     def create(self, entry: Asset) -> None:
         given = self.given(entry)
         missing = [n for n in REQUIRED if n not in given or getattr(entry, n) is None]
@@ -194,10 +189,10 @@ class _Planner(Planner):
             company_id = self.company(entry, entry.company)
             if company_id is not None:
                 params["companyId"] = company_id
-        operations = [
-            Operation("helpdesk", "POST", "/api/Asset", params, creates=addr, idempotent=False)
-        ]
-        cf_fields, cf_ops = self.custom_fields(entry, Ref(addr), None)
+        operations = [post("Asset", params, creates=addr, idempotent=False)]
+        cf_fields, cf_ops = value_changes(
+            self, entry.serial_number, entry.custom_fields, None, Ref(addr)
+        )
         fields += cf_fields
         operations += cf_ops
         if "assigned_users" in given and entry.assigned_users:
@@ -235,8 +230,11 @@ class _Planner(Planner):
             record["quantity"] = entry.quantity
         if "company" in given:
             self.update_company(entry, current, record, fields)
-        operations = [Operation("helpdesk", "POST", "/api/UpdateAsset", record)] if fields else []
-        cf_fields, cf_ops = self.custom_fields(entry, current.id, current.custom_values)
+        operations = [post("UpdateAsset", record)] if fields else []
+        live_values = current.custom_values
+        cf_fields, cf_ops = value_changes(
+            self, entry.serial_number, entry.custom_fields, live_values, current.id
+        )
         fields += cf_fields
         operations += cf_ops
         if "assigned_users" in given and entry.assigned_users is not None:
@@ -294,12 +292,14 @@ class _Planner(Planner):
         for key, user in live.items():
             if key in wanted:
                 continue
+            shown = self.shown(user)
             if isinstance(key, int):
-                operations.append(_unassign(current.id, key, self.shown(user)))
+                unassign = {"assetId": current.id, "userId": key}
+                operations.append(post("UnAssignAssetToUser", unassign, f"unassign {shown}"))
             else:
                 self.problem(
                     entry.serial_number,
-                    f"cannot unassign {self.shown(user)!r}: the API gives no user id",
+                    f"cannot unassign {shown!r}: the API gives no user id",
                     "unassign the user in the helpdesk",
                 )
         for key, (username, target) in wanted.items():
@@ -355,18 +355,8 @@ class _Planner(Planner):
 
 def _assign(asset_id: int | Ref, user_id: int | Ref, username: str) -> Operation:
     params = {"assetId": asset_id, "userId": user_id}
-    return Operation(
-        "helpdesk", "POST", "/api/AssignAssetToUser", params, description=f"assign to {username}"
-    )
-
-
-def _unassign(asset_id: int, user_id: int, username: str) -> Operation:
-    params = {"assetId": asset_id, "userId": user_id}
-    return Operation(
-        "helpdesk", "POST", "/api/UnAssignAssetToUser", params, description=f"unassign {username}"
-    )
+    return post("AssignAssetToUser", params, f"assign to {username}")
 
 
 def _switch(asset_id: int | Ref, *, enable: bool) -> Operation:
-    path = "/api/EnableAsset" if enable else "/api/DisableAsset"
-    return Operation("helpdesk", "POST", path, {"assetId": asset_id})
+    return post("EnableAsset" if enable else "DisableAsset", {"assetId": asset_id})

@@ -50,7 +50,6 @@ from reconciler.plans import (
     Change,
     Diagnostic,
     FieldChange,
-    Operation,
     address,
     error,
     warning,
@@ -61,6 +60,7 @@ from reconciler.resources.base import (
     PlanContext,
     Planner,
     norm_key,
+    post,
 )
 
 
@@ -212,9 +212,7 @@ class _Planner(Planner):
             fields.append(FieldChange("section", None, found[1]))
         self.ctx.will_create(KIND, category.name)
         addr = address(KIND, category.name)
-        add = Operation(
-            "helpdesk", "POST", "/api/AddCategory", params, creates=addr, idempotent=False
-        )
+        add = post("AddCategory", params, creates=addr, idempotent=False)
         self.change(category.name, Action.create, fields, [add])
 
 

@@ -17,11 +17,11 @@ from reconciler.kinds.companies.reader import (
     read_companies,
 )
 from reconciler.manifest.desired import DesiredState
-from reconciler.plans import Action, Change, FieldChange, Operation, Ref, address
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, norm_key
+from reconciler.plans import Action, Change, FieldChange, Ref, address
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, norm_key, post
 from reconciler.resources.ownership import marker_diagnostics, owned, value_changes
 
-UPDATE = "/api/UpdateCompany"
+UPDATE = "UpdateCompany"
 
 
 def same_domains(a: tuple[str, ...] | list[str], b: tuple[str, ...] | list[str]) -> bool:
@@ -76,12 +76,12 @@ def _create(planner: Planner, company: Company) -> None:
     if "email_domains" in given and company.email_domains:
         params["emailDomains"] = ";".join(company.email_domains)
         fields.append(FieldChange("email_domains", None, list(company.email_domains)))
-    operations = [Operation("helpdesk", "POST", "/api/Company", params, creates=addr)]
+    operations = [post("Company", params, creates=addr)]
     if "notes" in given and _text(company.notes):
         fields.append(FieldChange("notes", None, company.notes))
         # `Company` takes no notes: a second call sets them, with the whole record.
         record = {**params, "id": Ref(addr), "notes": company.notes}
-        operations.append(Operation("helpdesk", "POST", UPDATE, record, description="set notes"))
+        operations.append(post(UPDATE, record, "set notes"))
     values = value_changes(planner, company.name, company.custom_fields, None, Ref(addr))
     planner.change(company.name, Action.create, fields + values[0], operations + values[1])
 
@@ -105,7 +105,7 @@ def _update(planner: Planner, company: Company, current: LiveCompany) -> None:
     if "notes" in given and _text(company.notes) != _text(current.notes):
         fields.append(FieldChange("notes", current.notes, company.notes))
         record["notes"] = company.notes or ""
-    operations = [Operation("helpdesk", "POST", UPDATE, record)] if fields else []
+    operations = [post(UPDATE, record)] if fields else []
     live_values = current.custom_values or ()
     values = value_changes(planner, company.name, company.custom_fields, live_values, current.id)
     fields += values[0]

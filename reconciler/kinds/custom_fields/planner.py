@@ -176,15 +176,9 @@ def diff_values(
                 shown(definition, wanted),
             )
         )
-        operations.append(
-            Operation(
-                "helpdesk",
-                "POST",
-                set_path,
-                {"id": entity_id, "fieldId": definition.id, "value": wanted or ""},
-                description=f"set {definition.name}",
-            )
-        )
+        params = {"id": entity_id, "fieldId": definition.id, "value": wanted or ""}
+        set_value = f"set {definition.name}"
+        operations.append(Operation("helpdesk", "POST", set_path, params, description=set_value))
     return fields, operations, problems
 
 

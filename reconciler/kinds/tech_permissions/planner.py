@@ -66,11 +66,12 @@ from reconciler.resources.base import (
     PlanContext,
     Planner,
     norm_key,
+    post,
 )
 from reconciler.resources.implicit_technicians import access_notes, implicit_access
 
-ADD_PATH = "/api/AddCategoryTechPermission"
-REMOVE_PATH = "/api/RemoveCategoryTechPermission"
+ADD_PATH = "AddCategoryTechPermission"
+REMOVE_PATH = "RemoveCategoryTechPermission"
 
 
 def _sorted_names(names: list[str]) -> list[str]:
@@ -312,5 +313,4 @@ def _prune_key(category: LiveCategory, categories: LiveCategories) -> str:
 
 
 def _operation(path: str, user: int | Ref, category: int | Ref, description: str) -> Operation:
-    params = {"userId": user, "categoryId": category}
-    return Operation("helpdesk", "POST", path, params, description=description)
+    return post(path, {"userId": user, "categoryId": category}, description)

@@ -70,12 +70,13 @@ from reconciler.resources.base import (
     PlanContext,
     Planner,
     norm_key,
+    post,
 )
 from reconciler.resources.ownership import marker_diagnostics, owned, value_changes
 
 __all__ = ["LiveUser", "LiveUsers", "UsersResource", "parse_user", "record_changes"]
 
-UPDATE_PATH = "/api/UpdateUser"
+UPDATE = "UpdateUser"
 ADD_EMAIL = "add `email:` to the entry"
 CREATE_FIELDS = ("first_name", "last_name", "phone", "location", "company", "department")
 
@@ -146,9 +147,7 @@ class _Planner(Planner):
             if name in CREATE_FIELDS:
                 params[RECORD_FIELDS[name]] = value
         params["sendWelcomeEmail"] = user.send_welcome_email
-        create = Operation(
-            "helpdesk", "POST", "/api/CreateUser", params, creates=ref.address, idempotent=False
-        )
+        create = post("CreateUser", params, creates=ref.address, idempotent=False)
         values = value_changes(self, user.username, user.custom_fields, None, ref)
         company = user.company if "company" in given else None
         self.change(
@@ -216,7 +215,7 @@ class _Planner(Planner):
         if unnamed and not any(f.path == "department" for f in fields):
             location = self.ctx.location(KIND, current.username)
             self.result.diagnostics.append(_unnamed_department(current, location))
-        return Operation("helpdesk", "POST", UPDATE_PATH, record)
+        return post(UPDATE, record)
 
     def company_dependency(self, user: User, company: Any) -> tuple[str, ...]:
         """A company the plan creates is created before the user that names it. One that is
@@ -269,4 +268,4 @@ def _completion(user: User, given: set[str], ref: Ref) -> list[Operation]:
         return []
     record = create_record(user, given, ref)
     description = "set " + ", ".join(extra)
-    return [Operation("helpdesk", "POST", UPDATE_PATH, record, description=description)]
+    return [post(UPDATE, record, description)]
