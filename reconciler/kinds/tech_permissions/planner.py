@@ -3,7 +3,7 @@ that category. Read per category with `TechsForCategory`, changed with
 `AddCategoryTechPermission` and `RemoveCategoryTechPermission`.
 
 Decisions:
-- Implicit technicians (`implicit_technicians.py`): administrators, and users listed in
+- Implicit technicians (`reader.py`): administrators, and users listed in
   every live category, are never removed (not by an entry, not by pruning), do not show
   in the `technicians` before/after unless the entry lists them, and are named once in a
   note ("has access through ..."). The technicians of every category are read when a
@@ -46,6 +46,8 @@ from reconciler.kinds.tech_permissions.reader import (
     USERS,
     LiveTechPermissions,
     Technician,
+    access_notes,
+    implicit_access,
     read_tech_permissions,
 )
 from reconciler.kinds.users import User
@@ -68,7 +70,6 @@ from reconciler.resources.base import (
     norm_key,
     post,
 )
-from reconciler.resources.implicit_technicians import access_notes, implicit_access
 
 ADD_PATH = "AddCategoryTechPermission"
 REMOVE_PATH = "RemoveCategoryTechPermission"
