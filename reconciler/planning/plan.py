@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from reconciler.kinds.custom_fields.planner import told_once
 from reconciler.kinds.table import KIND_NAMES, service_of
 from reconciler.live import LiveState
 from reconciler.live.coverage import coverage
 from reconciler.live.lookalikes import lookalike_warnings
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import HELPDESK, WORKSPACE, norm_key
-from reconciler.planning.missing_fields import told_once
 from reconciler.planning.order import (
     CycleError,
     dependencies,
