@@ -290,12 +290,18 @@ class Planner:
         self.result.changes.append(change)
 
     def problem(
-        self, key: str, message: str, remedy: str | None = None, *at: str | int, report: Any = error
+        self,
+        key: str,
+        message: str,
+        remedy: str | None = None,
+        *at: str | int,
+        report: Any = error,
+        exact: bool = False,
     ) -> None:
         """A diagnostic of the entry `key`, located at its value `at` when given (and
-        known), else at the entry."""
+        known; `exact`: only there), else at the entry."""
         where = self.ctx.desired.location(self.kind, key, *at) if at else None
-        location = where or self.ctx.location(self.kind, key)
+        location = where if exact else where or self.ctx.location(self.kind, key)
         self.result.diagnostics.append(report(message, address(self.kind, key), remedy, location))
 
     def undeletable(self, name: str, remedy: str = ADD_OR_DELETE, where: str = "") -> None:

@@ -51,7 +51,6 @@ from reconciler.plans import (
     Diagnostic,
     FieldChange,
     address,
-    error,
     warning,
 )
 from reconciler.resources.base import (
@@ -162,24 +161,21 @@ class _Planner(Planner):
         sections = self.sections
         if wanted in sections.live:
             return sections.live[wanted]
-        addr = address(KIND, category.name)
-        where = self.ctx.desired.location(KIND, category.name, "section")
         configured = sections.configured.get(wanted)
         if configured is None:
             known = sections.names()
-            self.result.diagnostics.append(
-                error(
-                    f"section {category.section!r} does not exist (the API shows a section "
-                    "only through the categories in it, and cannot create one)"
-                    + closest(category.section, known),
-                    addr,
-                    "in the helpdesk's admin panel, create the section with at least one "
-                    "category in it, or use one of: "
-                    + (", ".join(known) if known else "(no sections exist)")
-                    + "; a section that holds no category yet is named with its id under "
-                    "settings.section_ids",
-                    where,
-                )
+            self.problem(
+                category.name,
+                f"section {category.section!r} does not exist (the API shows a section "
+                "only through the categories in it, and cannot create one)"
+                + closest(category.section, known),
+                "in the helpdesk's admin panel, create the section with at least one "
+                "category in it, or use one of: "
+                + (", ".join(known) if known else "(no sections exist)")
+                + "; a section that holds no category yet is named with its id under "
+                "settings.section_ids",
+                "section",
+                exact=True,
             )
             return None
         section_id, name = configured
@@ -187,15 +183,14 @@ class _Planner(Planner):
         if other is not None:
             # Created with this id, the category would sit in `other`, not where it asks.
             self.clashes.add(wanted)
-            self.result.diagnostics.append(
-                error(
-                    f"settings.section_ids gives section {name!r} the id {section_id}, but "
-                    f"live that id is section {other!r}",
-                    addr,
-                    f"correct the id of {name!r} in settings.section_ids (the admin panel "
-                    f"shows it), or write `section: {other}` if the section was renamed",
-                    where,
-                )
+            self.problem(
+                category.name,
+                f"settings.section_ids gives section {name!r} the id {section_id}, but "
+                f"live that id is section {other!r}",
+                f"correct the id of {name!r} in settings.section_ids (the admin panel "
+                f"shows it), or write `section: {other}` if the section was renamed",
+                "section",
+                exact=True,
             )
             return None
         return configured

@@ -169,16 +169,16 @@ class _Planner(Planner):
                 wanted[key] = (ref, username)
             else:
                 known = self.ctx.known_names(USERS)
-                self.result.diagnostics.append(
-                    error(
-                        f"unknown technician {username!r}: no such user exists or is created "
-                        "by this plan" + closest(username, known),
-                        address(KIND, entry.category),
-                        "add the user under `users` in the manifests, or fix the username",
-                        # Read from a file, every listed name has its own position
-                        # (a merged `<<:` list names the anchor's).
-                        self.ctx.desired.location(KIND, entry.category, "technicians", index),
-                    )
+                self.problem(
+                    entry.category,
+                    f"unknown technician {username!r}: no such user exists or is created "
+                    "by this plan" + closest(username, known),
+                    "add the user under `users` in the manifests, or fix the username",
+                    # Read from a file, every listed name has its own position (a merged
+                    # `<<:` list names the anchor's).
+                    "technicians",
+                    index,
+                    exact=True,
                 )
         return wanted
 

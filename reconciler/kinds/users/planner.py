@@ -56,7 +56,6 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.plans import (
     Action,
     Change,
-    Diagnostic,
     FieldChange,
     Operation,
     Ref,
@@ -213,8 +212,17 @@ class _Planner(Planner):
             )
         unnamed = current.department is None and current.department_id is not None
         if unnamed and not any(f.path == "department" for f in fields):
-            location = self.ctx.location(KIND, current.username)
-            self.result.diagnostics.append(_unnamed_department(current, location))
+            # UpdateUser names a department, and its record is complete (an omitted field
+            # is blanked): a department known only by an id no listed department has cannot
+            # be sent back, so any update of the user would clear it.
+            self.problem(
+                current.username,
+                f"its department is listed only by id {current.department_id}, which no "
+                "listed department has, and UpdateUser takes a department's name: updating "
+                "the user would clear its department",
+                "give the user's `department` in the entry, or fix the user's department in "
+                "the helpdesk",
+            )
         return post(UPDATE, record)
 
     def company_dependency(self, user: User, company: Any) -> tuple[str, ...]:
@@ -229,31 +237,16 @@ class _Planner(Planner):
             return (found.address,)
         if found is None and self.ctx.live_of(COMPANIES, LiveCompanies) is not None:
             known = self.ctx.live_names(COMPANIES)
-            self.result.diagnostics.append(
-                error(
-                    f"company {company!r} is neither live nor in the manifests: the helpdesk "
-                    "would create it as a side effect, and a company cannot be deleted"
-                    + closest(str(company), known),
-                    address(KIND, user.username),
-                    f"fix the name, or add the company under `{COMPANIES}` to create it",
-                    self.ctx.desired.location(KIND, user.username, "company"),
-                )
+            self.problem(
+                user.username,
+                f"company {company!r} is neither live nor in the manifests: the helpdesk "
+                "would create it as a side effect, and a company cannot be deleted"
+                + closest(str(company), known),
+                f"fix the name, or add the company under `{COMPANIES}` to create it",
+                "company",
+                exact=True,
             )
         return ()
-
-
-def _unnamed_department(current: LiveUser, location: str | None) -> Diagnostic:
-    """UpdateUser names a department, and its record is complete (an omitted field is
-    blanked): a department known only by an id no listed department has cannot be sent
-    back, so any update of the user would clear it."""
-    return error(
-        f"its department is listed only by id {current.department_id}, which no listed "
-        "department has, and UpdateUser takes a department's name: updating the user "
-        "would clear its department",
-        address(KIND, current.username),
-        "give the user's `department` in the entry, or fix the user's department in the helpdesk",
-        location,
-    )
 
 
 def _completion(user: User, given: set[str], ref: Ref) -> list[Operation]:
