@@ -217,26 +217,19 @@ def stale_section_ids(ctx: PlanContext, sections: Sections, clashes: set[str]) -
     another name (unless a category already reported it as an error)."""
     found = []
     for key, (section_id, name) in sections.configured.items():
-        where = ctx.desired.settings_location("section_ids", name)
         live = sections.live.get(key)
+        other = sections.live_name(section_id) if live is None and key not in clashes else None
         if live is not None and live[0] != section_id:
-            found.append(
-                warning(
-                    f"settings.section_ids gives section {name!r} the id {section_id}, but the "
-                    f"categories in it show id {live[0]} live: the live id is used",
-                    remedy=f"correct or remove {name!r} in settings.section_ids",
-                    location=where,
-                )
+            why = f"the categories in it show id {live[0]} live: the live id is used"
+        elif other is not None:
+            why = f"live that id is section {other!r}"
+        else:
+            continue
+        found.append(
+            warning(
+                f"settings.section_ids gives section {name!r} the id {section_id}, but {why}",
+                remedy=f"correct or remove {name!r} in settings.section_ids",
+                location=ctx.desired.settings_location("section_ids", name),
             )
-        elif live is None and key not in clashes:
-            other = sections.live_name(section_id)
-            if other is not None:
-                found.append(
-                    warning(
-                        f"settings.section_ids gives section {name!r} the id {section_id}, but "
-                        f"live that id is section {other!r}",
-                        remedy=f"correct or remove {name!r} in settings.section_ids",
-                        location=where,
-                    )
-                )
+        )
     return found
