@@ -77,24 +77,13 @@ def parse_technician(raw: Mapping[str, Any]) -> Technician:
     )
 
 
-def categories_to_read(categories: LiveCategories, desired: DesiredState, prune: bool) -> list[int]:
-    """Ids of the live categories whose technicians the plan needs (pure)."""
-    wishes = section_wishes(desired)
-    ids: list[int] = []
-    for entry in desired.manifest.tech_permissions:
-        found = categories.match(entry.category, wishes).live
-        if found is not None and found.id not in ids:
-            ids.append(found.id)
-    if prune:
-        ids += [c.id for c in categories.all() if c.id not in ids]
-    return ids
-
-
 async def read_tech_permissions(reader: Reader) -> LiveTechPermissions:
     categories = await reader.get(CATEGORIES) or LiveCategories({})
-    # Pruning only when the manifests list tech permissions (see tech_permissions.py).
+    # Pruning only when the manifests list tech permissions (see the planner).
     prune = KIND in reader.prune and bool(reader.desired.manifest.tech_permissions)
-    ids = categories_to_read(categories, reader.desired, prune)
+    # The categories the entries name, and when pruning every other one.
+    wanted = wanted_by_category(categories, reader.desired)
+    ids = [*wanted, *(c.id for c in categories.all() if prune and c.id not in wanted)]
     if reader.full(KIND):
         ids += [c.id for c in categories.all() if c.id not in ids and reader.wants(KIND, c.name)]
     by_category = await read_technicians(reader, ids)
@@ -104,7 +93,6 @@ async def read_tech_permissions(reader: Reader) -> LiveTechPermissions:
         # read the other categories too when a removal from a managed one depends on it.
         users = await reader.get(USERS) or LiveUsers({})
         admins = {u.id for u in users.by_key.values() if u.is_admin}
-        wanted = wanted_by_category(categories, reader.desired)
         if worth_reading_all(by_category, admins, wanted, len(categories)):
             by_category.update(await read_technicians(reader, rest))
     names = {c.id: c.name for c in categories.all() if c.id in by_category}
