@@ -1,6 +1,7 @@
 """The assets' live state: `Assets` items parsed into `LiveAsset`s (tolerating the shapes
 of different versions: assigned users as objects, ids or names; a `Disabled` flag or
-none), indexed by serial number, and their reader. `assets.py` plans with it."""
+none), indexed by serial number, and their reader. The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Automation rules' live state: the rules read by id (`GET /Rule/{id}`, XML; no endpoint
 lists them), and their reader: the ids the manifests give, and in a full read those the
-caller names (`Reader.named`, export's `--rule-ids`). See `automation_rules.py` for the
-decisions."""
+caller names (`Reader.named`, export's `--rule-ids`). The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Categories' live state: `categories` items parsed into `LiveCategory`s, grouped by
-name (the same name may exist in several sections), the match of a manifest entry to one
-of them (shared with `tech_permissions`, which needs the same category), and their
-reader. See `categories.py` for the decisions."""
+"""Categories' live state: `categories` items parsed into `LiveCategory`s, grouped by name
+(the same name may exist in several sections), the match of a manifest entry to one of
+them (shared with `tech_permissions`, which needs the same category), and their reader.
+The decisions are the planner's (`planner.py`)."""
 
 from __future__ import annotations
 

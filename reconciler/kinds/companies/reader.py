@@ -1,6 +1,6 @@
 """Companies' live state: `Companies` items parsed into `LiveCompany`s, keyed by name
-(case-insensitive; of several with one name, the last listed), and their reader. See
-`companies.py` for the decisions."""
+(case-insensitive; of several with one name, the last listed), and their reader. The
+decisions are the planner's (`planner.py`)."""
 
 from __future__ import annotations
 

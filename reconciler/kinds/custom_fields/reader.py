@@ -1,9 +1,8 @@
 """The custom field catalogue's live state: the definitions of the fields of companies,
-users and assets (`CustomFields?type=N`), with their dropdown options in whatever shape a
-version sends them, and the comparable form of a live value (`live_value`). Its reader
+users and assets (`CustomFields?type=N`), with their dropdown options in whatever shape
+a version sends them, and the comparable form of a live value (`live_value`). Its reader
 reads the usage types the manifests set values of, and in a full read those of the kinds
-read in full. See `custom_fields.py` for the planning side.
-"""
+read in full. The planning side is `planner.py`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Departments' live state: `Departments` items keyed by name (of several with one name,
 the last listed), and their reader. The `Users` list of some versions names a user's
-department only by id: `name_of` names it. See `departments.py` for the decisions."""
+department only by id: `name_of` names it. The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Workspace employees' live state: the records of `GET /api/employees` as the service
 gives them (an open field set), grouped by the normalised key field
-(`settings.employee_key`), and their reader. See `employees.py` for the decisions."""
+(`settings.employee_key`), and their reader. The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Users' live state, its reader, and the pure comparison with the manifests, shared by
-the reader (which must know whose full record to fetch) and `diff` (which plans the
-`UpdateUser` calls), so that the two cannot disagree. See `users.py` for the decisions."""
+"""Users' live state, its reader, and the pure comparison with the manifests, shared by the
+reader (which must know whose full record to fetch) and `diff` (which plans the
+`UpdateUser` calls), so that the two cannot disagree. The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 
