@@ -44,10 +44,10 @@ __all__ = [
 
 
 class LiveData(Protocol):
-    def digest_data(self) -> Any: ...
+    """Those keyed by name also give `named_ids()`: (name, id) of each live object, for
+    the lookalike warnings (live/lookalikes.py) and the renames (planning/renames.py)."""
 
-    # Those keyed by name also give `named_ids()`: (name, id) of each live object, for the
-    # lookalike warnings (live/lookalikes.py) and the renames (planning/renames.py).
+    def digest_data(self) -> Any: ...
 
     def __len__(self) -> int:
         """The number of live objects (what the safety brake counts)."""
