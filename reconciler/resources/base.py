@@ -112,6 +112,12 @@ class ByName(Keyed, Generic[Obj]):
         """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((getattr(o, self.name_field), o.id) for o in self.by_key.values())
 
+    def field_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
+        """(normalised key, name as live, id, value of `field`) of every live object in
+        scope: what says a create may be one of them renamed (planning/renames.py)."""
+        name = self.name_field
+        return ((k, getattr(o, name), o.id, getattr(o, field)) for k, o in self.by_key.items())
+
 
 class Reader(Protocol):
     """What `read` gets: the clients (None when that service is not configured), the other

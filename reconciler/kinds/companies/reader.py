@@ -5,7 +5,7 @@ decisions are the planner's (`planner.py`)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,11 +45,6 @@ class LiveCompanies(ByName[LiveCompany]):
 
     def digest_data(self) -> Any:
         return [c.digest_data() for _, c in sorted(self.by_key.items())]
-
-    def field_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
-        """(normalised key, name as live, id, value of `field`) of every company in scope
-        (planning/renames.py)."""
-        return ((k, c.name, c.id, getattr(c, field)) for k, c in self.by_key.items())
 
 
 def split_domains(raw: str | None) -> tuple[str, ...]:

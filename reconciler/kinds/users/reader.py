@@ -6,7 +6,7 @@ reader (which must know whose full record to fetch) and `diff` (which plans the
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Iterable, Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import product
 from operator import attrgetter
@@ -117,13 +117,9 @@ class LiveUsers(ByName[LiveUser]):
             items=tuple(follow(u) for u in self.items),
         )
 
-    def unique_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
-        """(normalised key, key as live, id, value of `field`) of every live user, the
-        disabled ones included: what the API keeps unique (planning/unique_values.py), and
-        what says a user created may be one of them renamed (planning/renames.py)."""
-        return ((k, u.username, u.id, getattr(u, field)) for k, u in self.by_key.items())
-
-    field_values = unique_values
+    # Of every live user, the disabled ones included: what the API keeps unique
+    # (planning/unique_values.py).
+    unique_values = ByName.field_values
 
     def export_notes(self) -> list[str]:
         """What an export of these users leaves out: a department the listing names
