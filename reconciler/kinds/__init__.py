@@ -1,6 +1,6 @@
-"""The managed kinds, one package each (`kinds/<kind>/`): a kind's row in the table of
-kinds (its package's `__init__.py`), its manifest entry model (`model.py`), its live
-reader (`reader.py`), its planner (`planner.py`) and its export converter (`export.py`).
+"""The managed kinds, one package each (`kinds/<kind>/`): a kind's manifest entry model and
+its row in the table of kinds (its package's `__init__.py`), its live reader
+(`reader.py`), its planner (`planner.py`) and its export converter (`export.py`).
 `custom_fields/` is the custom field catalogue the kinds share.
 
 Two lists name every kind, each by import where the import check sees it: the table of

@@ -13,7 +13,7 @@ Not counted as live objects, unless an entry names them (so never unmanaged nois
 - disabled users and assets: disabling is how the tool removes them, so a pruned object
   stays out of the figures once removed;
 - categories whose only technicians are implicit ones (administrators, technicians of
-  every category: `resources/implicit_technicians.py`), which are no permission list.
+  every category: `kinds/tech_permissions/reader.py`), which are no permission list.
 
 A live object the plan removes (a prune) is managed: the manifests decide its fate.
 """
@@ -32,6 +32,7 @@ from reconciler.kinds.tech_permissions.reader import (
     CATEGORIES,
     USERS,
     LiveTechPermissions,
+    implicit_access,
 )
 from reconciler.kinds.users.reader import LiveUsers
 from reconciler.live import LiveState
@@ -39,7 +40,6 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.plans import Change
 from reconciler.plans.coverage import Coverage, KindCoverage
 from reconciler.resources.base import norm_key
-from reconciler.resources.implicit_technicians import implicit_access
 
 # Why a managed kind's figures are not given, as the plan says it.
 NOT_LISTABLE = "the API cannot list them"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.employees import Employee
 from reconciler.kinds.table import key_field
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import Kind

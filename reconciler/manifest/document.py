@@ -7,14 +7,14 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-from reconciler.kinds.assets.model import Asset
-from reconciler.kinds.automation_rules.model import AutomationRule
-from reconciler.kinds.categories.model import Category
-from reconciler.kinds.companies.model import Company
-from reconciler.kinds.departments.model import Department
-from reconciler.kinds.employees.model import Employee
-from reconciler.kinds.tech_permissions.model import TechPermission
-from reconciler.kinds.users.model import User
+from reconciler.kinds.assets import Asset
+from reconciler.kinds.automation_rules import AutomationRule
+from reconciler.kinds.categories import Category
+from reconciler.kinds.companies import Company
+from reconciler.kinds.departments import Department
+from reconciler.kinds.employees import Employee
+from reconciler.kinds.tech_permissions import TechPermission
+from reconciler.kinds.users import User
 from reconciler.manifest.models import PREVIOUSLY, Settings, _empty_list, _none_as_empty, _Strict
 
 

@@ -60,7 +60,7 @@ class KindSpec:
     rename_instead: str = ""
     # The entry field whose value, shared by a create and an unlisted live object of the
     # kind, says the create may be that object renamed: the plan shows the `previously:`
-    # line to add (planning/rename_hints.py). The key field itself: the same key written
+    # line to add (planning/renames.py). The key field itself: the same key written
     # with other separators. "": no such hint.
     renamed_if: str = ""
 

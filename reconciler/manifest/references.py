@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
-from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.employees import Employee
 from reconciler.kinds.table import KINDS, key_field
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import Kind

@@ -20,11 +20,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from reconciler.kinds.categories.model import Category
-from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.categories import Category
+from reconciler.kinds.employees import Employee
 from reconciler.kinds.table import KINDS, spec
-from reconciler.kinds.tech_permissions.model import TechPermission
-from reconciler.kinds.users.model import User
+from reconciler.kinds.tech_permissions import TechPermission
+from reconciler.kinds.users import User
 from reconciler.manifest.characters import Problem
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import norm_key

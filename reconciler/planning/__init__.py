@@ -6,8 +6,9 @@ enforces it). Opening the clients, reading and the git of `--changed-since` are 
 - `order.py`: the safe order of the changes (graphlib, dependencies first);
 - `safety.py`: the brake's verdict on a plan (octoDNS-style thresholds);
 - `renames.py`: `previously:` keys matched to live objects, renames instead of a delete
-  and a create;
-- `uniqueness.py`: the API's unique fields checked against the whole live state;
+  and a create; and the creates that look like a rename nobody declared;
+- `unique_values.py`: the API's unique fields checked against the whole live state,
+  and values handed from one object to another ordered;
 
 Takes: `DesiredState`, `LiveState`. Gives: `Plan`. Applying it is `applying/`.
 """

@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from reconciler.kinds.custom_fields.planner import told_once
 from reconciler.kinds.table import KIND_NAMES, service_of
 from reconciler.live import LiveState
 from reconciler.live.coverage import coverage
 from reconciler.live.lookalikes import lookalike_warnings
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import HELPDESK, WORKSPACE, norm_key
-from reconciler.planning.handoffs import ordered_handoffs
-from reconciler.planning.missing_fields import told_once
 from reconciler.planning.order import (
     CycleError,
     dependencies,
@@ -25,9 +24,8 @@ from reconciler.planning.order import (
     with_dependencies,
     without_dependents,
 )
-from reconciler.planning.rename_hints import rename_hints
-from reconciler.planning.renames import find_renames, mark_renames, with_renames
-from reconciler.planning.uniqueness import uniqueness_errors
+from reconciler.planning.renames import find_renames, mark_renames, rename_hints, with_renames
+from reconciler.planning.unique_values import ordered_handoffs, uniqueness_errors
 from reconciler.plans import Change, Diagnostic, Plan, error, warning
 from reconciler.plans.addresses import Selector, split_address, unmatched, with_sources
 from reconciler.resources.base import PlanContext, Resource

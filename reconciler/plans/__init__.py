@@ -111,7 +111,7 @@ class FieldChange:
 
 @dataclass(frozen=True)
 class RenameHint:
-    """An unlisted live object that a create looks like, renamed (`planning/rename_hints.py`):
+    """An unlisted live object that a create looks like, renamed (`planning/renames.py`):
     advice for reviewers that never drives apply. `previously` is the line that, added to
     the create's entry, makes the create a rename of that object."""
 

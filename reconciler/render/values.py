@@ -34,7 +34,7 @@ def comments(change: Change) -> list[tuple[str, str]]:
     """The `# ...` lines under a change's address, each with its style in the text plan:
     its reason; `from FILE:LINE` with the overlays that refined it (`from
     baseline/people.yaml:9, refined at tenants/acme/overlays.yaml:5`); and per rename hint
-    (planning/rename_hints.py) the look-alike, then the line to add for a rename."""
+    (planning/renames.py) the look-alike, then the line to add for a rename."""
     found = [(line, "dim") for line in clean_lines(change.reason)] if change.reason else []
     if change.source:
         said = f"from {change.source}"

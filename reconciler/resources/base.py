@@ -19,16 +19,17 @@ keys of the live objects read).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from reconciler.kinds.table import BY_NAME, service_of
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import norm_key
 from reconciler.manifest.models import Kind
-from reconciler.plans import Change, Diagnostic, Ref, address
+from reconciler.plans import Action, Change, Diagnostic, Operation, Ref, address, error, warning
 
 T = TypeVar("T")  # pragma: no mutate
+ADD_OR_DELETE = "add it to the manifests, or delete it in the helpdesk's admin panel"
 
 __all__ = [
     "ByName",
@@ -43,6 +44,9 @@ __all__ = [
 
 
 class LiveData(Protocol):
+    """Those keyed by name also give `named_ids()`: (name, id) of each live object, for
+    the lookalike warnings (live/lookalikes.py) and the renames (planning/renames.py)."""
+
     def digest_data(self) -> Any: ...
 
     def __len__(self) -> int:
@@ -62,7 +66,27 @@ class Identified(Protocol):
 Obj = TypeVar("Obj", bound=Identified)  # pragma: no mutate
 
 
-class ByName(Generic[Obj]):
+class Keyed:
+    """A live state (a frozen dataclass) of the kind `kind`, keyed by normalised key."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+    kind: ClassVar[str]
+    by_key: Mapping[str, Any]
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(self.by_key)
+
+    def renamed(self, kind: str, old: str, new: str, written: str) -> Self:
+        """The object keyed `old` found under `new` (both normalised; `written`: as the
+        manifests write it) when it is of this kind (planning/renames.py); its record keeps
+        its key, which the update changes."""
+        if kind != self.kind or old not in self.by_key:
+            return self
+        by_key = {k: v for k, v in self.by_key.items() if k != old}
+        return replace(self, by_key={**by_key, new: self.by_key[old]})
+
+
+class ByName(Keyed, Generic[Obj]):
     """The lookups of a live state keyed by name (`norm_key`): its objects in scope
     (`by_key`), and those outside `settings.scope` (`outside`), kept only so that a
     reference to one resolves to its id. A subclass names the field that holds the name."""
@@ -72,11 +96,7 @@ class ByName(Generic[Obj]):
     name_field: ClassVar[str]
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return len(self.by_key)
-
-    def keys(self) -> frozenset[str]:
-        return frozenset(self.by_key)
 
     def get(self, name: str) -> Obj | None:
         return self.by_key.get(norm_key(name))
@@ -91,6 +111,12 @@ class ByName(Generic[Obj]):
     def named_ids(self) -> Iterable[tuple[str, object]]:
         """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((getattr(o, self.name_field), o.id) for o in self.by_key.values())
+
+    def field_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
+        """(normalised key, name as live, id, value of `field`) of every live object in
+        scope: what says a create may be one of them renamed (planning/renames.py)."""
+        name = self.name_field
+        return ((k, getattr(o, name), o.id, getattr(o, field)) for k, o in self.by_key.items())
 
 
 class Reader(Protocol):
@@ -164,6 +190,17 @@ class KindResource:
         )
 
 
+def post(call: str, params: dict[str, Any], description: str = "", **create: Any) -> Operation:
+    """The helpdesk's `POST /api/<call>` (`create`: its `creates` and `idempotent`)."""
+    return Operation("helpdesk", "POST", f"/api/{call}", params, description=description, **create)
+
+
+def ignored(desired: DesiredState, kind: str) -> frozenset[str]:
+    """The fields `settings.ignore_fields` names for `kind` (each kind's `diff` and
+    `read` asks once, so nothing is cached)."""
+    return frozenset(desired.settings.ignore_fields.get(Kind(kind), []))
+
+
 def _named_by_scope(kind: str, desired: DesiredState) -> bool:
     """Whether a scope filters by objects of `kind` (the users' or assets' `companies`,
     `departments`): their ids are read even when no entry names one."""
@@ -199,10 +236,7 @@ class PlanContext:
         return kind in self.prune
 
     def ignored(self, kind: str) -> frozenset[str]:
-        """The fields `settings.ignore_fields` names for `kind` (each kind's `diff` asks
-        once, so nothing is cached)."""
-        names = self.desired.settings.ignore_fields.get(kind, [])  # type: ignore[call-overload]
-        return frozenset(names)
+        return ignored(self.desired, kind)
 
     def will_create(self, kind: str, key: str) -> None:
         self.creating[(kind, norm_key(key))] = address(kind, key)
@@ -233,3 +267,50 @@ class PlanContext:
 
     def location(self, kind: str, key: str) -> str | None:
         return self.desired.location(kind, key)
+
+
+class Planner:
+    """One run's plan of one kind, as the kinds' planners share it: the context, the
+    fields `ignore_fields` leaves out, the result, and how an entry's change or problem
+    is written down."""
+
+    def __init__(self, ctx: PlanContext, kind: str) -> None:
+        self.ctx = ctx
+        self.kind = kind
+        self.ignored = ctx.ignored(kind)
+        self.result = KindPlan()
+
+    def given(self, entry: Any) -> set[str]:
+        """The fields an entry manages: those it gives, less `ignore_fields`."""
+        return set(entry.model_fields_set - self.ignored)
+
+    def change(
+        self,
+        key: str,
+        action: Action,
+        fields: Iterable[Any],
+        operations: Iterable[Any],
+        **more: Any,
+    ) -> None:
+        change = Change(self.kind, key, action, tuple(fields), tuple(operations), **more)
+        self.result.changes.append(change)
+
+    def problem(
+        self,
+        key: str,
+        message: str,
+        remedy: str | None = None,
+        *at: str | int,
+        report: Any = error,
+        exact: bool = False,
+    ) -> None:
+        """A diagnostic of the entry `key`, located at its value `at` when given (and
+        known; `exact`: only there), else at the entry."""
+        where = self.ctx.desired.location(self.kind, key, *at) if at else None
+        location = where if exact else where or self.ctx.location(self.kind, key)
+        self.result.diagnostics.append(report(message, address(self.kind, key), remedy, location))
+
+    def undeletable(self, name: str, remedy: str = ADD_OR_DELETE, where: str = "") -> None:
+        """A pruned kind's live object the manifests do not list, which no call can delete."""
+        message = f"{where}not in the manifests, and the API cannot delete {self.kind}"
+        self.result.diagnostics.append(warning(message, address(self.kind, name), remedy))

@@ -19,10 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from reconciler.kinds.custom_fields.planner import ValueProblem, desired_value
-from reconciler.kinds.custom_fields.reader import (
-    KIND as CATALOGUE,
-)
+from reconciler.kinds.custom_fields.planner import ValueProblem, desired_value, diff_values
+from reconciler.kinds.custom_fields.reader import KIND as CATALOGUE
 from reconciler.kinds.custom_fields.reader import (
     USAGE,
     CustomFieldCatalogue,
@@ -30,53 +28,61 @@ from reconciler.kinds.custom_fields.reader import (
     live_value,
     unignored,
 )
-from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.scopes import Ownership
-from reconciler.plans import Diagnostic, error, warning
-from reconciler.resources.base import PlanContext, norm_key
+from reconciler.kinds.table import spec
+from reconciler.plans import Diagnostic, FieldChange, Operation, Ref, address, error, warning
+from reconciler.resources.base import PlanContext, Planner, norm_key
 
 # The built-in sandbox seed whose kinds have the marker field (docs/sharing.md).
 SEED_WITH_MARKER = "shared"
 
 
-def ownership_of(desired: DesiredState) -> Ownership | None:
-    return desired.settings.ownership
-
-
 def marker_field(ctx: PlanContext, kind: str) -> FieldDefinition | None:
     """The live definition of the marker's field for `kind`, or None (no ownership, no
     such field, or the catalogue was not read)."""
-    ownership = ownership_of(ctx.desired)
+    ownership = ctx.desired.settings.ownership
     catalogue = ctx.live_of(CATALOGUE, CustomFieldCatalogue)
     if ownership is None or catalogue is None or kind not in USAGE:
         return None
     return catalogue.field(USAGE[kind], ownership.custom_field)
 
 
-def with_marker(ctx: PlanContext, kind: str, values: Mapping[str, Any]) -> dict[str, Any]:
-    """An entry's custom field values plus the marker (when the kind has its field)."""
-    definition = marker_field(ctx, kind)
-    ownership = ownership_of(ctx.desired)
-    if definition is None or ownership is None:
-        return dict(values)
-    given = {k: v for k, v in values.items() if norm_key(k) != norm_key(definition.name)}
-    return {**given, definition.name: ownership.value}
-
-
-def managed_values(
-    ctx: PlanContext, kind: str, given: Mapping[str, Any] | None, ignored: frozenset[str]
-) -> dict[str, Any]:
-    """The custom field values an entry manages (none when `ignore_fields` names
-    `custom_fields`; less those it names one by one), and the marker."""
-    values = unignored(given or {}, ignored) if "custom_fields" not in ignored else {}
-    return with_marker(ctx, kind, values)
+def value_changes(
+    planner: Planner,
+    key: str,
+    given: Mapping[str, Any] | None,
+    live_items: Iterable[Mapping[str, Any]] | None,
+    entity_id: int | Ref,
+) -> tuple[list[FieldChange], list[Operation]]:
+    """The changes of the custom field values the entry `key` manages, the marker
+    included (`live_items` None: the object is new); their problems go to the plan."""
+    ctx, kind = planner.ctx, planner.kind
+    wanted = unignored(given, planner.ignored)
+    definition, ownership = marker_field(ctx, kind), ctx.desired.settings.ownership
+    if definition is not None and ownership is not None:
+        wanted = {k: v for k, v in wanted.items() if norm_key(k) != norm_key(definition.name)}
+        wanted[definition.name] = ownership.value
+    if not wanted:
+        return [], []
+    fields, operations, problems = diff_values(
+        catalogue=ctx.live_of(CATALOGUE, CustomFieldCatalogue),
+        usage=USAGE[kind],
+        desired=wanted,
+        live_items=live_items,
+        set_path=f"/api/SetCustomFieldFor{spec(kind).noun.capitalize()}",
+        entity_id=entity_id,
+        address=address(kind, key),
+        location=ctx.location(kind, key),
+        field_location=lambda name: ctx.desired.location(kind, key, "custom_fields", name),
+    )
+    planner.result.diagnostics += problems
+    return fields, operations
 
 
 def carries(ctx: PlanContext, kind: str, items: Iterable[Mapping[str, Any]] | None) -> bool:
     """Whether a live object's custom field value items hold the marker. Values not read
     (None), or no field to hold it: no, so that nothing unproven is removed."""
     definition = marker_field(ctx, kind)
-    ownership = ownership_of(ctx.desired)
+    ownership = ctx.desired.settings.ownership
     if definition is None or ownership is None or items is None:
         return False
     try:
@@ -90,12 +96,12 @@ def carries(ctx: PlanContext, kind: str, items: Iterable[Mapping[str, Any]] | No
 def owned(ctx: PlanContext, kind: str, items: Iterable[Mapping[str, Any]] | None) -> bool:
     """Whether prune may remove an unlisted object: always without ownership, else only
     when it carries the marker."""
-    return ownership_of(ctx.desired) is None or carries(ctx, kind, items)
+    return ctx.desired.settings.ownership is None or carries(ctx, kind, items)
 
 
 def marker_diagnostics(ctx: PlanContext, kind: str) -> list[Diagnostic]:
     """The kind's diagnostic when the marker's field does not exist live for it."""
-    ownership = ownership_of(ctx.desired)
+    ownership = ctx.desired.settings.ownership
     catalogue = ctx.live_of(CATALOGUE, CustomFieldCatalogue)
     if ownership is None or catalogue is None or kind not in USAGE:
         return []

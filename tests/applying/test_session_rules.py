@@ -21,8 +21,8 @@ from reconciler.applying.session import (
     BrakeHolds,
 )
 from reconciler.errors import PlanHasErrors, StalePlanError
-from reconciler.kinds.companies.model import Company
-from reconciler.kinds.departments.model import Department
+from reconciler.kinds.companies import Company
+from reconciler.kinds.departments import Department
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest
 from reconciler.manifest.models import Safety, Settings

@@ -96,9 +96,9 @@ def _resolve(name: str) -> str | None:
 
 
 # A module of a kind's package stands at the stage of its role (its last name); the
-# package's `__init__` (the kind's row) and the modules below at the manifest's.
+# package's `__init__` (the kind's entry model and row) and the modules below at the
+# manifest's.
 KIND_ROLES = {
-    "model": "manifest",
     "reader": "resources",
     "planner": "resources",
     "export": "convert",

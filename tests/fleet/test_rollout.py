@@ -34,8 +34,8 @@ from reconciler.fleet.rollout import (
     apply_waves,
 )
 from reconciler.fleet.waves import Wave
-from reconciler.kinds.departments.model import Department
-from reconciler.kinds.users.model import User
+from reconciler.kinds.departments import Department
+from reconciler.kinds.users import User
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest
 from reconciler.manifest.loader import load_manifests

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from reconciler.errors import MalformedAnswer
-from reconciler.kinds.companies.model import Company
-from reconciler.kinds.departments.model import Department
+from reconciler.kinds.companies import Company
+from reconciler.kinds.departments import Department
 from reconciler.kinds.register import RESOURCES
 from reconciler.live import FullRead, LiveReader, LiveState, malformed, read_live
 from reconciler.manifest.desired import DesiredState

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.kinds.companies.model import Company
+from reconciler.kinds.companies import Company
 from reconciler.manifest import files
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import load_manifest_text, load_manifests

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.kinds.tech_permissions.model import TechPermission
-from reconciler.kinds.users.model import User
+from reconciler.kinds.tech_permissions import TechPermission
+from reconciler.kinds.users import User
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest
 from reconciler.manifest.loader import load_manifest_text

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from reconciler.kinds.companies.model import Company
+from reconciler.kinds.companies import Company
 from reconciler.kinds.register import RESOURCES
 from reconciler.kinds.table import KIND_NAMES, KINDS, normalise_key
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.live import FullRead, LiveState, read_live
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
-from reconciler.kinds.companies.model import Company
+from reconciler.kinds.companies import Company
 from reconciler.kinds.register import RESOURCES
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.live import FullRead, read_live
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest

@@ -25,11 +25,11 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.errors import AuthenticationError, ReadOnlyViolation, UsageError
-from reconciler.kinds.assets.model import Asset
-from reconciler.kinds.companies.model import Company
-from reconciler.kinds.departments.model import Department
-from reconciler.kinds.employees.model import Employee
-from reconciler.kinds.users.model import User
+from reconciler.kinds.assets import Asset
+from reconciler.kinds.companies import Company
+from reconciler.kinds.departments import Department
+from reconciler.kinds.employees import Employee
+from reconciler.kinds.users import User
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest, Workspace
 from reconciler.plans import Plan

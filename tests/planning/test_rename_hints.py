@@ -1,4 +1,4 @@
-"""The `previously:` line a rename hint gives (planning/rename_hints.py) is YAML that
+"""The `previously:` line a rename hint gives (planning/renames.py) is YAML that
 reads back as the live key, whatever the key holds; and serial numbers compare without
 case, spacing or separators."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reconciler.manifest.loader import load_manifest_text
-from reconciler.planning.rename_hints import compact, previously_line
+from reconciler.planning.renames import compact, previously_line
 
 KEYS = [
     "Acme Corp",

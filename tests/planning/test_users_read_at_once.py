@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from reconciler.errors import ApiError
-from reconciler.kinds.departments.model import Department
+from reconciler.kinds.departments import Department
 from reconciler.kinds.register import RESOURCES
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.live import read_live
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest

@@ -1,4 +1,4 @@
-"""A create that looks like an unlisted live object renamed (planning/rename_hints.py)
+"""A create that looks like an unlisted live object renamed (planning/renames.py)
 says so under its address in text and Markdown, with the `previously:` line to add, and
 carries `rename_hints` in JSON and in a saved plan read back; `apply --plan` does not
 compare them (docs/renaming.md)."""

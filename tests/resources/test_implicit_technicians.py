@@ -8,12 +8,12 @@ from collections.abc import Mapping
 
 import pytest
 
-from reconciler.kinds.tech_permissions.reader import Technician
-from reconciler.resources.implicit_technicians import (
+from reconciler.kinds.tech_permissions.reader import (
     ADMIN_ROLE,
     EVERY_CATEGORY,
     NONE,
     ImplicitAccess,
+    Technician,
     access_notes,
     implicit_access,
     listed_everywhere,

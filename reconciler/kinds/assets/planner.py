@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reconciler.kinds.assets.model import Asset
+from reconciler.kinds.assets import Asset
 from reconciler.kinds.assets.reader import (
     COMPANIES,
     KIND,
@@ -42,8 +42,7 @@ from reconciler.kinds.assets.reader import (
     read_assets,
 )
 from reconciler.kinds.companies.reader import LiveCompanies
-from reconciler.kinds.custom_fields.planner import closest, diff_values
-from reconciler.kinds.custom_fields.reader import USAGE, CustomFieldCatalogue
+from reconciler.kinds.custom_fields.planner import closest
 from reconciler.kinds.users.reader import LiveUsers
 from reconciler.manifest.desired import DesiredState
 from reconciler.plans import (
@@ -56,8 +55,15 @@ from reconciler.plans import (
     error,
     warning,
 )
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
-from reconciler.resources.ownership import managed_values, marker_diagnostics, owned
+from reconciler.resources.base import (
+    KindPlan,
+    KindResource,
+    PlanContext,
+    Planner,
+    norm_key,
+    post,
+)
+from reconciler.resources.ownership import marker_diagnostics, owned, value_changes
 
 REQUIRED = ("model_name", "manufacturer", "type", "supplier")
 NAMES = frozenset({"manufacturer", "type", "supplier"})  # the service matches these by name
@@ -81,8 +87,7 @@ class AssetsResource(KindResource):
                 return asset.id
         return None
 
-    async def read(self, reader: Reader) -> LiveAssets:
-        return await read_assets(reader)
+    read = staticmethod(read_assets)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         planner = _Planner(ctx, ctx.live_of(KIND, LiveAssets) or LiveAssets({}))
@@ -95,16 +100,13 @@ class AssetsResource(KindResource):
         return planner.result
 
 
-class _Planner:
+class _Planner(Planner):
     """Plans one run's assets; resolves the companies and users entries name to live
     ids, or to the `Ref` of a create in this plan (anything else is an error)."""
 
     def __init__(self, ctx: PlanContext, live: LiveAssets) -> None:
-        self.ctx = ctx
+        super().__init__(ctx, KIND)
         self.live = live
-        self.catalogue = ctx.live_of("custom_fields", CustomFieldCatalogue)
-        self.ignored = ctx.ignored(KIND)
-        self.result = KindPlan()
         self.companies = ctx.live_of(COMPANIES, LiveCompanies) or LiveCompanies({})
         # Keyed so that a missing id (None) finds nothing, as no object has it.
         self.company_names: dict[int | None, str] = {
@@ -121,20 +123,14 @@ class _Planner:
                 self.user_ids[norm_key(username)] = user_id
                 self.usernames[user_id] = username
 
-    def problem(self, message: str, entry: Asset, remedy: str) -> None:
-        key = entry.serial_number
-        self.result.diagnostics.append(
-            error(message, address(KIND, key), remedy, self.ctx.location(KIND, key))
-        )
-
     def plan(self, entry: Asset) -> None:
         group = self.live.get(entry.serial_number)
         if len(group) > 1:
             ids = ", ".join(str(a.id) for a in group)
             self.problem(
+                entry.serial_number,
                 f"{len(group)} live assets (ids {ids}) have this serial number, so "
                 "the entry cannot tell which one it means",
-                entry,
                 "give each asset its own serial number in the helpdesk",
             )
         elif group:
@@ -146,8 +142,8 @@ class _Planner:
         found = self.ctx.resolve(COMPANIES, name)
         if found is None:
             self.problem(
+                entry.serial_number,
                 f"unknown company {name!r}" + closest(name, self.ctx.known_names(COMPANIES)),
-                entry,
                 f"add it under `{COMPANIES}` in the manifests, or fix the name",
             )
         return found
@@ -160,41 +156,20 @@ class _Planner:
         if found is None:
             known = [*self.usernames.values(), *self.ctx.known_names(USERS)]
             self.problem(
+                entry.serial_number,
                 f"unknown user {username!r}" + closest(username, known),
-                entry,
                 "add the user under `users` in the manifests, or fix the username",
             )
         return found
 
-    def custom_fields(
-        self, entry: Asset, asset_id: int | Ref, live_items: Any
-    ) -> tuple[list[FieldChange], list[Operation]]:
-        if not (wanted := managed_values(self.ctx, KIND, entry.custom_fields, self.ignored)):
-            return [], []
-        fields, operations, problems = diff_values(
-            catalogue=self.catalogue,
-            usage=USAGE[KIND],
-            desired=wanted,
-            live_items=live_items,
-            set_path="/api/SetCustomFieldForAsset",
-            entity_id=asset_id,
-            address=address(KIND, entry.serial_number),
-            location=self.ctx.location(KIND, entry.serial_number),
-            field_location=lambda name: self.ctx.desired.location(
-                KIND, entry.serial_number, "custom_fields", name
-            ),
-        )
-        self.result.diagnostics += problems
-        return fields, operations
-
     def create(self, entry: Asset) -> None:
-        given = entry.model_fields_set - self.ignored
+        given = self.given(entry)
         missing = [n for n in REQUIRED if n not in given or getattr(entry, n) is None]
         if missing:
             names = ", ".join(missing)
             self.problem(
+                entry.serial_number,
                 f"does not exist, and the API cannot create an asset without {names}",
-                entry,
                 f"give {names} in the entry, or fix the serial number",
             )
             return
@@ -214,10 +189,10 @@ class _Planner:
             company_id = self.company(entry, entry.company)
             if company_id is not None:
                 params["companyId"] = company_id
-        operations = [
-            Operation("helpdesk", "POST", "/api/Asset", params, creates=addr, idempotent=False)
-        ]
-        cf_fields, cf_ops = self.custom_fields(entry, Ref(addr), None)
+        operations = [post("Asset", params, creates=addr, idempotent=False)]
+        cf_fields, cf_ops = value_changes(
+            self, entry.serial_number, entry.custom_fields, None, Ref(addr)
+        )
         fields += cf_fields
         operations += cf_ops
         if "assigned_users" in given and entry.assigned_users:
@@ -230,12 +205,10 @@ class _Planner:
             fields.append(FieldChange("enabled", None, entry.enabled))
             if not entry.enabled:
                 operations.append(_switch(Ref(addr), enable=False))
-        self.result.changes.append(
-            Change(KIND, entry.serial_number, Action.create, tuple(fields), tuple(operations))
-        )
+        self.change(entry.serial_number, Action.create, fields, operations)
 
     def update(self, entry: Asset, current: LiveAsset) -> None:
-        given = entry.model_fields_set - self.ignored
+        given = self.given(entry)
         fields: list[FieldChange] = []
         record = current.record()
         if "serial_number" in given and entry.serial_number != current.serial_number:
@@ -257,8 +230,11 @@ class _Planner:
             record["quantity"] = entry.quantity
         if "company" in given:
             self.update_company(entry, current, record, fields)
-        operations = [Operation("helpdesk", "POST", "/api/UpdateAsset", record)] if fields else []
-        cf_fields, cf_ops = self.custom_fields(entry, current.id, current.custom_values)
+        operations = [post("UpdateAsset", record)] if fields else []
+        live_values = current.custom_values
+        cf_fields, cf_ops = value_changes(
+            self, entry.serial_number, entry.custom_fields, live_values, current.id
+        )
         fields += cf_fields
         operations += cf_ops
         if "assigned_users" in given and entry.assigned_users is not None:
@@ -275,9 +251,7 @@ class _Planner:
             switch = _switch(current.id, enable=entry.enabled)
             operations = [switch, *operations] if entry.enabled else [*operations, switch]
         if fields:
-            self.result.changes.append(
-                Change(KIND, entry.serial_number, action, tuple(fields), tuple(operations))
-            )
+            self.change(entry.serial_number, action, fields, operations)
 
     def update_company(
         self, entry: Asset, current: LiveAsset, record: dict[str, Any], fields: list[FieldChange]
@@ -318,12 +292,14 @@ class _Planner:
         for key, user in live.items():
             if key in wanted:
                 continue
+            shown = self.shown(user)
             if isinstance(key, int):
-                operations.append(_unassign(current.id, key, self.shown(user)))
+                unassign = {"assetId": current.id, "userId": key}
+                operations.append(post("UnAssignAssetToUser", unassign, f"unassign {shown}"))
             else:
                 self.problem(
-                    f"cannot unassign {self.shown(user)!r}: the API gives no user id",
-                    entry,
+                    entry.serial_number,
+                    f"cannot unassign {shown!r}: the API gives no user id",
                     "unassign the user in the helpdesk",
                 )
         for key, (username, target) in wanted.items():
@@ -349,16 +325,13 @@ class _Planner:
             shown = ", ".join(
                 f"{a.texts.get('model_name') or 'asset'} (id {a.id})" for a in enabled
             )
-            self.result.changes.append(
-                Change(
-                    KIND,
-                    enabled[0].serial_number or key,
-                    Action.disable,
-                    (FieldChange("enabled", True, False),),
-                    tuple(_switch(a.id, enable=False) for a in enabled),
-                    reason=f"{shown}: {REMOVAL_REASON}",
-                    removal=True,
-                )
+            self.change(
+                enabled[0].serial_number or key,
+                Action.disable,
+                [FieldChange("enabled", True, False)],
+                [_switch(a.id, enable=False) for a in enabled],
+                reason=f"{shown}: {REMOVAL_REASON}",
+                removal=True,
             )
         if unknown:
             self.result.diagnostics.append(
@@ -382,18 +355,8 @@ class _Planner:
 
 def _assign(asset_id: int | Ref, user_id: int | Ref, username: str) -> Operation:
     params = {"assetId": asset_id, "userId": user_id}
-    return Operation(
-        "helpdesk", "POST", "/api/AssignAssetToUser", params, description=f"assign to {username}"
-    )
-
-
-def _unassign(asset_id: int, user_id: int, username: str) -> Operation:
-    params = {"assetId": asset_id, "userId": user_id}
-    return Operation(
-        "helpdesk", "POST", "/api/UnAssignAssetToUser", params, description=f"unassign {username}"
-    )
+    return post("AssignAssetToUser", params, f"assign to {username}")
 
 
 def _switch(asset_id: int | Ref, *, enable: bool) -> Operation:
-    path = "/api/EnableAsset" if enable else "/api/DisableAsset"
-    return Operation("helpdesk", "POST", path, {"assetId": asset_id})
+    return post("EnableAsset" if enable else "DisableAsset", {"assetId": asset_id})

@@ -1,6 +1,7 @@
 """The assets' live state: `Assets` items parsed into `LiveAsset`s (tolerating the shapes
 of different versions: assigned users as objects, ids or names; a `Disabled` flag or
-none), indexed by serial number, and their reader. `assets.py` plans with it."""
+none), indexed by serial number, and their reader. The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from reconciler.kinds.table import spec
 from reconciler.manifest.models import Kind
 from reconciler.manifest.renames import formers_of
-from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.base import Keyed, Reader, norm_key
 from reconciler.resources.scope_reads import in_scope, merged, scoped_ids
 
 KIND = "assets"
@@ -73,12 +74,12 @@ class LiveAsset:
 
 
 @dataclass(frozen=True)
-class LiveAssets:
+class LiveAssets(Keyed):
+    kind = KIND
     by_key: Mapping[str, tuple[LiveAsset, ...]]  # normalised serial -> assets
     unkeyed: tuple[LiveAsset, ...] = ()  # assets without a serial number
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return sum(len(group) for group in self.by_key.values()) + len(self.unkeyed)
 
     def digest_data(self) -> Any:
@@ -86,22 +87,10 @@ class LiveAssets:
         return [a.digest_data() for a in [*assets, *self.unkeyed]]
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((a.serial_number, a.id) for a in self.all() if a.serial_number)
-
-    def keys(self) -> frozenset[str]:
-        return frozenset(self.by_key)
 
     def get(self, serial_number: str) -> tuple[LiveAsset, ...]:
         return self.by_key.get(norm_key(serial_number), ())
-
-    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveAssets:
-        """The asset keyed `old` (normalised serial) found under `new` (planning/renames.py);
-        its record keeps its serial number, which the update changes."""
-        if kind != KIND or old not in self.by_key:
-            return self
-        by_key = {k: a for k, a in self.by_key.items() if k != old}
-        return replace(self, by_key={**by_key, new: self.by_key[old]})
 
     def all(self) -> list[LiveAsset]:
         return [a for group in self.by_key.values() for a in group] + list(self.unkeyed)

@@ -17,96 +17,67 @@ Decisions:
 from __future__ import annotations
 
 from reconciler.clients import RuleInfo
-from reconciler.kinds.automation_rules.model import AutomationRule
+from reconciler.kinds.automation_rules import AutomationRule
 from reconciler.kinds.automation_rules.reader import KIND, LiveRules, read_rules
-from reconciler.plans import Action, Change, FieldChange, Operation, address, error, warning
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.plans import Action, FieldChange, Operation, warning
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, norm_key
 
 UNKNOWN = "(unknown)"
+NO_RULE = "check the id in the helpdesk's automation rules (the API cannot create rules)"
 
 
 class AutomationRulesResource(KindResource):
     kind = KIND
 
-    async def read(self, reader: Reader) -> LiveRules:
-        return await read_rules(reader)
+    read = staticmethod(read_rules)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveRules) or LiveRules({})
-        result = KindPlan()
-        ignored = ctx.ignored(KIND)
+        planner = Planner(ctx, KIND)
         for rule in ctx.desired.manifest.automation_rules:
-            key = str(rule.id)
-            addr = address(KIND, key)
-            location = ctx.location(KIND, key)
             info = live.by_id.get(rule.id)
             if info is None:
-                result.diagnostics.append(
-                    error(
-                        f"no rule with id {rule.id}",
-                        addr,
-                        "check the id in the helpdesk's automation rules (the API cannot "
-                        "create rules)",
-                        location,
-                    )
-                )
-                continue
-            if not self._name_matches(rule, info, ignored, addr, location, result):
-                continue
-            if "enabled" not in ignored:
-                self._switch(rule, info, result)
-        return result
+                planner.problem(str(rule.id), f"no rule with id {rule.id}", NO_RULE)
+            elif _name_matches(planner, rule, info) and "enabled" not in planner.ignored:
+                _switch(planner, rule, info)
+        return planner.result
 
-    @staticmethod
-    def _name_matches(
-        rule: AutomationRule,
-        info: RuleInfo,
-        ignored: frozenset[str],
-        addr: str,
-        location: str | None,
-        result: KindPlan,
-    ) -> bool:
-        if rule.name is None or "name" in ignored:
-            return True
-        if info.name is None:
-            result.diagnostics.append(
-                warning(
-                    f"the service does not say the name of rule {rule.id}, so the name "
-                    f"{rule.name!r} cannot be checked",
-                    addr,
-                    "make sure the id is that of the rule you mean; once checked, list `name` "
-                    "under settings.ignore_fields.automation_rules to stop this warning",
-                    location,
-                )
-            )
-            return True
-        if norm_key(info.name) == norm_key(rule.name):
-            return True
-        result.diagnostics.append(
-            error(
-                f"rule {rule.id} is named {info.name!r}, not {rule.name!r}; it is left alone",
-                addr,
-                "fix the id, or the name if the rule was renamed (the API cannot rename rules)",
-                location,
-            )
-        )
-        return False
 
-    @staticmethod
-    def _switch(rule: AutomationRule, info: RuleInfo, result: KindPlan) -> None:
-        if info.enabled is rule.enabled:
-            return
-        verb = "EnableRule" if rule.enabled else "DisableRule"
-        operation = Operation("helpdesk", "GET", f"/api/{verb}/{rule.id}", {})
-        before = UNKNOWN if info.enabled is None else info.enabled
-        result.changes.append(
-            Change(
-                KIND,
-                str(rule.id),
-                Action.enable if rule.enabled else Action.disable,
-                (FieldChange("enabled", before, rule.enabled),),
-                (operation,),
-                reason=f"rule {info.name!r}" if info.name else "",
-                asserted=info.enabled is None,
-            )
+def _name_matches(planner: Planner, rule: AutomationRule, info: RuleInfo) -> bool:
+    key = str(rule.id)
+    if rule.name is None or "name" in planner.ignored:
+        return True
+    if info.name is None:
+        planner.problem(
+            key,
+            f"the service does not say the name of rule {rule.id}, so the name "
+            f"{rule.name!r} cannot be checked",
+            "make sure the id is that of the rule you mean; once checked, list `name` "
+            "under settings.ignore_fields.automation_rules to stop this warning",
+            report=warning,
         )
+        return True
+    if norm_key(info.name) == norm_key(rule.name):
+        return True
+    planner.problem(
+        key,
+        f"rule {rule.id} is named {info.name!r}, not {rule.name!r}; it is left alone",
+        "fix the id, or the name if the rule was renamed (the API cannot rename rules)",
+    )
+    return False
+
+
+def _switch(planner: Planner, rule: AutomationRule, info: RuleInfo) -> None:
+    if info.enabled is rule.enabled:
+        return
+    verb = "EnableRule" if rule.enabled else "DisableRule"
+    operation = Operation("helpdesk", "GET", f"/api/{verb}/{rule.id}", {})
+    before = UNKNOWN if info.enabled is None else info.enabled
+    planner.change(
+        str(rule.id),
+        Action.enable if rule.enabled else Action.disable,
+        [FieldChange("enabled", before, rule.enabled)],
+        [operation],
+        reason=f"rule {info.name!r}" if info.name else "",
+        asserted=info.enabled is None,
+    )

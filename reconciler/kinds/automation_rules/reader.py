@@ -1,7 +1,7 @@
 """Automation rules' live state: the rules read by id (`GET /Rule/{id}`, XML; no endpoint
 lists them), and their reader: the ids the manifests give, and in a full read those the
-caller names (`Reader.named`, export's `--rule-ids`). See `automation_rules.py` for the
-decisions."""
+caller names (`Reader.named`, export's `--rule-ids`). The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ class LiveRules:
     by_id: Mapping[int, RuleInfo | None]  # None: the service has no rule with that id
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return sum(1 for rule in self.by_id.values() if rule is not None)
 
     def digest_data(self) -> Any:

@@ -1,13 +1,20 @@
-"""`categories`: ticket categories, matched by name (and section). This module is its row of
-the table of kinds; the package holds the rest of the kind (`kinds/__init__.py` lists its
-modules).
-"""
+"""`categories`: ticket categories, matched by name (and section). Its manifest entry (DESIGN
+§2; the JSON Schema is written from the model) and its row of the table of kinds."""
 
 from __future__ import annotations
 
-from reconciler.kinds.categories.model import Category
+from pydantic import Field
+
 from reconciler.manifest.kinds import HELPDESK, NO_DELETE, KeyForm, KindSpec
-from reconciler.manifest.models import Kind
+from reconciler.manifest.models import Kind, NonEmpty, _Strict
+
+
+class Category(_Strict):
+    """A ticket category (`categories`), matched by name."""
+
+    name: NonEmpty = Field(description="Key, case-insensitive.", examples=["Hardware"])
+    section: NonEmpty | None = Field(None, description="The section's name; none for no section.")
+
 
 ROW = KindSpec(
     Kind.categories, HELPDESK, "name", KeyForm.NAME, Category, "category",

@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reconciler.kinds.categories.model import Category
+from reconciler.kinds.categories import Category
 from reconciler.kinds.categories.reader import (
     KIND,
     TWINS_REMEDY,
@@ -50,12 +50,17 @@ from reconciler.plans import (
     Change,
     Diagnostic,
     FieldChange,
-    Operation,
     address,
-    error,
     warning,
 )
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.resources.base import (
+    KindPlan,
+    KindResource,
+    PlanContext,
+    Planner,
+    norm_key,
+    post,
+)
 
 
 @dataclass(frozen=True)
@@ -96,159 +101,114 @@ class CategoriesResource(KindResource):
                 return category.id
         return None
 
-    async def read(self, reader: Reader) -> LiveCategories:
-        return await read_categories(reader)
+    read = staticmethod(read_categories)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
-        live = ctx.live_of(KIND, LiveCategories) or LiveCategories({})
-        wishes = section_wishes(ctx.desired)
-        sections = Sections.of(live, ctx.desired.settings)
-        result = KindPlan()
-        clashes: set[str] = set()  # section_ids entries already reported by a category
+        planner = _Planner(ctx)
         accounted: set[int] = set()  # live categories an entry names (matched or reported)
         for category in ctx.desired.manifest.categories:
-            found = live.match(category.name, wishes)
+            found = planner.live.match(category.name, planner.wishes)
             if found.live is not None:
                 accounted.add(found.live.id)
                 continue
             accounted.update(c.id for c in found.others)
-            problem = self._problem(ctx, category, found)
-            if problem is not None:
-                result.diagnostics.append(problem)
-                continue
-            self._create(ctx, category, sections, wishes, result, clashes)
+            if not planner.mismatch(category, found):
+                planner.create(category)
         if ctx.desired.manifest.categories:
-            result.diagnostics += stale_section_ids(ctx, sections, clashes)
+            planner.result.diagnostics += stale_section_ids(ctx, planner.sections, planner.clashes)
         if ctx.prunes(KIND) and ctx.desired.manifest.categories:
-            for stray in live.all():
+            for stray in planner.live.all():
                 if stray.id not in accounted:
-                    result.diagnostics.append(
-                        warning(
-                            f"({stray.where()}) not in the manifests, and the API cannot "
-                            "delete categories",
-                            address(KIND, stray.name),
-                            "add it to the manifests, or delete it in the helpdesk's admin panel",
-                        )
-                    )
-        return result
+                    planner.undeletable(stray.name, where=f"({stray.where()}) ")
+        return planner.result
 
-    def _problem(
-        self, ctx: PlanContext, category: Category, found: CategoryMatch
-    ) -> Diagnostic | None:
-        addr = address(KIND, category.name)
-        location = ctx.location(KIND, category.name)
+
+class _Planner(Planner):
+    """Plans one run's categories."""
+
+    def __init__(self, ctx: PlanContext) -> None:
+        super().__init__(ctx, KIND)
+        self.live = ctx.live_of(KIND, LiveCategories) or LiveCategories({})
+        self.wishes = section_wishes(ctx.desired)
+        self.sections = Sections.of(self.live, ctx.desired.settings)
+        self.clashes: set[str] = set()  # section_ids entries already reported by a category
+
+    def mismatch(self, category: Category, found: CategoryMatch) -> bool:
+        """Whether the live categories of the entry's name rule out creating it (reported)."""
+        key = category.name
         if found.twins:
-            return error(found.twins_error(repr(category.name)), addr, TWINS_REMEDY, location)
-        if found.ambiguous:
-            return error(
-                f"exists in several sections ({where_text(found.others)})",
-                addr,
-                "give `section` to say which one the manifests mean",
-                location,
-            )
-        if found.others:
+            self.problem(key, found.twins_error(repr(key)), TWINS_REMEDY)
+        elif found.ambiguous:
+            remedy = "give `section` to say which one the manifests mean"
+            self.problem(key, f"exists in several sections ({where_text(found.others)})", remedy)
+        elif found.others:
             wanted = f"section {category.section!r}" if category.section else "no section"
             live_section = found.others[0]
-            return error(
+            self.problem(
+                key,
                 f"is {where_text(found.others)} live, not in {wanted}, and the API cannot "
                 "move a category",
-                addr,
                 "move it in the helpdesk's admin panel, or write "
                 f"`section: {live_section.section or 'null'}` in the manifest",
-                ctx.desired.location(KIND, category.name, "section") or location,
+                "section",
             )
-        return None
+        return bool(found.twins or found.ambiguous or found.others)
 
-    def _section(
-        self,
-        ctx: PlanContext,
-        category: Category,
-        wanted: str,
-        sections: Sections,
-        result: KindPlan,
-        clashes: set[str],
-    ) -> tuple[int, str] | None:
+    def section(self, category: Category, wanted: str) -> tuple[int, str] | None:
         """The (id, name) of the section a new category goes into; None after reporting
         why there is none. Live wins: what the categories show is what the helpdesk has."""
         assert category.section is not None
+        sections = self.sections
         if wanted in sections.live:
             return sections.live[wanted]
-        addr = address(KIND, category.name)
-        where = ctx.desired.location(KIND, category.name, "section")
         configured = sections.configured.get(wanted)
         if configured is None:
             known = sections.names()
-            result.diagnostics.append(
-                error(
-                    f"section {category.section!r} does not exist (the API shows a section "
-                    "only through the categories in it, and cannot create one)"
-                    + closest(category.section, known),
-                    addr,
-                    "in the helpdesk's admin panel, create the section with at least one "
-                    "category in it, or use one of: "
-                    + (", ".join(known) if known else "(no sections exist)")
-                    + "; a section that holds no category yet is named with its id under "
-                    "settings.section_ids",
-                    where,
-                )
+            self.problem(
+                category.name,
+                f"section {category.section!r} does not exist (the API shows a section "
+                "only through the categories in it, and cannot create one)"
+                + closest(category.section, known),
+                "in the helpdesk's admin panel, create the section with at least one "
+                "category in it, or use one of: "
+                + (", ".join(known) if known else "(no sections exist)")
+                + "; a section that holds no category yet is named with its id under "
+                "settings.section_ids",
+                "section",
+                exact=True,
             )
             return None
         section_id, name = configured
         other = sections.live_name(section_id)
         if other is not None:
             # Created with this id, the category would sit in `other`, not where it asks.
-            clashes.add(wanted)
-            result.diagnostics.append(
-                error(
-                    f"settings.section_ids gives section {name!r} the id {section_id}, but "
-                    f"live that id is section {other!r}",
-                    addr,
-                    f"correct the id of {name!r} in settings.section_ids (the admin panel "
-                    f"shows it), or write `section: {other}` if the section was renamed",
-                    where,
-                )
+            self.clashes.add(wanted)
+            self.problem(
+                category.name,
+                f"settings.section_ids gives section {name!r} the id {section_id}, but "
+                f"live that id is section {other!r}",
+                f"correct the id of {name!r} in settings.section_ids (the admin panel "
+                f"shows it), or write `section: {other}` if the section was renamed",
+                "section",
+                exact=True,
             )
             return None
         return configured
 
-    def _create(
-        self,
-        ctx: PlanContext,
-        category: Category,
-        sections: Sections,
-        wishes: Mapping[str, str | None],
-        result: KindPlan,
-        clashes: set[str],
-    ) -> None:
-        addr = address(KIND, category.name)
+    def create(self, category: Category) -> None:
         params: dict[str, Any] = {"name": category.name}
         fields = [FieldChange("name", None, category.name)]
-        wanted = wishes.get(norm_key(category.name))
+        wanted = self.wishes.get(norm_key(category.name))
         if wanted is not None and category.section:
-            found = self._section(ctx, category, wanted, sections, result, clashes)
+            found = self.section(category, wanted)
             if found is None:
                 return
             params["sectionId"] = found[0]
             fields.append(FieldChange("section", None, found[1]))
-        ctx.will_create(KIND, category.name)
-        result.changes.append(
-            Change(
-                KIND,
-                category.name,
-                Action.create,
-                tuple(fields),
-                (
-                    Operation(
-                        "helpdesk",
-                        "POST",
-                        "/api/AddCategory",
-                        params,
-                        creates=addr,
-                        idempotent=False,
-                    ),
-                ),
-            )
-        )
+        self.ctx.will_create(KIND, category.name)
+        addr = address(KIND, category.name)
+        add = post("AddCategory", params, creates=addr, idempotent=False)
+        self.change(category.name, Action.create, fields, [add])
 
 
 def stale_section_ids(ctx: PlanContext, sections: Sections, clashes: set[str]) -> list[Diagnostic]:
@@ -257,26 +217,19 @@ def stale_section_ids(ctx: PlanContext, sections: Sections, clashes: set[str]) -
     another name (unless a category already reported it as an error)."""
     found = []
     for key, (section_id, name) in sections.configured.items():
-        where = ctx.desired.settings_location("section_ids", name)
         live = sections.live.get(key)
+        other = sections.live_name(section_id) if live is None and key not in clashes else None
         if live is not None and live[0] != section_id:
-            found.append(
-                warning(
-                    f"settings.section_ids gives section {name!r} the id {section_id}, but the "
-                    f"categories in it show id {live[0]} live: the live id is used",
-                    remedy=f"correct or remove {name!r} in settings.section_ids",
-                    location=where,
-                )
+            why = f"the categories in it show id {live[0]} live: the live id is used"
+        elif other is not None:
+            why = f"live that id is section {other!r}"
+        else:
+            continue
+        found.append(
+            warning(
+                f"settings.section_ids gives section {name!r} the id {section_id}, but {why}",
+                remedy=f"correct or remove {name!r} in settings.section_ids",
+                location=ctx.desired.settings_location("section_ids", name),
             )
-        elif live is None and key not in clashes:
-            other = sections.live_name(section_id)
-            if other is not None:
-                found.append(
-                    warning(
-                        f"settings.section_ids gives section {name!r} the id {section_id}, but "
-                        f"live that id is section {other!r}",
-                        remedy=f"correct or remove {name!r} in settings.section_ids",
-                        location=where,
-                    )
-                )
+        )
     return found

@@ -1,7 +1,7 @@
-"""Categories' live state: `categories` items parsed into `LiveCategory`s, grouped by
-name (the same name may exist in several sections), the match of a manifest entry to one
-of them (shared with `tech_permissions`, which needs the same category), and their
-reader. See `categories.py` for the decisions."""
+"""Categories' live state: `categories` items parsed into `LiveCategory`s, grouped by name
+(the same name may exist in several sections), the match of a manifest entry to one of
+them (shared with `tech_permissions`, which needs the same category), and their reader.
+The decisions are the planner's (`planner.py`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import Kind
 from reconciler.manifest.scopes import category_name
-from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.base import Keyed, Reader, norm_key
 from reconciler.resources.scope_reads import in_scope
 
 KIND = "categories"
@@ -64,14 +64,14 @@ TWINS_REMEDY = (
 
 
 @dataclass(frozen=True)
-class LiveCategories:
+class LiveCategories(Keyed):
+    kind = KIND
     by_key: Mapping[str, tuple[LiveCategory, ...]]  # normalised name -> categories, by id
     # Those outside `settings.scope.categories` (listed anyway): only to say why an entry
     # of another kind naming one is refused.
     outside: tuple[LiveCategory, ...] = ()
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return sum(len(group) for group in self.by_key.values())
 
     @classmethod
@@ -85,11 +85,7 @@ class LiveCategories:
         return [c.digest_data() for c in self.all()]
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((c.name, c.id) for c in self.all())
-
-    def keys(self) -> frozenset[str]:
-        return frozenset(self.by_key)
 
     def names(self) -> list[str]:
         return [c.name for c in self.all()]

@@ -1,12 +1,35 @@
-"""`companies`: companies, matched by name. This module is its row of the table of kinds; the
-package holds the rest of the kind (`kinds/__init__.py` lists its modules).
-"""
+"""`companies`: companies, matched by name. Its manifest entry (DESIGN §2; the JSON Schema is
+written from the model) and its row of the table of kinds."""
 
 from __future__ import annotations
 
-from reconciler.kinds.companies.model import Company
+from pydantic import Field
+
 from reconciler.manifest.kinds import HELPDESK, NO_DELETE, KeyForm, KindSpec
-from reconciler.manifest.models import Kind
+from reconciler.manifest.models import (
+    _CUSTOM_FIELDS,
+    CustomFields,
+    Kind,
+    NonEmpty,
+    _previously,
+    _Strict,
+)
+from reconciler.manifest.values import Hostname
+
+
+class Company(_Strict):
+    """A company (`companies`), matched by name."""
+
+    name: NonEmpty = Field(description="Key, case-insensitive.", examples=["Acme Corp"])
+    previously: list[NonEmpty] | None = _previously()
+    email_domains: list[Hostname] | None = Field(
+        None,
+        description="E-mail domains of the company's users; compared as a set.",
+        examples=[["acme.com", "acme.co.uk"]],
+    )
+    notes: str | None = None
+    custom_fields: CustomFields | None = Field(None, description=_CUSTOM_FIELDS)
+
 
 ROW = KindSpec(
     Kind.companies, HELPDESK, "name", KeyForm.NAME, Company, "company",

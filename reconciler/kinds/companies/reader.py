@@ -1,11 +1,11 @@
 """Companies' live state: `Companies` items parsed into `LiveCompany`s, keyed by name
-(case-insensitive; of several with one name, the last listed), and their reader. See
-`companies.py` for the decisions."""
+(case-insensitive; of several with one name, the last listed), and their reader. The
+decisions are the planner's (`planner.py`)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -35,6 +35,7 @@ class LiveCompany:
 
 @dataclass(frozen=True)
 class LiveCompanies(ByName[LiveCompany]):
+    kind = KIND
     name_field = "name"
     by_key: Mapping[str, LiveCompany]
     items: tuple[LiveCompany, ...] = ()  # every company listed, in the listing's order
@@ -44,19 +45,6 @@ class LiveCompanies(ByName[LiveCompany]):
 
     def digest_data(self) -> Any:
         return [c.digest_data() for _, c in sorted(self.by_key.items())]
-
-    def field_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
-        """(normalised key, name as live, id, value of `field`) of every company in scope
-        (planning/rename_hints.py)."""
-        return ((k, c.name, c.id, getattr(c, field)) for k, c in self.by_key.items())
-
-    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveCompanies:
-        """The company keyed `old` (normalised) found under `new` (planning/renames.py);
-        its record keeps its name, which the update changes."""
-        if kind != KIND or old not in self.by_key:
-            return self
-        by_key = {k: c for k, c in self.by_key.items() if k != old}
-        return replace(self, by_key={**by_key, new: self.by_key[old]})
 
 
 def split_domains(raw: str | None) -> tuple[str, ...]:

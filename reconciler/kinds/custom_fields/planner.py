@@ -2,12 +2,20 @@
 need: `reader.py`), name resolution with suggestions, and normalisation of
 values so that equal values compare equal (DESIGN §1): checkbox `true`/`false`, dropdown
 by option id, dates as `YYYY-MM-DD`, text without trailing white space.
+
+Custom fields the helpdesk does not define at all (`told_once`, after the kinds are
+diffed): against a helpdesk with no custom fields of a kind (a new one, or the sandbox's
+`empty` seed) every value the manifests set is an error, one per object and field:
+hundreds of lines that each say the same. They are told once per kind instead, at the
+first value, with the fields to create; an object naming a field when others exist keeps
+its own error with the closest names (`_unknown`).
 """
 
 from __future__ import annotations
 
+import ast
 import difflib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
@@ -17,6 +25,7 @@ from reconciler.kinds.custom_fields.reader import (
     DROPDOWN,
     KIND,
     KIND_OF_USAGE,
+    USAGE,
     CustomFieldCatalogue,
     FieldDefinition,
     desired_usages,
@@ -24,10 +33,12 @@ from reconciler.kinds.custom_fields.reader import (
     parse_date,
     read_catalogue,
 )
+from reconciler.kinds.table import BY_NAME
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import OptionId
 from reconciler.plans import Diagnostic, FieldChange, Operation, Ref, error
-from reconciler.resources.base import KindPlan, Reader, norm_key
+from reconciler.plans.addresses import split_address
+from reconciler.resources.base import KindPlan, norm_key
 
 
 class CustomFieldsResource:
@@ -40,8 +51,7 @@ class CustomFieldsResource:
     def needs(self, desired: DesiredState) -> bool:
         return bool(desired_usages(desired))
 
-    async def read(self, reader: Reader) -> CustomFieldCatalogue:
-        return await read_catalogue(reader)
+    read = staticmethod(read_catalogue)
 
     def diff(self, ctx: Any) -> KindPlan:
         return KindPlan()
@@ -177,15 +187,9 @@ def diff_values(
                 shown(definition, wanted),
             )
         )
-        operations.append(
-            Operation(
-                "helpdesk",
-                "POST",
-                set_path,
-                {"id": entity_id, "fieldId": definition.id, "value": wanted or ""},
-                description=f"set {definition.name}",
-            )
-        )
+        params = {"id": entity_id, "fieldId": definition.id, "value": wanted or ""}
+        set_value = f"set {definition.name}"
+        operations.append(Operation("helpdesk", "POST", set_path, params, description=set_value))
     return fields, operations, problems
 
 
@@ -195,10 +199,65 @@ def unknown_message(name: str) -> str:
 
 def _unknown(name: str, known: list[str], address: str, where: str | None) -> Diagnostic:
     """A value for a custom field the service does not define (for this usage). When it
-    defines none, the plan says once which to create (planning/missing_fields.py)."""
+    defines none, the plan says once which to create (`told_once`)."""
     return error(
         unknown_message(name) + closest(name, known),
         address,
         f"fields: {', '.join(known)}" if known else None,
         where,
+    )
+
+
+def told_once(diagnostics: Sequence[Diagnostic], live: Mapping[str, Any]) -> list[Diagnostic]:
+    """`diagnostics`, the errors of fields a kind without any defined replaced by one per
+    kind, where the first of them was."""
+    catalogue = live.get(KIND)
+    if not isinstance(catalogue, CustomFieldCatalogue):
+        return list(diagnostics)
+    bare = {kind for kind, usage in USAGE.items() if not catalogue.by_usage.get(usage)}
+    missing: dict[str, dict[str, int]] = {}  # kind -> field -> how many values
+    out: list[Diagnostic] = []
+    first: dict[str, int] = {}  # kind -> where its one error goes in `out`
+    spellings: dict[str, str] = {}  # a field's normalised name -> its first spelling
+    for found in diagnostics:
+        kind, _ = split_address(found.address or "")
+        name = _field(found) if kind in bare else None
+        if name is None:
+            out.append(found)
+            continue
+        fields = missing.setdefault(kind, {})
+        spelt = spellings.setdefault(norm_key(name), name)  # as the catalogue compares
+        fields[spelt] = fields.get(spelt, 0) + 1
+        if kind not in first:
+            first[kind] = len(out)
+            out.append(found)  # replaced below, once every value is counted
+    for kind, at in first.items():
+        out[at] = _told(kind, missing[kind], out[at].location)
+    return out
+
+
+def _field(found: Diagnostic) -> str | None:
+    """The field an unknown-field error names, or None for any other diagnostic."""
+    if found.severity != "error" or found.remedy is not None:
+        return None
+    text = found.message
+    quoted = text.removeprefix("custom field ").removesuffix(" does not exist")
+    try:
+        name = ast.literal_eval(quoted)  # the name as repr() wrote it
+    except (ValueError, SyntaxError):
+        return None
+    return name if isinstance(name, str) and text == unknown_message(name) else None
+
+
+def _told(kind: str, fields: Mapping[str, int], location: str | None) -> Diagnostic:
+    row = BY_NAME[kind]
+    values = sum(fields.values())
+    names = ", ".join(repr(name) for name in fields)
+    return error(
+        f"the {row.service} defines no custom fields of {kind}, and the manifests set "
+        f"{values} value(s) of {len(fields)} field(s): {names}",
+        kind,
+        f"create these custom fields of {kind} in the {row.service} (its settings), then "
+        "plan again; or remove the values from the manifests",
+        location,
     )

@@ -1,9 +1,8 @@
 """The custom field catalogue's live state: the definitions of the fields of companies,
-users and assets (`CustomFields?type=N`), with their dropdown options in whatever shape a
-version sends them, and the comparable form of a live value (`live_value`). Its reader
+users and assets (`CustomFields?type=N`), with their dropdown options in whatever shape
+a version sends them, and the comparable form of a live value (`live_value`). Its reader
 reads the usage types the manifests set values of, and in a full read those of the kinds
-read in full. See `custom_fields.py` for the planning side.
-"""
+read in full. The planning side is `planner.py`."""
 
 from __future__ import annotations
 
@@ -213,7 +212,10 @@ def live_value(definition: FieldDefinition, item: Mapping[str, Any] | None) -> s
     return str(value).rstrip()
 
 
-def unignored(values: Mapping[str, Any], ignored: frozenset[str]) -> dict[str, Any]:
-    """`ignore_fields` may name single custom fields as `custom_fields.NAME`."""
+def unignored(values: Mapping[str, Any] | None, ignored: frozenset[str]) -> dict[str, Any]:
+    """The custom field values an entry manages: none when `ignore_fields` names
+    `custom_fields`, less those it names one by one as `custom_fields.NAME`."""
+    if "custom_fields" in ignored:
+        return {}
     skip = {norm_key(f.split(".", 1)[1]) for f in ignored if f.startswith("custom_fields.")}
-    return {k: v for k, v in values.items() if norm_key(k) not in skip}
+    return {k: v for k, v in (values or {}).items() if norm_key(k) not in skip}

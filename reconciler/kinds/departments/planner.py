@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from reconciler.kinds.departments.reader import KIND, LiveDepartments, read_departments
 from reconciler.kinds.table import references_to
-from reconciler.plans import Action, Change, FieldChange, address, error, warning
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
+from reconciler.plans import Action, FieldChange, address
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner, norm_key
 
 
 def _carriers(ctx: PlanContext) -> dict[str, tuple[str, str]]:
@@ -29,51 +29,37 @@ def _carriers(ctx: PlanContext) -> dict[str, tuple[str, str]]:
 class DepartmentsResource(KindResource):
     kind = KIND
 
-    async def read(self, reader: Reader) -> LiveDepartments:
-        return await read_departments(reader)
+    read = staticmethod(read_departments)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         live = ctx.live_of(KIND, LiveDepartments) or LiveDepartments({})
-        result = KindPlan()
+        planner = Planner(ctx, KIND)
         carriers = _carriers(ctx)
         for department in ctx.desired.manifest.departments:
-            if live.get(department.name) is not None:
+            name = department.name
+            found = carriers.get(norm_key(name))
+            if live.get(name) is not None:
                 continue
-            addr = address(KIND, department.name)
-            found = carriers.get(norm_key(department.name))
             if found is None:
-                result.diagnostics.append(
-                    error(
-                        "does not exist, and the API creates departments only through a "
-                        "user that names one",
-                        addr,
-                        f"give a managed user `department: {department.name}`, or create "
-                        "the department in the helpdesk's admin panel",
-                        ctx.location(KIND, department.name),
-                    )
+                planner.problem(
+                    name,
+                    "does not exist, and the API creates departments only through a "
+                    "user that names one",
+                    f"give a managed user `department: {name}`, or create "
+                    "the department in the helpdesk's admin panel",
                 )
                 continue
-            result.changes.append(
-                Change(
-                    KIND,
-                    department.name,
-                    Action.create,
-                    (FieldChange("name", None, department.name),),
-                    (),
-                    depends_on=(address(*found),),
-                    reason=f'created by {found[0]}["{found[1]}"], which names it',
-                )
+            planner.change(
+                name,
+                Action.create,
+                [FieldChange("name", None, name)],
+                [],
+                depends_on=(address(*found),),
+                reason=f'created by {found[0]}["{found[1]}"], which names it',
             )
         if ctx.prunes(KIND):
-            wanted = {norm_key(d.name) for d in ctx.desired.manifest.departments}
-            wanted |= set(carriers)
+            wanted = {norm_key(d.name) for d in ctx.desired.manifest.departments} | set(carriers)
             for key, (_, name) in sorted(live.by_key.items()):
                 if key not in wanted:
-                    result.diagnostics.append(
-                        warning(
-                            "not in the manifests, and the API cannot delete departments",
-                            address(KIND, name),
-                            "delete it in the helpdesk's admin panel",
-                        )
-                    )
-        return result
+                    planner.undeletable(name, "delete it in the helpdesk's admin panel")
+        return planner.result

@@ -1,6 +1,7 @@
 """Departments' live state: `Departments` items keyed by name (of several with one name,
 the last listed), and their reader. The `Users` list of some versions names a user's
-department only by id: `name_of` names it. See `departments.py` for the decisions."""
+department only by id: `name_of` names it. The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 
@@ -8,31 +9,27 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from reconciler.resources.base import Reader, norm_key
+from reconciler.resources.base import Keyed, Reader, norm_key
 from reconciler.resources.scope_reads import in_scope
 
 KIND = "departments"
 
 
 @dataclass(frozen=True)
-class LiveDepartments:
+class LiveDepartments(Keyed):
+    kind = KIND
     by_key: Mapping[str, tuple[int, str]]  # normalised name -> (id, name)
     # Departments outside `settings.scope`: only to name a listed user's department id.
     outside: Mapping[str, tuple[int, str]] = field(default_factory=dict)
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return len(self.by_key)
 
     def digest_data(self) -> Any:
         return sorted(self.by_key.values())
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         return ((name, ident) for ident, name in self.by_key.values())
-
-    def keys(self) -> frozenset[str]:
-        return frozenset(self.by_key)
 
     def name_of(self, department_id: int | None) -> str | None:
         for ident, name in [*self.by_key.values(), *self.outside.values()]:

@@ -28,7 +28,7 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
-from reconciler.kinds.employees.model import Employee
+from reconciler.kinds.employees import Employee
 from reconciler.kinds.employees.reader import (
     KIND,
     SERVER_FIELDS,
@@ -38,8 +38,8 @@ from reconciler.kinds.employees.reader import (
 )
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import email_key
-from reconciler.plans import Action, Change, FieldChange, Operation, address, error, warning
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader
+from reconciler.plans import Action, Change, FieldChange, Operation, address, warning
+from reconciler.resources.base import KindPlan, KindResource, PlanContext, Planner
 
 DELETE_REASON = "not in the manifests: pruned by DELETE, which cannot be undone"
 
@@ -89,18 +89,15 @@ class EmployeesResource(KindResource):
                 return record.get("id")
         return None
 
-    async def read(self, reader: Reader) -> LiveEmployees:
-        return await read_employees(reader)
+    read = staticmethod(read_employees)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         key_field = ctx.desired.settings.employee_key
         live = ctx.live_of(KIND, LiveEmployees) or LiveEmployees(key_field, {})
-        ignored = ctx.ignored(KIND)
-        result = KindPlan()
+        planner = Planner(ctx, KIND)
         workspace = ctx.desired.manifest.workspace
-        entries = workspace.employees if workspace else []
         listed: set[str] = set()
-        for entry in entries:
+        for entry in workspace.employees if workspace else []:
             written = entry.fields.get(key_field)
             key = employee_key(key_field, written)
             if key is None:
@@ -109,95 +106,76 @@ class EmployeesResource(KindResource):
             shown_key = str(written).strip()
             group = live.get(written)
             if len(group) > 1:
-                result.diagnostics.append(
-                    error(
-                        f"{len(group)} live employees (ids "
-                        f"{', '.join(str(r.get('id')) for r in group)}) have this "
-                        f"{key_field}, so the entry cannot tell which one it means",
-                        address(KIND, shown_key),
-                        "delete all but one of them in the workspace service, then plan "
-                        "again; a deletion cannot be undone, so keep the right one",
-                        ctx.location(KIND, shown_key),
-                    )
+                planner.problem(
+                    shown_key,
+                    f"{len(group)} live employees (ids "
+                    f"{', '.join(str(r.get('id')) for r in group)}) have this "
+                    f"{key_field}, so the entry cannot tell which one it means",
+                    "delete all but one of them in the workspace service, then plan "
+                    "again; a deletion cannot be undone, so keep the right one",
                 )
             elif group:
-                self._update(entry, shown_key, group[0], ignored, result)
+                _update(planner, entry, shown_key, group[0])
             else:
                 ctx.will_create(KIND, shown_key)
-                self._create(entry, shown_key, ignored, result)
-        _after_new_managers(result)
+                _create(planner, entry, shown_key)
+        _after_new_managers(planner.result)
         if ctx.prunes(KIND):
-            self._prune(live, listed, result)
-        return result
+            _prune(planner, live, listed)
+        return planner.result
 
-    @staticmethod
-    def _create(entry: Employee, key: str, ignored: frozenset[str], result: KindPlan) -> None:
-        addr = address(KIND, key)
-        body = {
-            k: json_value(v)
-            for k, v in entry.fields.items()
-            if k not in ignored and k not in SERVER_FIELDS
-        }
-        fields = tuple(FieldChange(k, None, v) for k, v in body.items())
-        operation = Operation(
-            "workspace", "POST", "/api/employees", body, creates=addr, idempotent=False
+
+def _managed(planner: Planner, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields an entry (or a live record) gives that the plan compares or writes."""
+    skip = planner.ignored | SERVER_FIELDS
+    return {k: v for k, v in fields.items() if k not in skip}
+
+
+def _create(planner: Planner, entry: Employee, key: str) -> None:
+    body = {k: json_value(v) for k, v in _managed(planner, entry.fields).items()}
+    fields = [FieldChange(k, None, v) for k, v in body.items()]
+    operation = Operation(
+        "workspace", "POST", "/api/employees", body, creates=address(KIND, key), idempotent=False
+    )
+    planner.change(key, Action.create, fields, [operation])
+
+
+def _update(planner: Planner, entry: Employee, key: str, current: Mapping[str, Any]) -> None:
+    record = {k: v for k, v in current.items() if k not in SERVER_FIELDS}
+    fields: list[FieldChange] = []
+    for name, value in _managed(planner, entry.fields).items():
+        if comparable(name, value) != comparable(name, current.get(name)):
+            fields.append(FieldChange(name, current.get(name), json_value(value)))
+            record[name] = json_value(value)
+    if fields:
+        operation = Operation("workspace", "PUT", employee_path(current.get("id")), record)
+        planner.change(key, Action.update, fields, [operation])
+
+
+def _prune(planner: Planner, live: LiveEmployees, listed: set[str]) -> None:
+    for key, group in sorted(live.by_key.items()):
+        if key in listed:
+            continue
+        lost = [
+            FieldChange(name, value, None)
+            for name, value in group[0].items()
+            if name not in SERVER_FIELDS and value not in (None, "")
+        ]
+        operations = [
+            Operation("workspace", "DELETE", employee_path(record.get("id"))) for record in group
+        ]
+        shown_key = str(group[0].get(live.key_field)).strip()
+        planner.change(
+            shown_key, Action.delete, lost, operations, reason=DELETE_REASON, removal=True
         )
-        result.changes.append(Change(KIND, key, Action.create, fields, (operation,)))
-
-    @staticmethod
-    def _update(
-        entry: Employee,
-        key: str,
-        current: Mapping[str, Any],
-        ignored: frozenset[str],
-        result: KindPlan,
-    ) -> None:
-        record = {k: v for k, v in current.items() if k not in SERVER_FIELDS}
-        fields: list[FieldChange] = []
-        for name, value in entry.fields.items():
-            if name in ignored or name in SERVER_FIELDS:
-                continue
-            if comparable(name, value) != comparable(name, current.get(name)):
-                fields.append(FieldChange(name, current.get(name), json_value(value)))
-                record[name] = json_value(value)
-        if fields:
-            operation = Operation("workspace", "PUT", employee_path(current.get("id")), record)
-            result.changes.append(Change(KIND, key, Action.update, tuple(fields), (operation,)))
-
-    @staticmethod
-    def _prune(live: LiveEmployees, listed: set[str], result: KindPlan) -> None:
-        for key, group in sorted(live.by_key.items()):
-            if key in listed:
-                continue
-            shown_key = str(group[0].get(live.key_field)).strip()
-            lost = tuple(
-                FieldChange(name, value, None)
-                for name, value in group[0].items()
-                if name not in SERVER_FIELDS and value not in (None, "")
+    if live.unkeyed:
+        planner.result.diagnostics.append(
+            warning(
+                f"{live.unkeyed} live employee(s) have no {live.key_field!r}: they cannot "
+                "be matched to manifest entries, so prune never deletes them",
+                remedy=f"set {live.key_field!r} on them in the workspace service",
             )
-            operations = tuple(
-                Operation("workspace", "DELETE", employee_path(record.get("id")))
-                for record in group
-            )
-            result.changes.append(
-                Change(
-                    KIND,
-                    shown_key,
-                    Action.delete,
-                    lost,
-                    operations,
-                    reason=DELETE_REASON,
-                    removal=True,
-                )
-            )
-        if live.unkeyed:
-            result.diagnostics.append(
-                warning(
-                    f"{live.unkeyed} live employee(s) have no {live.key_field!r}: they cannot "
-                    "be matched to manifest entries, so prune never deletes them",
-                    remedy=f"set {live.key_field!r} on them in the workspace service",
-                )
-            )
+        )
 
 
 def _after_new_managers(result: KindPlan) -> None:

@@ -1,15 +1,16 @@
 """Workspace employees' live state: the records of `GET /api/employees` as the service
 gives them (an open field set), grouped by the normalised key field
-(`settings.employee_key`), and their reader. See `employees.py` for the decisions."""
+(`settings.employee_key`), and their reader. The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from reconciler.kinds.table import normalise_key
-from reconciler.resources.base import Reader
+from reconciler.resources.base import Keyed, Reader
 from reconciler.resources.scope_reads import in_scope
 
 KIND = "workspace.employees"
@@ -18,14 +19,14 @@ SERVER_FIELDS = frozenset({"id", "createdAt", "updatedAt"})
 
 
 @dataclass(frozen=True)
-class LiveEmployees:
+class LiveEmployees(Keyed):
+    kind = KIND
     key_field: str
     by_key: Mapping[str, tuple[Mapping[str, Any], ...]]  # normalised key -> records
     unkeyed: int = 0  # records without the key field
     records: tuple[Mapping[str, Any], ...] = ()  # every record, in the service's order
 
     def __len__(self) -> int:
-        """The number of live objects (what the safety brake counts)."""
         return sum(len(group) for group in self.by_key.values()) + self.unkeyed
 
     def digest_data(self) -> Any:
@@ -33,25 +34,13 @@ class LiveEmployees:
         return [[[str(k), r[k]] for k in sorted(r, key=str)] for r in records] + [self.unkeyed]
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
-        """(name, id) of each live object, for the lookalike warnings (live/lookalikes.py)."""
         for group in self.by_key.values():
             for record in group:
                 yield str(record.get(self.key_field)), record.get("id")
 
-    def keys(self) -> frozenset[str]:
-        return frozenset(self.by_key)
-
     def get(self, key: Any) -> tuple[Mapping[str, Any], ...]:
         normalised = employee_key(self.key_field, key)
         return self.by_key.get(normalised, ()) if normalised is not None else ()
-
-    def renamed(self, kind: str, old: str, new: str, written: str) -> LiveEmployees:
-        """The employee keyed `old` (normalised) found under `new` (planning/renames.py);
-        its record keeps its key field, which the `PUT` changes."""
-        if kind != KIND or old not in self.by_key:
-            return self
-        by_key = {k: r for k, r in self.by_key.items() if k != old}
-        return replace(self, by_key={**by_key, new: self.by_key[old]})
 
     def unique_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
         """(normalised key, key as live, id, value of `field`) of every keyed record."""

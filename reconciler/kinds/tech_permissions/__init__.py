@@ -1,13 +1,21 @@
 """`tech_permissions`: the technicians allowed on each category, keyed by the category's name.
-This module is its row of the table of kinds; the package holds the rest of the kind
-(`kinds/__init__.py` lists its modules).
-"""
+Its manifest entry (DESIGN §2; the JSON Schema is written from the model) and its row of the
+table of kinds."""
 
 from __future__ import annotations
 
-from reconciler.kinds.tech_permissions.model import TechPermission
+from pydantic import Field
+
 from reconciler.manifest.kinds import HELPDESK, KeyForm, KindSpec
-from reconciler.manifest.models import Kind
+from reconciler.manifest.models import Kind, NonEmpty, _Strict
+
+
+class TechPermission(_Strict):
+    """The technicians allowed on one category (`tech_permissions`)."""
+
+    category: NonEmpty = Field(description="Key: the category's name.")
+    technicians: list[NonEmpty] = Field(description="Usernames; authoritative for this category.")
+
 
 ROW = KindSpec(
     Kind.tech_permissions, HELPDESK, "category", KeyForm.NAME, TechPermission,

@@ -8,10 +8,9 @@ from __future__ import annotations
 from reconciler.export.entries import Converter, Entry, unique_names
 from reconciler.kinds.categories.reader import LiveCategories
 from reconciler.kinds.table import spec
-from reconciler.kinds.tech_permissions.reader import LiveTechPermissions
+from reconciler.kinds.tech_permissions.reader import LiveTechPermissions, implicit_access
 from reconciler.kinds.users.reader import LiveUsers
 from reconciler.resources.base import norm_key
-from reconciler.resources.implicit_technicians import implicit_access
 
 
 def tech_permissions(conv: Converter) -> list[Entry]:

@@ -3,7 +3,7 @@ that category. Read per category with `TechsForCategory`, changed with
 `AddCategoryTechPermission` and `RemoveCategoryTechPermission`.
 
 Decisions:
-- Implicit technicians (`implicit_technicians.py`): administrators, and users listed in
+- Implicit technicians (`reader.py`): administrators, and users listed in
   every live category, are never removed (not by an entry, not by pruning), do not show
   in the `technicians` before/after unless the entry lists them, and are named once in a
   note ("has access through ..."). The technicians of every category are read when a
@@ -30,7 +30,7 @@ Decisions:
 
 from __future__ import annotations
 
-from reconciler.kinds.categories.model import Category
+from reconciler.kinds.categories import Category
 from reconciler.kinds.categories.reader import (
     TWINS_REMEDY,
     CategoryMatch,
@@ -39,22 +39,22 @@ from reconciler.kinds.categories.reader import (
     section_wishes,
 )
 from reconciler.kinds.custom_fields.planner import closest
-from reconciler.kinds.tech_permissions.model import TechPermission
+from reconciler.kinds.tech_permissions import TechPermission
 from reconciler.kinds.tech_permissions.reader import (
     CATEGORIES,
     KIND,
     USERS,
     LiveTechPermissions,
     Technician,
+    access_notes,
+    implicit_access,
     read_tech_permissions,
 )
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.kinds.users.reader import LiveUsers
 from reconciler.manifest.scopes import category_name
 from reconciler.plans import (
     Action,
-    Change,
-    Diagnostic,
     FieldChange,
     Operation,
     Ref,
@@ -62,11 +62,17 @@ from reconciler.plans import (
     error,
     warning,
 )
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
-from reconciler.resources.implicit_technicians import access_notes, implicit_access
+from reconciler.resources.base import (
+    KindPlan,
+    KindResource,
+    PlanContext,
+    Planner,
+    norm_key,
+    post,
+)
 
-ADD_PATH = "/api/AddCategoryTechPermission"
-REMOVE_PATH = "/api/RemoveCategoryTechPermission"
+ADD_PATH = "AddCategoryTechPermission"
+REMOVE_PATH = "RemoveCategoryTechPermission"
 
 
 def _sorted_names(names: list[str]) -> list[str]:
@@ -77,8 +83,7 @@ class TechPermissionsResource(KindResource):
     kind = KIND
     uses: tuple[str, ...] = (CATEGORIES, USERS)  # users: the administrators (implicit technicians)
 
-    async def read(self, reader: Reader) -> LiveTechPermissions:
-        return await read_tech_permissions(reader)
+    read = staticmethod(read_tech_permissions)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         planner = _Planner(ctx)
@@ -92,16 +97,15 @@ class TechPermissionsResource(KindResource):
         return planner.result
 
 
-class _Planner:
+class _Planner(Planner):
     """Plans one run's tech permissions."""
 
     def __init__(self, ctx: PlanContext) -> None:
-        self.ctx = ctx
+        super().__init__(ctx, KIND)
         self.categories = ctx.live_of(CATEGORIES, LiveCategories) or LiveCategories({})
         self.users = ctx.live_of(USERS, LiveUsers) or LiveUsers({})
         self.live = ctx.live_of(KIND, LiveTechPermissions) or LiveTechPermissions({})
         self.wishes = section_wishes(ctx.desired)
-        self.result = KindPlan()
         self.removed: dict[int, str] = {}  # who leaves some category: for the role warning
         self.kept: set[str] = set()  # usernames some entry lists
         self.matched: set[int] = set()  # the live categories the entries name
@@ -119,7 +123,7 @@ class _Planner:
             return
         ref = self.ctx.created_ref(CATEGORIES, entry.category)
         if ref is None:
-            self.result.diagnostics.append(self.unknown_category(entry, found))
+            self.unknown_category(entry, found)
         else:
             self.entry(entry, ref, ())
 
@@ -165,16 +169,16 @@ class _Planner:
                 wanted[key] = (ref, username)
             else:
                 known = self.ctx.known_names(USERS)
-                self.result.diagnostics.append(
-                    error(
-                        f"unknown technician {username!r}: no such user exists or is created "
-                        "by this plan" + closest(username, known),
-                        address(KIND, entry.category),
-                        "add the user under `users` in the manifests, or fix the username",
-                        # Read from a file, every listed name has its own position
-                        # (a merged `<<:` list names the anchor's).
-                        self.ctx.desired.location(KIND, entry.category, "technicians", index),
-                    )
+                self.problem(
+                    entry.category,
+                    f"unknown technician {username!r}: no such user exists or is created "
+                    "by this plan" + closest(username, known),
+                    "add the user under `users` in the manifests, or fix the username",
+                    # Read from a file, every listed name has its own position (a merged
+                    # `<<:` list names the anchor's).
+                    "technicians",
+                    index,
+                    exact=True,
                 )
         return wanted
 
@@ -196,24 +200,13 @@ class _Planner:
         elif not wanted:
             action = Action.delete
         operations = [
-            Operation(
-                "helpdesk",
-                "POST",
-                ADD_PATH,
-                {"userId": ident, "categoryId": category_id},
-                description=f"add {name}",
-            )
+            _operation(ADD_PATH, ident, category_id, f"add {name}")
             for ident, name in sorted(adds, key=lambda a: a[1].casefold())
         ]
         operations += self.removals(drops, category_id)
-        fields = (
-            FieldChange(
-                "technicians",
-                _sorted_names([t.username for t in current]),
-                _sorted_names([name for _, name in wanted.values()]),
-            ),
-        )
-        self.result.changes.append(Change(KIND, entry.category, action, fields, tuple(operations)))
+        before = _sorted_names([t.username for t in current])
+        field = FieldChange("technicians", before, _sorted_names([n for _, n in wanted.values()]))
+        self.change(entry.category, action, [field], operations)
 
     def drops(self, listed: tuple[Technician, ...], keep: set[int]) -> list[Technician]:
         """The technicians of `listed` to remove: neither kept nor implicit."""
@@ -231,13 +224,7 @@ class _Planner:
         for tech in drops:
             self.removed[tech.id] = tech.username
         return [
-            Operation(
-                "helpdesk",
-                "POST",
-                REMOVE_PATH,
-                {"userId": t.id, "categoryId": category_id},
-                description=f"remove {t.username}",
-            )
+            _operation(REMOVE_PATH, t.id, category_id, f"remove {t.username}")
             for t in sorted(drops, key=lambda t: t.username.casefold())
         ]
 
@@ -265,67 +252,57 @@ class _Planner:
             techs = self.drops(live.by_category.get(category.id, ()), set())
             if not techs:
                 continue
-            fields = (FieldChange("technicians", _sorted_names([t.username for t in techs]), []),)
-            self.result.changes.append(
-                Change(
-                    KIND,
-                    _prune_key(category, categories),
-                    Action.delete,
-                    fields,
-                    tuple(self.removals(techs, category.id)),
-                    reason="not in the manifests (pruned)",
-                    removal=True,
-                )
+            field = FieldChange("technicians", _sorted_names([t.username for t in techs]), [])
+            self.change(
+                _prune_key(category, categories),
+                Action.delete,
+                [field],
+                self.removals(techs, category.id),
+                reason="not in the manifests (pruned)",
+                removal=True,
             )
 
-    def unknown_category(self, entry: TechPermission, found: CategoryMatch) -> Diagnostic:
-        ctx = self.ctx
-        addr = address(KIND, entry.category)
-        location = ctx.location(KIND, entry.category)
+    def unknown_category(self, entry: TechPermission, found: CategoryMatch) -> None:
+        key = entry.category
         if found.twins:
-            subject = repr(entry.category)
-            return error(found.twins_error(subject), addr, TWINS_REMEDY, location)
+            self.problem(key, found.twins_error(repr(key)), TWINS_REMEDY)
+            return
         if found.ambiguous:
-            return error(
-                f"category {entry.category!r} exists in several sections, and the manifests "
-                "do not say which",
-                addr,
-                "add the category under `categories` with its `section`",
-                location,
-            )
+            message = f"category {key!r} exists in several sections, and the manifests "
+            remedy = "add the category under `categories` with its `section`"
+            self.problem(key, message + "do not say which", remedy)
+            return
         listed = [
             c.name
-            for c in ctx.desired.entries_as(CATEGORIES, Category)
-            if norm_key(c.name) == norm_key(entry.category)
+            for c in self.ctx.desired.entries_as(CATEGORIES, Category)
+            if norm_key(c.name) == norm_key(key)
         ]
         if found.others or listed:
             # Its `categories` entry carries the error that says why (section, move).
-            return error(
-                f"category {entry.category!r} is in the manifests but cannot be created or "
-                f"matched (see {address(CATEGORIES, (listed or [entry.category])[0])})",
-                addr,
-                None,
-                location,
+            self.problem(
+                key,
+                f"category {key!r} is in the manifests but cannot be created or "
+                f"matched (see {address(CATEGORIES, (listed or [key])[0])})",
             )
-        outside = [
-            c for c in self.categories.outside if norm_key(c.name) == norm_key(entry.category)
-        ]
+            return
+        outside = [c for c in self.categories.outside if norm_key(c.name) == norm_key(key)]
         if outside:
             shown = ", ".join(repr(category_name(c.name, c.section)) for c in outside)
-            return error(
-                f"category {entry.category!r} is outside settings.scope.categories ({shown}): "
+            self.problem(
+                key,
+                f"category {key!r} is outside settings.scope.categories ({shown}): "
                 "the technicians of a category outside the scope are not managed",
-                addr,
                 "add the category to settings.scope.categories, or drop this entry",
-                ctx.desired.location(KIND, entry.category, "category") or location,
+                "category",
             )
+            return
         known = [c.name for c in self.categories.all()]
-        return error(
-            f"category {entry.category!r} does not exist and is not created by this plan"
-            + closest(entry.category, known),
-            addr,
+        self.problem(
+            key,
+            f"category {key!r} does not exist and is not created by this plan"
+            + closest(key, known),
             "add it under `categories` to create it, or fix the name",
-            ctx.desired.location(KIND, entry.category, "category") or location,
+            "category",
         )
 
 
@@ -334,3 +311,7 @@ def _prune_key(category: LiveCategory, categories: LiveCategories) -> str:
     if len(categories.named(category.name)) < 2:
         return category.name
     return f"{category.name} ({category.section or 'no section'})"
+
+
+def _operation(path: str, user: int | Ref, category: int | Ref, description: str) -> Operation:
+    return post(path, {"userId": user, "categoryId": category}, description)

@@ -36,9 +36,8 @@ from typing import Any
 
 from reconciler.errors import ApiError
 from reconciler.kinds.companies.reader import LiveCompanies
-from reconciler.kinds.custom_fields.planner import closest, diff_values
-from reconciler.kinds.custom_fields.reader import USAGE, CustomFieldCatalogue
-from reconciler.kinds.users.model import User
+from reconciler.kinds.custom_fields.planner import closest
+from reconciler.kinds.users import User
 from reconciler.kinds.users.reader import (
     COMPANIES,
     DEPARTMENTS,
@@ -47,7 +46,6 @@ from reconciler.kinds.users.reader import (
     LiveUser,
     LiveUsers,
     create_record,
-    custom_values_wanted,
     parse_user,
     read_users,
     record_changes,
@@ -58,7 +56,6 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.plans import (
     Action,
     Change,
-    Diagnostic,
     FieldChange,
     Operation,
     Ref,
@@ -66,12 +63,20 @@ from reconciler.plans import (
     error,
     warning,
 )
-from reconciler.resources.base import KindPlan, KindResource, PlanContext, Reader, norm_key
-from reconciler.resources.ownership import marker_diagnostics, owned, with_marker
+from reconciler.resources.base import (
+    KindPlan,
+    KindResource,
+    PlanContext,
+    Planner,
+    norm_key,
+    post,
+)
+from reconciler.resources.ownership import marker_diagnostics, owned, value_changes
 
 __all__ = ["LiveUser", "LiveUsers", "UsersResource", "parse_user", "record_changes"]
 
-UPDATE_PATH = "/api/UpdateUser"
+UPDATE = "UpdateUser"
+ADD_EMAIL = "add `email:` to the entry"
 CREATE_FIELDS = ("first_name", "last_name", "phone", "location", "company", "department")
 
 
@@ -94,8 +99,7 @@ class UsersResource(KindResource):
             raise
         return parse_user(found).id if isinstance(found, Mapping) else None
 
-    async def read(self, reader: Reader) -> LiveUsers:
-        return await read_users(reader)
+    read = staticmethod(read_users)
 
     def diff(self, ctx: PlanContext) -> KindPlan:
         planner = _Planner(ctx)
@@ -113,33 +117,22 @@ class UsersResource(KindResource):
         return planner.result
 
 
-class _Planner:
+class _Planner(Planner):
     """Plans one run's users."""
 
     def __init__(self, ctx: PlanContext) -> None:
-        self.ctx = ctx
+        super().__init__(ctx, KIND)
         self.live = ctx.live_of(KIND, LiveUsers) or LiveUsers({})
         self.caller_id = self.live.caller_id
-        self.ignored = ctx.ignored(KIND)
-        self.result = KindPlan()
 
     def create(self, user: User) -> None:
-        ctx, result = self.ctx, self.result
-        addr = address(KIND, user.username)
         if not user.email:
-            result.diagnostics.append(
-                error(
-                    f"user {user.username!r} cannot be created without an e-mail address "
-                    "(CreateUser requires one)",
-                    addr,
-                    "add `email:` to the entry",
-                    ctx.location(KIND, user.username),
-                )
-            )
+            message = f"user {user.username!r} cannot be created without an e-mail address "
+            self.problem(user.username, message + "(CreateUser requires one)", ADD_EMAIL)
             return
-        ctx.will_create(KIND, user.username)
-        ref = Ref(addr)
-        given = user.model_fields_set - self.ignored
+        self.ctx.will_create(KIND, user.username)
+        ref = Ref(address(KIND, user.username))
+        given = self.given(user)
         fields = [
             FieldChange("username", None, user.username),
             FieldChange("email", None, user.email),
@@ -153,89 +146,55 @@ class _Planner:
             if name in CREATE_FIELDS:
                 params[RECORD_FIELDS[name]] = value
         params["sendWelcomeEmail"] = user.send_welcome_email
-        operations = [
-            Operation(
-                "helpdesk", "POST", "/api/CreateUser", params, creates=addr, idempotent=False
-            ),
-            *_completion(user, given, ref),
-        ]
-        self.custom_values(user, None, ref, fields, operations)
-        result.changes.append(
-            Change(
-                KIND,
-                user.username,
-                Action.create,
-                tuple(fields),
-                tuple(operations),
-                depends_on=self.company_dependency(
-                    user, user.company if "company" in given else None
-                ),
-            )
+        create = post("CreateUser", params, creates=ref.address, idempotent=False)
+        values = value_changes(self, user.username, user.custom_fields, None, ref)
+        company = user.company if "company" in given else None
+        self.change(
+            user.username,
+            Action.create,
+            fields + values[0],
+            [create, *_completion(user, given, ref), *values[1]],
+            depends_on=self.company_dependency(user, company),
         )
 
     def update(self, user: User, current: LiveUser) -> None:
-        ctx, result, ignored, caller_id = self.ctx, self.result, self.ignored, self.caller_id
-        addr = address(KIND, user.username)
-        location = ctx.location(KIND, user.username)
-        disables_caller = current.id == caller_id and not current.disabled
-        if disables_caller and user.disabled and "disabled" not in ignored:
-            result.diagnostics.append(
-                error(
-                    "is the account the reconciler runs as: disabling it would lock the "
-                    "reconciler out",
-                    addr,
-                    "run the reconciler as another administrator, or drop `disabled: true`",
-                    location,
-                )
-            )
-        fields = record_changes(user, current, ignored, caller_id)
+        disables_caller = current.id == self.caller_id and not current.disabled
+        if disables_caller and user.disabled and "disabled" not in self.ignored:
+            message = "is the account the reconciler runs as: disabling it would lock the "
+            remedy = "run the reconciler as another administrator, or drop `disabled: true`"
+            self.problem(user.username, message + "reconciler out", remedy)
+        fields = record_changes(user, current, self.ignored, self.caller_id)
         if norm_key(current.username) != norm_key(user.username):  # renamed (`previously:`)
             fields.insert(0, FieldChange("username", current.username, user.username))
-        operations: list[Operation] = []
-        if fields:
-            operations.append(self.update_operation(current, fields))
-        self.custom_values(user, current.custom_values or (), current.id, fields, operations)
+        operations = [self.update_operation(current, fields)] if fields else []
+        live_values = current.custom_values or ()
+        values = value_changes(self, user.username, user.custom_fields, live_values, current.id)
+        fields += values[0]
         if not fields:
             return
         action = Action.update
         if [f.path for f in fields] == ["disabled"]:
             action = Action.disable if fields[0].after else Action.enable
         company = next((f.after for f in fields if f.path == "company"), None)
-        result.changes.append(
-            Change(
-                KIND,
-                user.username,
-                action,
-                tuple(fields),
-                tuple(operations),
-                depends_on=self.company_dependency(user, company),
-            )
-        )
+        depends_on = self.company_dependency(user, company)
+        self.change(user.username, action, fields, operations + values[1], depends_on=depends_on)
 
     def disable(self, stray: LiveUser) -> None:
-        addr = address(KIND, stray.username)
         if stray.id == self.caller_id:
             self.result.diagnostics.append(
                 warning(
                     "not in the manifests, but it is the account the reconciler runs as: "
                     "left enabled",
-                    addr,
+                    address(KIND, stray.username),
                     "add it to the manifests to silence this warning",
                 )
             )
             return
         fields = [FieldChange("disabled", False, True)]
         operation = self.update_operation(stray, fields)
-        self.result.changes.append(
-            Change(
-                KIND,
-                stray.username,
-                Action.disable,
-                tuple(fields),
-                (operation,),
-                reason="not in the manifests (pruned)",
-                removal=True,
-            )
+        reason = "not in the manifests (pruned)"
+        self.change(
+            stray.username, Action.disable, fields, [operation], reason=reason, removal=True
         )
 
     def update_operation(self, current: LiveUser, fields: list[FieldChange]) -> Operation:
@@ -253,39 +212,18 @@ class _Planner:
             )
         unnamed = current.department is None and current.department_id is not None
         if unnamed and not any(f.path == "department" for f in fields):
-            location = self.ctx.location(KIND, current.username)
-            self.result.diagnostics.append(_unnamed_department(current, location))
-        return Operation("helpdesk", "POST", UPDATE_PATH, record)
-
-    def custom_values(
-        self,
-        user: User,
-        live_items: tuple[Mapping[str, Any], ...] | None,
-        user_id: int | Ref,
-        fields: list[FieldChange],
-        operations: list[Operation],
-    ) -> None:
-        """Adds the custom field value changes of one user (`live_items` None: a new user)."""
-        ctx = self.ctx
-        wanted = with_marker(ctx, KIND, custom_values_wanted(user, self.ignored))
-        if not wanted:
-            return
-        found, calls, problems = diff_values(
-            catalogue=ctx.live_of("custom_fields", CustomFieldCatalogue),
-            usage=USAGE[KIND],
-            desired=wanted,
-            live_items=live_items,
-            set_path="/api/SetCustomFieldForUser",
-            entity_id=user_id,
-            address=address(KIND, user.username),
-            location=ctx.location(KIND, user.username),
-            field_location=lambda name: ctx.desired.location(
-                KIND, user.username, "custom_fields", name
-            ),
-        )
-        fields += found
-        operations += calls
-        self.result.diagnostics += problems
+            # UpdateUser names a department, and its record is complete (an omitted field
+            # is blanked): a department known only by an id no listed department has cannot
+            # be sent back, so any update of the user would clear it.
+            self.problem(
+                current.username,
+                f"its department is listed only by id {current.department_id}, which no "
+                "listed department has, and UpdateUser takes a department's name: updating "
+                "the user would clear its department",
+                "give the user's `department` in the entry, or fix the user's department in "
+                "the helpdesk",
+            )
+        return post(UPDATE, record)
 
     def company_dependency(self, user: User, company: Any) -> tuple[str, ...]:
         """A company the plan creates is created before the user that names it. One that is
@@ -294,37 +232,21 @@ class _Planner:
         often a typo (the companies are read whenever a user names one)."""
         if not company:
             return ()
-        ctx = self.ctx
-        found = ctx.resolve(COMPANIES, str(company))
+        found = self.ctx.resolve(COMPANIES, str(company))
         if isinstance(found, Ref):
             return (found.address,)
-        if found is None and ctx.live_of(COMPANIES, LiveCompanies) is not None:
-            known = ctx.live_names(COMPANIES)
-            self.result.diagnostics.append(
-                error(
-                    f"company {company!r} is neither live nor in the manifests: the helpdesk "
-                    "would create it as a side effect, and a company cannot be deleted"
-                    + closest(str(company), known),
-                    address(KIND, user.username),
-                    f"fix the name, or add the company under `{COMPANIES}` to create it",
-                    ctx.desired.location(KIND, user.username, "company"),
-                )
+        if found is None and self.ctx.live_of(COMPANIES, LiveCompanies) is not None:
+            known = self.ctx.live_names(COMPANIES)
+            self.problem(
+                user.username,
+                f"company {company!r} is neither live nor in the manifests: the helpdesk "
+                "would create it as a side effect, and a company cannot be deleted"
+                + closest(str(company), known),
+                f"fix the name, or add the company under `{COMPANIES}` to create it",
+                "company",
+                exact=True,
             )
         return ()
-
-
-def _unnamed_department(current: LiveUser, location: str | None) -> Diagnostic:
-    """UpdateUser names a department, and its record is complete (an omitted field is
-    blanked): a department known only by an id no listed department has cannot be sent
-    back, so any update of the user would clear it."""
-    return error(
-        f"its department is listed only by id {current.department_id}, which no listed "
-        "department has, and UpdateUser takes a department's name: updating the user "
-        "would clear its department",
-        address(KIND, current.username),
-        "give the user's `department` in the entry, or fix the user's department in the helpdesk",
-        location,
-    )
 
 
 def _completion(user: User, given: set[str], ref: Ref) -> list[Operation]:
@@ -339,4 +261,4 @@ def _completion(user: User, given: set[str], ref: Ref) -> list[Operation]:
         return []
     record = create_record(user, given, ref)
     description = "set " + ", ".join(extra)
-    return [Operation("helpdesk", "POST", UPDATE_PATH, record, description=description)]
+    return [post(UPDATE, record, description)]

@@ -1,24 +1,26 @@
-"""Users' live state, its reader, and the pure comparison with the manifests, shared by
-the reader (which must know whose full record to fetch) and `diff` (which plans the
-`UpdateUser` calls), so that the two cannot disagree. See `users.py` for the decisions."""
+"""Users' live state, its reader, and the pure comparison with the manifests, shared by the
+reader (which must know whose full record to fetch) and `diff` (which plans the
+`UpdateUser` calls), so that the two cannot disagree. The decisions are the planner's
+(`planner.py`)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Iterable, Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field, replace
 from itertools import product
+from operator import attrgetter
 from typing import Any
 
 from reconciler.kinds.custom_fields.reader import full_values_for, unignored
 from reconciler.kinds.table import spec
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import email_key
-from reconciler.manifest.models import Kind
 from reconciler.manifest.renames import formers_of, live_value
 from reconciler.plans import FieldChange
 from reconciler.resources.base import ByName, Reader, norm_key
+from reconciler.resources.base import ignored as ignored_fields
 from reconciler.resources.scope_reads import (
     in_scope,
     merged,
@@ -82,6 +84,7 @@ class LiveUser:
 
 @dataclass(frozen=True)
 class LiveUsers(ByName[LiveUser]):
+    kind = KIND
     name_field = "username"
     by_key: Mapping[str, LiveUser]  # normalised username -> user
     caller_id: int | None = None  # the account the reconciler runs as, when it was asked
@@ -98,16 +101,11 @@ class LiveUsers(ByName[LiveUser]):
         return data
 
     def renamed(self, kind: str, old: str, new: str, written: str) -> LiveUsers:
-        """As if the live object keyed `old` (normalised) of `kind` had the key `new`
-        (normalised; `written` as the manifests write it) (planning/renames.py): a user of
-        its own is found under the new username (its record still says the old one: the
-        update renames it); a company is named anew in its members' records, so that they
-        follow it without a change of their own."""
-        if kind == KIND and old in self.by_key:
-            by_key = {k: u for k, u in self.by_key.items() if k != old}
-            return replace(self, by_key={**by_key, new: self.by_key[old]})
+        """A user renamed is found under its new username (`Keyed.renamed`); a company
+        renamed is named anew in its members' records, so that they follow it without a
+        change of their own."""
         if kind != COMPANIES:
-            return self
+            return super().renamed(kind, old, new, written)
 
         def follow(user: LiveUser) -> LiveUser:
             same = user.company is not None and norm_key(user.company) == old
@@ -119,13 +117,9 @@ class LiveUsers(ByName[LiveUser]):
             items=tuple(follow(u) for u in self.items),
         )
 
-    def unique_values(self, field: str) -> Iterable[tuple[str, str, object, Any]]:
-        """(normalised key, key as live, id, value of `field`) of every live user, the
-        disabled ones included: what the API keeps unique (planning/uniqueness.py), and
-        what says a user created may be one of them renamed (planning/rename_hints.py)."""
-        return ((k, u.username, u.id, getattr(u, field)) for k, u in self.by_key.items())
-
-    field_values = unique_values
+    # Of every live user, the disabled ones included: what the API keeps unique
+    # (planning/unique_values.py).
+    unique_values = ByName.field_values
 
     def export_notes(self) -> list[str]:
         """What an export of these users leaves out: a department the listing names
@@ -170,11 +164,6 @@ def parse_user(raw: Mapping[str, Any], departments: Any = None) -> LiveUser:
         disabled=_flag(raw.get("Disabled")),
         department_id=int(department_id) if department_id else None,
     )
-
-
-def ignored_fields(desired: DesiredState) -> frozenset[str]:
-    """`PlanContext.ignored(KIND)` for `read`, which has no context."""
-    return frozenset(desired.settings.ignore_fields.get(Kind.users, []))
 
 
 def _same(name: str, wanted: Any, current: Any) -> bool:
@@ -242,17 +231,6 @@ def _param(value: Any) -> Any:
     return value if isinstance(value, bool) else _text(value)
 
 
-def prunes_users(reader: Reader) -> bool:
-    """Whether this run prunes users: only when the manifests list some (see users.py)."""
-    return KIND in reader.prune and bool(reader.desired.manifest.users)
-
-
-def custom_values_wanted(user: User, ignored: frozenset[str]) -> dict[str, Any]:
-    if not user.custom_fields or "custom_fields" in ignored:
-        return {}
-    return unignored(user.custom_fields, ignored)
-
-
 def _user_id(caller: Any) -> int | None:
     if not isinstance(caller, Mapping):
         return None
@@ -307,14 +285,15 @@ async def read_users(reader: Reader) -> LiveUsers:
     helpdesk = reader.helpdesk
     desired = reader.desired
     departments, listed = await _listing(reader)
-    wanted = in_scope(desired, KIND, _username, _email)
+    wanted = in_scope(desired, KIND, attrgetter("username"), attrgetter("email"))
     items = [u for u in (parse_user(raw, departments) for raw in listed) if wanted(u)]
     users = {norm_key(user.username): user for user in items}
-    pruning = prunes_users(reader)
+    # Pruning only when the manifests list users (see the planner).
+    pruning = KIND in reader.prune and bool(desired.manifest.users)
     # Free: the client made this call before any other and keeps the answer. Pruning
     # and disabling leave the caller alone, and it is never an unmanaged object.
     caller_id = _user_id(await helpdesk.authenticate())
-    ignored = ignored_fields(desired)
+    ignored = ignored_fields(desired, KIND)
     detail_for: list[LiveUser] = []
     custom_for: list[LiveUser] = []
     formers = formers_of(desired, spec(KIND))
@@ -325,14 +304,16 @@ async def read_users(reader: Reader) -> LiveUsers:
         renamed = norm_key(current.username) != norm_key(entry.username)
         if renamed or record_changes(entry, current, ignored, caller_id):
             detail_for.append(current)
-        if custom_values_wanted(entry, ignored) or desired.settings.ownership:
+        if unignored(entry.custom_fields, ignored) or desired.settings.ownership:
             custom_for.append(current)
     if pruning:
         pruned = [u for u in strays(LiveUsers(users, caller_id), desired) if u.id != caller_id]
         detail_for += pruned
         if desired.settings.ownership:  # only those that carry the marker are pruned
             custom_for += pruned
-    custom_for += await full_values_for(reader, KIND, users.values(), custom_for, _username)
+    custom_for += await full_values_for(
+        reader, KIND, users.values(), custom_for, attrgetter("username")
+    )
     found = await asyncio.gather(
         *(helpdesk.user(u.id) for u in detail_for),
         *(helpdesk.user_custom_fields(u.id) for u in custom_for),
@@ -346,11 +327,3 @@ async def read_users(reader: Reader) -> LiveUsers:
     by_id = {u.id: u for u in users.values()}
     outside = await read_outside(reader, KIND, users, lambda raw: parse_user(raw, departments))
     return LiveUsers(users, caller_id, tuple(by_id.get(u.id, u) for u in items), outside)
-
-
-def _username(user: LiveUser) -> str:
-    return user.username
-
-
-def _email(user: LiveUser) -> str:
-    return user.email

@@ -52,7 +52,7 @@ def type_name(value: Any) -> str:
 
 
 # `cause`: drift or pending (docs/drift.md), for the reports; apply does not read it.
-# `rename_hints`: advice for reviewers (planning/rename_hints.py), read back for the reports.
+# `rename_hints`: advice for reviewers (planning/renames.py), read back for the reports.
 _CHANGE_OPTIONAL = {
     "depends_on", "reason", "removal", "source", "sources", "asserted", "renamed_from", "cause",
     "rename_hints",

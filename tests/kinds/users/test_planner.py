@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reconciler.kinds.register import RESOURCES
-from reconciler.kinds.users.model import User
+from reconciler.kinds.users import User
 from reconciler.kinds.users.planner import LiveUser, LiveUsers, UsersResource
 from reconciler.live import read_live
 from reconciler.manifest.desired import DesiredState
