@@ -253,7 +253,8 @@ def test_a_value_of_each_field_type_reaches_the_plan_as_the_service_takes_it(
 
 
 def test_no_catalogue_read_means_no_field_exists() -> None:
-    # No remedy of its own: the plan names the fields to create once (kinds/custom_fields/planner.py).
+    # No remedy of its own: the plan names the fields to create once
+    # (kinds/custom_fields/planner.py).
     assert run("Nickname", "Bob", None, catalogue=None) == problem(
         "custom field 'Nickname' does not exist", None
     )
