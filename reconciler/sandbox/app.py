@@ -23,7 +23,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reconciler.sandbox.config import FaultConfig
 from reconciler.sandbox.errors import ConnectionDropped, HttpError
-from reconciler.sandbox.helpdesk.dispatch import dispatch_helpdesk
+from reconciler.sandbox.helpdesk import dispatch_helpdesk
 from reconciler.sandbox.params import is_secret
 from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.workspace import dispatch_workspace

@@ -21,7 +21,7 @@ class Params:
         for key, value in items:
             self._values.setdefault(key.lower(), []).append(value)
         # The names that came from a JSON object body: endpoints that read only the query
-        # string and form fields refuse them (dispatch.py).
+        # string and form fields refuse them (`dispatch_helpdesk`).
         self.json_fields = json_fields
 
     @classmethod

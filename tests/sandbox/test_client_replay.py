@@ -26,7 +26,7 @@ import pytest
 from defusedxml import ElementTree
 
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
-from reconciler.sandbox.helpdesk.dispatch import ENDPOINTS
+from reconciler.sandbox.helpdesk.registry import ENDPOINTS
 from reconciler.sandbox.seed import initialise
 from reconciler.sandbox.store import Store
 from reconciler.sandbox.transport import InProcessTransport

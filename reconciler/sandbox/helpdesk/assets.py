@@ -1,7 +1,8 @@
 """Assets: the Asset object and the endpoints of the spec's Assets table that the
 reconciler calls: `Assets`, `Asset` (GET one, POST create), `UpdateAsset`,
-`SetCustomFieldForAsset`, `AssignAssetToUser`, `UnAssignAssetToUser`, `EnableAsset`,
-`DisableAsset` (the sandbox serves no tickets, so no asset-to-ticket links either).
+`AssignAssetToUser`, `UnAssignAssetToUser`, `EnableAsset`, `DisableAsset` (custom field
+values are in `custom_fields.py`; the sandbox serves no tickets, so no asset-to-ticket
+links either).
 
 Decisions where the spec is silent or open:
 - Permissions (the spec lists none for assets): reading (`Assets`, `GET Asset`) needs a
@@ -39,7 +40,7 @@ from typing import Any
 from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
 from reconciler.sandbox.helpdesk.companies import render_company
-from reconciler.sandbox.helpdesk.custom_fields import field_value_items, set_field_value
+from reconciler.sandbox.helpdesk.custom_fields import field_value_items
 from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
 from reconciler.sandbox.store import Record
 
@@ -249,13 +250,6 @@ async def update_asset(ctx: Ctx) -> Any:
     changes.update(_optional_texts(ctx))
     changes.update(_named_ids(ctx, required=False))
     return render_asset(ctx, ctx.store.update("assets", rec["id"], **changes))
-
-
-@endpoint("SetCustomFieldForAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
-async def set_custom_field_for_asset(ctx: Ctx) -> Any:
-    rec = ctx.record("assets", ctx.id_param("id"), "Asset")
-    set_field_value(ctx, ASSET_USAGE, "assets", rec)
-    return OK
 
 
 def _asset_param(ctx: Ctx) -> Record:

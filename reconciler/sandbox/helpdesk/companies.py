@@ -1,5 +1,5 @@
-"""Companies and departments: `Companies`, `Company`, `UpdateCompany`, `Departments`,
-`CompanyCustomFields`, `SetCustomFieldForCompany`."""
+"""Companies and departments: `Companies`, `Company`, `UpdateCompany`, `Departments` (the
+custom field values of companies are in `custom_fields.py`)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,8 @@ from typing import Any
 
 from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
-from reconciler.sandbox.helpdesk.custom_fields import field_value_items, set_field_value
-from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
+from reconciler.sandbox.helpdesk.registry import Ctx, Permission, endpoint
 from reconciler.sandbox.store import Record
-
-COMPANY_USAGE = records.USAGE_TYPES["companies"]
 
 
 def render_company(rec: Record) -> dict[str, Any]:
@@ -84,18 +81,3 @@ async def update_company(ctx: Ctx) -> Any:
 @endpoint("Departments", permission=Permission.ADMIN)
 async def departments(ctx: Ctx) -> Any:
     return [{"DepartmentID": d["id"], "Name": d["name"]} for d in ctx.store.rows("departments")]
-
-
-@endpoint("CompanyCustomFields", permission=Permission.TECH)
-async def company_custom_fields(ctx: Ctx) -> Any:
-    rec = ctx.record("companies", ctx.id_param("id", "companyId"), "Company")
-    return field_value_items(ctx, COMPANY_USAGE, rec)
-
-
-@endpoint(
-    "SetCustomFieldForCompany", methods=("POST",), permission=Permission.ADMIN, form_only=True
-)
-async def set_custom_field_for_company(ctx: Ctx) -> Any:
-    rec = ctx.record("companies", ctx.id_param("id", "companyId"), "Company")
-    set_field_value(ctx, COMPANY_USAGE, "companies", rec)
-    return OK

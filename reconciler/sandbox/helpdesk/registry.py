@@ -1,7 +1,7 @@
 """Endpoint registry of the helpdesk sandbox.
 
 Each module under `reconciler.sandbox.helpdesk` registers its handlers with `@endpoint`.
-The dispatcher (`dispatch.py`) matches the endpoint name case-insensitively, checks the
+The dispatcher (`dispatch_helpdesk`) matches the endpoint name case-insensitively, checks the
 method, authenticates, applies the rate limit and the permission level, then calls the
 handler with a `Ctx`. A handler returns JSON-able data, `OK`, or a starlette `Response`,
 and raises `HttpError` for error answers.
@@ -99,7 +99,7 @@ def endpoint(
 
     `form_only`: the configuration writes (companies, categories, users, assets, category
     permissions). The spec says JSON bodies are not the supported form and only "a few
-    frequently used operations" tolerate them; these are not among them (dispatch.py)."""
+    frequently used operations" tolerate them; these are not among them (`dispatch_helpdesk`)."""
 
     def register(handler: Handler) -> Handler:
         by_method = ENDPOINTS.setdefault(name.lower(), {})

@@ -6,7 +6,7 @@ from typing import Any
 
 from reconciler.sandbox import records
 from reconciler.sandbox.helpdesk.companies import normalise_domains
-from reconciler.sandbox.helpdesk.user_writes import is_email
+from reconciler.sandbox.helpdesk.users import is_email
 from reconciler.sandbox.seed.checker import Checker
 from reconciler.sandbox.seed.entry import Entry, items, key, scalar_text
 from reconciler.sandbox.seed.fields import custom_values
