@@ -32,8 +32,8 @@ from reconciler.manifest.document import Manifest
 from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
+from reconciler.sandbox.config import seed_path
 from reconciler.sandbox.seed import initialise
-from reconciler.sandbox.seeds_builtin import seed_path
 from reconciler.sandbox.store import Store
 from reconciler.session.workflow import read_and_plan
 

@@ -28,8 +28,8 @@ from reconciler.clients.connection import (
 )
 from reconciler.manifest.loader import load_manifests
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
+from reconciler.sandbox.config import seed_path
 from reconciler.sandbox.seed import initialise
-from reconciler.sandbox.seeds_builtin import seed_path
 from reconciler.sandbox.store import Store
 from reconciler.session.workflow import read_and_plan
 
