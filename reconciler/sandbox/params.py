@@ -4,6 +4,7 @@ form, or a JSON object body, with names matched case-insensitively (ASP.NET bind
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from starlette.datastructures import UploadFile
@@ -13,6 +14,7 @@ from reconciler.sandbox.errors import HttpError
 
 _TRUE = {"true", "1", "on", "yes"}
 _FALSE = {"false", "0", "off", "no"}
+_SECRETS = ("password", "token", "secret", "apikey", "api_key")
 
 
 class Params:
@@ -92,21 +94,16 @@ class Params:
             return False
         raise HttpError(400, f"Parameter '{names[0]}' must be true or false, got '{value}'")
 
-    def redacted(self) -> dict[str, Any]:
-        """Parameters for the request log, with secrets replaced."""
-        out: dict[str, Any] = {}
-        for key, values in self._values.items():
-            shown = [
-                "<file>" if isinstance(v, UploadFile) else ("***" if is_secret(key) else v)
-                for v in values
-            ]
-            out[key] = shown[0] if len(shown) == 1 else shown
-        return out
 
-
-def is_secret(name: str) -> bool:
-    lowered = name.lower()
-    return any(word in lowered for word in ("password", "token", "secret", "apikey", "api_key"))
+def redacted(items: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """Parameters for the request log: a repeated one (`?statusId=1&statusId=2`) keeps
+    every value, as a list; secrets and files are replaced."""
+    out: dict[str, list[Any]] = {}
+    for key, value in items:
+        secret = any(word in key.lower() for word in _SECRETS)
+        shown = "<file>" if isinstance(value, UploadFile) else "***" if secret else value
+        out.setdefault(key, []).append(shown)
+    return {key: shown[0] if len(shown) == 1 else shown for key, shown in out.items()}
 
 
 def _json_items(body: bytes) -> list[tuple[str, Any]]:

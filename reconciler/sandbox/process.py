@@ -1,8 +1,15 @@
-"""`reconciler sandbox serve` in a child process: what the end-to-end tests and the
-benchmarks run against, so that server and client do not share one interpreter."""
+"""The sandbox for the tests and the benchmarks: `reconciler sandbox serve` in a child
+process (`SandboxProcess`: what the end-to-end tests and the benchmarks run against, so
+that server and client do not share one interpreter), or an app called in-process.
+
+httpx ships `ASGITransport` for async clients only; `InProcessTransport` wraps it so that
+a plain `httpx.Client(transport=InProcessTransport(app))` talks to the sandbox without a
+socket. Each request runs on a fresh event loop, so it must not be used from async code.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import subprocess
 import sys
@@ -10,6 +17,9 @@ import threading
 import time
 from pathlib import Path
 from typing import IO
+
+import httpx
+from starlette.types import ASGIApp
 
 
 class SandboxProcess:
@@ -127,3 +137,22 @@ def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     for line in stream:
         lines.put(line)
     lines.put(None)
+
+
+class InProcessTransport(httpx.BaseTransport):
+    def __init__(self, app: ASGIApp, client: tuple[str, int] = ("127.0.0.1", 50000)) -> None:
+        self._inner = httpx.ASGITransport(app=app, client=client)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return asyncio.run(self._send(request))
+
+    async def _send(self, request: httpx.Request) -> httpx.Response:
+        response = await self._inner.handle_async_request(request)
+        # Raw bytes: the outer client decodes a gzip answer itself.
+        content = b"".join([chunk async for chunk in response.aiter_raw()])
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            content=content,
+            extensions=response.extensions,
+        )

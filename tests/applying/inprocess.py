@@ -18,9 +18,9 @@ from reconciler.clients.connection import (
 )
 from reconciler.manifest.desired import DesiredState
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
+from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.store import Store
-from reconciler.sandbox.transport import InProcessTransport
 from tests.applying.readback import Readback
 
 ROOT = Path(__file__).parents[2]

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
+from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.store import Store
-from reconciler.sandbox.transport import InProcessTransport
 
 PASSWORDS = {"admin": "admin-pass", "tina": "tina-pass", "ursula": "ursula-pass"}
 WORKSPACE_KEY = "test-workspace-key"

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app
-from reconciler.sandbox.transport import InProcessTransport
+from reconciler.sandbox.process import InProcessTransport
 from tests.sandbox.conftest import Api, FakeClock, make_state
 
 

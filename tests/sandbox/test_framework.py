@@ -11,7 +11,7 @@ import pytest
 
 from reconciler.sandbox import FaultConfig, SandboxConfig, create_app
 from reconciler.sandbox.errors import ConnectionDropped
-from reconciler.sandbox.transport import InProcessTransport
+from reconciler.sandbox.process import InProcessTransport
 from tests.sandbox.conftest import Api, FakeClock, make_state
 
 

@@ -23,10 +23,10 @@ from reconciler.cli import main
 from reconciler.errors import SeedError
 from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
 from reconciler.sandbox.config import BUILTIN_SEEDS
+from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.serve import SEED_KEY, OtherSeed, open_state, seed_name
 from reconciler.sandbox.store import Record, Store
-from reconciler.sandbox.transport import InProcessTransport
 
 SEEDS = Path(__file__).parent / "seeds"
 SMALL = SEEDS / "small.yaml"

@@ -11,8 +11,8 @@ import httpx
 import pytest
 
 from reconciler.sandbox import SandboxConfig, create_app, records
+from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.store import Record
-from reconciler.sandbox.transport import InProcessTransport
 from tests.sandbox.conftest import Api, make_state
 
 USER_FIELDS: dict[str, type | tuple[type, ...]] = {

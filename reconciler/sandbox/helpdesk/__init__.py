@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from reconciler.sandbox.errors import HttpError
 from reconciler.sandbox.helpdesk import assets, categories, companies, custom_fields, rules, users
 from reconciler.sandbox.helpdesk.registry import ENDPOINTS, OK, Ctx, Permission
-from reconciler.sandbox.params import Params
+from reconciler.sandbox.params import Params, redacted
 from reconciler.sandbox.records import hash_password
 from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Record
@@ -48,7 +48,7 @@ async def dispatch_helpdesk(state: SandboxState, request: Request, rest: str) ->
         raise HttpError(403, "Access denied: technician permission required")
 
     params = await Params.from_request(request)
-    request.state.params = params.redacted()
+    request.state.params = redacted(params.items())
     if ep.form_only and params.json_fields:
         # The real service binds these parameters from the query string and the form
         # only: a JSON body's fields never arrive (a required one is "missing", an
