@@ -70,6 +70,14 @@ class Params:
             return None
         return str(value)
 
+    def nonblank(self, name: str, *, required: bool = False) -> str:
+        """A text parameter stripped, '' when absent; given but blank is 400: a name
+        cannot be empty."""
+        value = self.text(name, required=required)
+        if value is not None and not value.strip():
+            raise HttpError(400, f"Parameter '{name}' must not be empty")
+        return (value or "").strip()
+
     def integer(self, *names: str, required: bool = False) -> int | None:
         value = self.text(*names, required=required)
         if value is None or value.strip() == "":

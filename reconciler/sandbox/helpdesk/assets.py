@@ -106,29 +106,15 @@ def render_asset(ctx: Ctx, rec: Record) -> dict[str, Any]:
 # -- parameters --------------------------------------------------------------------------
 
 
-def _nonblank(ctx: Ctx, name: str, *, required: bool) -> str | None:
-    value = ctx.params.text(name, required=required)
-    if value is None:
-        return None
-    value = value.strip()
-    if not value:
-        raise HttpError(400, f"Parameter '{name}' must not be empty")
-    return value
-
-
 def _named_ids(ctx: Ctx, *, required: bool) -> dict[str, int]:
     """Resolve manufacturer/type/supplier names to ids, creating the missing ones.
 
     Every name is checked before anything is created, so a 400 leaves no stray rows."""
-    names = {param: _nonblank(ctx, param, required=required) for param, _, _ in _NAMED}
+    names = {param: ctx.params.nonblank(param, required=required) for param, _, _ in _NAMED}
     ids: dict[str, int] = {}
     for param, table, key in _NAMED:
-        name = names[param]
-        if name is None:
-            continue
-        existing = ctx.store.find_name(table, name)
-        rec = existing or ctx.store.insert(table, records.named(name))
-        ids[key] = rec["id"]
+        if names[param]:
+            ids[key] = ctx.store.ensure(table, names[param], records.named)["id"]
     return ids
 
 
@@ -214,8 +200,7 @@ async def get_asset(ctx: Ctx) -> Any:
 
 @endpoint("Asset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def create_asset(ctx: Ctx) -> Any:
-    model_name = _nonblank(ctx, "modelName", required=True)
-    assert model_name is not None
+    model_name = ctx.params.nonblank("modelName", required=True)
     # Validate everything that can fail before _named_ids creates lookup rows.
     quantity = _quantity(ctx)
     company_id = _company_id(ctx)
@@ -237,8 +222,8 @@ async def create_asset(ctx: Ctx) -> Any:
 async def update_asset(ctx: Ctx) -> Any:
     rec = ctx.record("assets", ctx.id_param("id"), "Asset")
     changes: dict[str, Any] = {}
-    model_name = _nonblank(ctx, "modelName", required=False)
-    if model_name is not None:
+    model_name = ctx.params.nonblank("modelName")
+    if model_name:
         changes["model_name"] = model_name
     quantity = _quantity(ctx)
     if quantity is not None:

@@ -89,9 +89,7 @@ async def categories(ctx: Ctx) -> Any:
 
 @endpoint("AddCategory", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def add_category(ctx: Ctx) -> Any:
-    name = (ctx.params.text("name", required=True) or "").strip()
-    if not name:
-        raise HttpError(400, "Parameter 'name' must not be empty")
+    name = ctx.params.nonblank("name", required=True)
     section_id = ctx.params.integer("sectionId") or None
     if section_id is not None and ctx.store.get("sections", section_id) is None:
         raise HttpError(400, f"Section {section_id} does not exist")

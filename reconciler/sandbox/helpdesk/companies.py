@@ -27,17 +27,6 @@ def normalise_domains(value: str | None) -> str | None:
     return ";".join(parts) or None
 
 
-def ensure_company(ctx: Ctx, name: str) -> Record:
-    """The company of that name, created when missing (CreateUser/UpdateUser do this)."""
-    existing = ctx.store.find_name("companies", name)
-    return existing or ctx.store.insert("companies", records.company(name.strip()))
-
-
-def ensure_department(ctx: Ctx, name: str) -> Record:
-    existing = ctx.store.find_name("departments", name)
-    return existing or ctx.store.insert("departments", records.named(name.strip()))
-
-
 @endpoint("Companies", permission=Permission.ADMIN)
 async def companies(ctx: Ctx) -> Any:
     return [render_company(c) for c in ctx.store.rows("companies")]
@@ -45,9 +34,7 @@ async def companies(ctx: Ctx) -> Any:
 
 @endpoint("Company", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def create_company(ctx: Ctx) -> Any:
-    name = (ctx.params.text("name", required=True) or "").strip()
-    if not name:
-        raise HttpError(400, "Parameter 'name' must not be empty")
+    name = ctx.params.nonblank("name", required=True)
     existing = ctx.store.find_name("companies", name)
     if existing is not None:
         # Idempotent by name: the existing id, nothing created.
@@ -61,11 +48,8 @@ async def create_company(ctx: Ctx) -> Any:
 async def update_company(ctx: Ctx) -> Any:
     rec = ctx.record("companies", ctx.id_param("id"), "Company")
     changes: dict[str, Any] = {}
-    name = ctx.params.text("name")
-    if name is not None:
-        name = name.strip()
-        if not name:
-            raise HttpError(400, "Parameter 'name' must not be empty")
+    name = ctx.params.nonblank("name")
+    if name:
         clash = ctx.store.find_name("companies", name)
         if clash is not None and clash["id"] != rec["id"]:
             raise HttpError(400, f"A company named '{name}' already exists")

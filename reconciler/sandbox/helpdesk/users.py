@@ -28,7 +28,6 @@ from typing import Any
 
 from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError, not_found
-from reconciler.sandbox.helpdesk.companies import ensure_company, ensure_department
 from reconciler.sandbox.helpdesk.registry import Ctx, Permission, endpoint
 from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Record
@@ -156,9 +155,7 @@ async def user(ctx: Ctx) -> Any:
 
 def _user_by(ctx: Ctx, param: str, what: str) -> Any:
     """The user whose `param` field (matched case-insensitively) is the parameter's value."""
-    value = (ctx.params.text(param, required=True) or "").strip()
-    if not value:
-        raise HttpError(400, f"Parameter '{param}' must not be empty")
+    value = ctx.params.nonblank(param, required=True)
     rec = ctx.store.find_name("users", value, param)
     if rec is None:
         raise not_found(f"User with the {what} '{value}'")
@@ -234,11 +231,12 @@ def check_unique(ctx: Ctx, column: str, value: str, own_id: int | None = None) -
         raise HttpError(400, f"A user with the {what} '{value}' already exists")
 
 
-def org_id(ctx: Ctx, name: str | None, ensure: Callable[[Ctx, str], Record]) -> int | None:
+def org_id(ctx: Ctx, name: str | None, table: str) -> int | None:
     """The id of the company/department named `name`, created when missing; None clears."""
     if name is None or not name.strip():
         return None
-    return int(ensure(ctx, name)["id"])
+    make = records.company if table == "companies" else records.named
+    return int(ctx.store.ensure(table, name, make)["id"])
 
 
 @endpoint("CreateUser", methods=("POST",), permission=Permission.ADMIN, form_only=True)
@@ -264,8 +262,8 @@ async def create_user(ctx: Ctx) -> Any:
         phone=p.text("phone") or "",
         location=p.text("location") or "",
         is_manager=is_manager,
-        company_id=org_id(ctx, p.text(*_COMPANY_NAMES), ensure_company),
-        department_id=org_id(ctx, p.text(*_DEPARTMENT_NAMES), ensure_department),
+        company_id=org_id(ctx, p.text(*_COMPANY_NAMES), "companies"),
+        department_id=org_id(ctx, p.text(*_DEPARTMENT_NAMES), "departments"),
     )
     new_id = ctx.store.insert("users", rec)["id"]
     if ctx.quirk("createuser-bare-int"):
@@ -341,8 +339,8 @@ def org_changes(ctx: Ctx, blank: bool) -> dict[str, Any]:
     changes: dict[str, Any] = {}
     company = ctx.params.text(*_COMPANY_NAMES)
     if company is not None or blank:
-        changes["company_id"] = org_id(ctx, company, ensure_company)
+        changes["company_id"] = org_id(ctx, company, "companies")
     department = ctx.params.text(*_DEPARTMENT_NAMES)
     if department is not None or blank:
-        changes["department_id"] = org_id(ctx, department, ensure_department)
+        changes["department_id"] = org_id(ctx, department, "departments")
     return changes

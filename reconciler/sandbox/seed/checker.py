@@ -6,7 +6,7 @@ mappings)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,12 +60,6 @@ class Checker:
         if found:
             self.p.add(where, f"duplicate {what} '{name}'")
         return found
-
-    def ensure(self, table: str, name: str, make: Callable[[str], Record] = records.named) -> int:
-        """The id of the record of `table` named `name`, made by `make` when there is
-        none (as the API creates the departments, sections and companies named)."""
-        existing = self.store.find_name(table, name)
-        return int((existing or self.store.insert(table, make(name)))["id"])
 
     def reference(
         self,

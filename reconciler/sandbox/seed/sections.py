@@ -63,7 +63,7 @@ def check_categories(c: Checker, node: SeedNode | None) -> None:
         if name is None or c.taken("categories", name, entry.node, "category"):
             continue
         # Sections come into being as categories name them.
-        section_id = c.ensure("sections", section) if section else None
+        section_id = c.store.ensure("sections", section, records.named)["id"] if section else None
         c.store.insert("categories", records.category(section_id=section_id, **kwargs))
 
 
@@ -109,8 +109,11 @@ def check_users(c: Checker, node: SeedNode | None) -> None:
             c.p.add(entry.node, "duplicate token: another user has the same one")
         else:
             # As with CreateUser, a company or department named here comes into being.
-            company_id = c.ensure("companies", company, records.company) if company else None
-            department_id = c.ensure("departments", department) if department else None
+            company_id = department_id = None
+            if company:
+                company_id = c.store.ensure("companies", company, records.company)["id"]
+            if department:
+                department_id = c.store.ensure("departments", department, records.named)["id"]
             rec = records.user(**kwargs, company_id=company_id, department_id=department_id)
             user_id = c.store.insert("users", {**rec, "custom": custom})["id"]
             c.passwords[user_id] = kwargs["password"]
@@ -203,7 +206,8 @@ def check_assets(c: Checker, node: SeedNode | None) -> None:
         if kwargs["model_name"] is None or len(named) < len(LOOKUPS):
             continue
         refs: dict[str, Any] = {
-            LOOKUPS[n][0]: c.ensure(LOOKUPS[n][1], value) for n, value in named.items()
+            LOOKUPS[n][0]: c.store.ensure(LOOKUPS[n][1], value, records.named)["id"]
+            for n, value in named.items()
         }
         rec = records.asset(**kwargs, **refs, company_id=company["id"] if company else None)
         c.store.insert("assets", {**rec, "assigned_user_ids": users, "custom": custom})
