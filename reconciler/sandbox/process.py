@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from subprocess import DEVNULL, PIPE
 from typing import IO
 
 import httpx
@@ -54,26 +55,9 @@ class SandboxProcess:
         if self.proc is not None and self.proc.poll() is None:
             # A second process would replace `proc`, and `stop` would never end the first.
             raise RuntimeError("this sandbox is already running; stop it first")
-        cmd = [
-            sys.executable,
-            *self.runner,
-            "sandbox",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(self.db),
-            *self.args,
-        ]
-        self.proc = subprocess.Popen(
-            cmd,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
+        serve = ["sandbox", "serve", "--host", "127.0.0.1", "--port", "0", "--db"]
+        cmd = [sys.executable, *self.runner, *serve, str(self.db), *self.args]
+        self.proc = subprocess.Popen(cmd, stdout=PIPE, stderr=PIPE, stdin=DEVNULL, text=True)
         # A thread reads stdout: a selector would miss lines already in Python's buffer.
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=_pump, args=(self.proc.stdout, lines), daemon=True).start()

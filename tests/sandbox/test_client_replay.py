@@ -25,10 +25,12 @@ import httpx
 import pytest
 from defusedxml import ElementTree
 
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
 from reconciler.sandbox.helpdesk.registry import ENDPOINTS
 from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.seed import initialise
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 from tests.sandbox import spec_shapes as S
 

@@ -10,7 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
-from reconciler.sandbox import SandboxConfig, create_app, records
+from reconciler.sandbox import records
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
 from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.store import Record
 from tests.sandbox.conftest import Api, make_state
