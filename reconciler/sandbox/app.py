@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import asdict
 from typing import Any
 
 from starlette.applications import Starlette
@@ -99,7 +100,7 @@ def create_app(state: SandboxState) -> Starlette:
                 return PlainTextResponse(str(exc), status_code=400)
             state.config.faults = cfg
             state.faults.configure(cfg)
-        return JSONResponse(state.faults.config.to_dict())
+        return JSONResponse(asdict(state.faults.config))
 
     async def limits(request: Request) -> Response:
         """Forget rate-limit windows and IP blocks (between test steps)."""

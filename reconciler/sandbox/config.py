@@ -85,9 +85,6 @@ class FaultConfig:
                 raise ValueError(f"fault setting {key} must be between 0 and 1")
         return cls(**values)  # type: ignore[arg-type]
 
-    def to_dict(self) -> dict[str, float | int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
 
 @dataclass
 class SandboxConfig:

@@ -147,7 +147,6 @@ class SandboxState:
     ) -> None:
         self.store = store or Store(None)
         self.config = config or SandboxConfig()
-        self.clock = clock
         self._wall_clock = wall_clock or (lambda: datetime.now(UTC))
         self.limiter = SlidingWindowLimiter(clock=clock, window=self.config.rate_window)
         self.logins = LoginGuard(
@@ -160,12 +159,9 @@ class SandboxState:
         self._request_seq = 0
         self._log_lock = threading.Lock()
 
-    def now(self) -> datetime:
-        return self._wall_clock()
-
     def timestamp(self) -> str:
         """ISO 8601 in UTC with a trailing Z, as the helpdesk writes timestamps."""
-        return self.now().strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        return self._wall_clock().strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
     def log_request(self, entry: dict[str, Any]) -> None:
         with self._log_lock:

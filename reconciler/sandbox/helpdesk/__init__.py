@@ -59,7 +59,7 @@ async def dispatch_helpdesk(state: SandboxState, request: Request, rest: str) ->
             f"/api/{name} reads query-string or form fields, not a JSON body; "
             f"not read: {', '.join(params.json_fields)}",
         )
-    result = await ep.handler(Ctx(state, request, params, caller, arg))
+    result = await ep.handler(Ctx(state, params, caller, arg))
     return to_response(result)
 
 
@@ -93,13 +93,9 @@ def to_response(result: Any) -> Response:
     return JSONResponse(result)
 
 
-def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def authenticate(state: SandboxState, request: Request) -> Record:
     """Return the calling user or raise 401 (bad credentials) / 403 (blocked IP)."""
-    ip = client_ip(request)
+    ip = request.client.host if request.client else "unknown"
     blocked = state.logins.blocked_for(ip)
     if blocked:
         raise HttpError(

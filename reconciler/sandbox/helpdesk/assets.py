@@ -237,18 +237,10 @@ async def update_asset(ctx: Ctx) -> Any:
     return render_asset(ctx, ctx.store.update("assets", rec["id"], **changes))
 
 
-def _asset_param(ctx: Ctx) -> Record:
-    asset_id = ctx.params.integer("assetId", required=True)
-    assert asset_id is not None
-    return ctx.record("assets", asset_id, "Asset")
-
-
 def _assign(ctx: Ctx, present: bool) -> Any:
     """The user `userId` assigned to the asset `assetId` or not; both must exist."""
-    asset = _asset_param(ctx)
-    user_id = ctx.params.integer("userId", required=True)
-    assert user_id is not None
-    ctx.record("users", user_id, "User")
+    asset = ctx.record_of("assetId", "assets", "Asset")
+    user_id = ctx.record_of("userId", "users", "User")["id"]
     ids = list(asset["assigned_user_ids"])  # the stored list is live: change a copy
     if present and user_id not in ids:
         ids.append(user_id)
@@ -272,13 +264,11 @@ async def unassign_asset_to_user(ctx: Ctx) -> Any:
 
 @endpoint("EnableAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def enable_asset(ctx: Ctx) -> Any:
-    asset = _asset_param(ctx)
-    ctx.store.update("assets", asset["id"], disabled=False)
+    ctx.store.update("assets", ctx.record_of("assetId", "assets", "Asset")["id"], disabled=False)
     return OK
 
 
 @endpoint("DisableAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def disable_asset(ctx: Ctx) -> Any:
-    asset = _asset_param(ctx)
-    ctx.store.update("assets", asset["id"], disabled=True)
+    ctx.store.update("assets", ctx.record_of("assetId", "assets", "Asset")["id"], disabled=True)
     return OK

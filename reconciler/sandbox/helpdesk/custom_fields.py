@@ -89,16 +89,6 @@ def set_field_value(ctx: Ctx, usage_type: int, table: str, entity: Record) -> No
     ctx.store.update(table, entity["id"], custom=custom)
 
 
-def fields_of(ctx: Ctx, usage_type: int) -> list[Record]:
-    return [f for f in ctx.store.rows("custom_fields") if f["usage_type"] == usage_type]
-
-
-def options(field: Record) -> list[dict[str, Any]] | None:
-    if field["type"] != DROPDOWN:
-        return None
-    return [{"OptionID": o["id"], "Name": o["name"]} for o in field["options"]]
-
-
 def value_item(ctx: Ctx, field: Record, value: str | None) -> dict[str, Any]:
     """The user/company/asset value item: FieldName, FieldID, Type, Value (+ quirk keys)."""
     item: dict[str, Any] = {
@@ -121,7 +111,8 @@ def value_item(ctx: Ctx, field: Record, value: str | None) -> dict[str, Any]:
 def field_value_items(ctx: Ctx, usage_type: int, entity: Record) -> list[dict[str, Any]]:
     """Every field of the usage type, with its value or null when unset."""
     custom = entity.get("custom", {})
-    return [value_item(ctx, f, custom.get(str(f["id"]))) for f in fields_of(ctx, usage_type)]
+    fields = [f for f in ctx.store.rows("custom_fields") if f["usage_type"] == usage_type]
+    return [value_item(ctx, f, custom.get(str(f["id"]))) for f in fields]
 
 
 def definition(ctx: Ctx, field: Record) -> dict[str, Any]:
@@ -133,7 +124,8 @@ def definition(ctx: Ctx, field: Record) -> dict[str, Any]:
         "Mandatory": field["mandatory"],
     }
     if ctx.quirk("customfield-extra-keys"):
-        item["SelectionComboOptions"] = options(field)
+        options = [{"OptionID": o["id"], "Name": o["name"]} for o in field["options"]]
+        item["SelectionComboOptions"] = options if field["type"] == DROPDOWN else None
         item["ForTechsOnly"] = field["for_techs_only"]
     return item
 

@@ -14,8 +14,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from starlette.requests import Request
-
 from reconciler.sandbox.errors import HttpError, not_found
 from reconciler.sandbox.params import Params
 from reconciler.sandbox.state import SandboxState
@@ -38,7 +36,6 @@ OK = _Ok()
 @dataclass
 class Ctx:
     state: SandboxState
-    request: Request
     params: Params
     caller: Record
     arg: str | None = None  # the path segment after the name: /Rule/{id}
@@ -64,6 +61,12 @@ class Ctx:
         value = self.params.integer(*names, required=True)
         assert value is not None
         return value
+
+    def record_of(self, param: str, table: str, what: str) -> Record:
+        """The record whose id the (required) parameter `param` gives."""
+        rid = self.params.integer(param, required=True)
+        assert rid is not None
+        return self.record(table, rid, what)
 
     def record(self, table: str, rid: int, what: str) -> Record:
         rec = self.store.get(table, rid)
