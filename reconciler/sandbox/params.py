@@ -91,6 +91,13 @@ class Params:
                 400, f"Parameter '{names[0]}' must be an integer, got '{value}'"
             ) from None
 
+    def positive(self, name: str) -> int | None:
+        """An integer parameter of at least 1 (400 otherwise), None when absent."""
+        value = self.integer(name)
+        if value is not None and value < 1:
+            raise HttpError(400, f"Parameter '{name}' must be at least 1, got {value}")
+        return value
+
     def boolean(self, *names: str, default: bool | None = None) -> bool | None:
         value = self.text(*names)
         if value is None or value.strip() == "":

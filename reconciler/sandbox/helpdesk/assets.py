@@ -118,13 +118,6 @@ def _named_ids(ctx: Ctx, *, required: bool) -> dict[str, int]:
     return ids
 
 
-def _quantity(ctx: Ctx) -> int | None:
-    quantity = ctx.params.integer("quantity")
-    if quantity is not None and quantity < 1:
-        raise HttpError(400, f"Parameter 'quantity' must be at least 1, got {quantity}")
-    return quantity
-
-
 def _company_id(ctx: Ctx) -> int | None:
     """The `companyId` parameter: None for empty or 0, 404 for an unknown company."""
     company_id = ctx.params.integer("companyId")
@@ -202,7 +195,7 @@ async def get_asset(ctx: Ctx) -> Any:
 async def create_asset(ctx: Ctx) -> Any:
     model_name = ctx.params.nonblank("modelName", required=True)
     # Validate everything that can fail before _named_ids creates lookup rows.
-    quantity = _quantity(ctx)
+    quantity = ctx.params.positive("quantity")
     company_id = _company_id(ctx)
     texts = _optional_texts(ctx)
     ids = _named_ids(ctx, required=True)
@@ -225,7 +218,7 @@ async def update_asset(ctx: Ctx) -> Any:
     model_name = ctx.params.nonblank("modelName")
     if model_name:
         changes["model_name"] = model_name
-    quantity = _quantity(ctx)
+    quantity = ctx.params.positive("quantity")
     if quantity is not None:
         changes["quantity"] = quantity
     elif not ctx.quirk("updateasset-keeps-quantity"):

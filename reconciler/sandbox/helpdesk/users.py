@@ -172,19 +172,10 @@ async def user_by_username(ctx: Ctx) -> Any:
     return _user_by(ctx, "username", "username")
 
 
-def positive(ctx: Ctx, name: str, default: int) -> int:
-    value = ctx.params.integer(name)
-    if value is None:
-        return default
-    if value < 1:
-        raise HttpError(400, f"Parameter '{name}' must be at least 1, got {value}")
-    return value
-
-
 @endpoint("Users", permission=Permission.ADMIN)
 async def users(ctx: Ctx) -> Any:
-    count = positive(ctx, "count", DEFAULT_COUNT)
-    page = positive(ctx, "page", 1)
+    count = ctx.params.positive("count") or DEFAULT_COUNT
+    page = ctx.params.positive("page") or 1
     mode = (ctx.params.text("listMode") or "").strip().lower() or "all"
     if mode not in LIST_MODES:
         raise HttpError(
