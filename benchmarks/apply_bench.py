@@ -67,8 +67,8 @@ from reconciler.errors import PlanHasErrors
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
+from reconciler.sandbox.config import seed_path
 from reconciler.sandbox.process import SandboxProcess
-from reconciler.sandbox.seeds_builtin import seed_path
 
 DEPARTMENTS = ("Finance", "Sales", "Operations", "IT", "Legal")
 WINDOW = 60.0  # the sandbox's rate-limit window, as the real helpdesk's

@@ -32,9 +32,9 @@ from reconciler.applying.session import ApplyOptions, ApplySession
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.validate import validate_manifests
 from reconciler.run.scope import changed_since
-from reconciler.sandbox import SandboxConfig, SandboxState
+from reconciler.sandbox.config import SandboxConfig, seed_path
 from reconciler.sandbox.seed import initialise
-from reconciler.sandbox.seeds_builtin import seed_path
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 from reconciler.session.workflow import read_and_plan
 

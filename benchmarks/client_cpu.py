@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from apply_bench import add_tenant_arguments, write_tenant
 from processes import compile_package
 
-from reconciler.sandbox.embedded import seed_path
+from reconciler.sandbox.config import seed_path
 from reconciler.sandbox.process import SandboxProcess
 
 NO_LIMITS = ["--rate-limit", "0", "--search-rate-limit", "0"]

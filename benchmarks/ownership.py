@@ -28,7 +28,8 @@ from reconciler.clients.connection import Connection
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
-from reconciler.sandbox import SandboxState, create_app
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.state import SandboxState
 from reconciler.session.workflow import read_and_plan
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -31,9 +31,11 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest
 from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
+from reconciler.sandbox import records
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig, seed_path
 from reconciler.sandbox.seed import initialise
-from reconciler.sandbox.seeds_builtin import seed_path
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 from reconciler.session.workflow import read_and_plan
 

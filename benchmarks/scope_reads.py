@@ -27,9 +27,10 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.manifest.loader import load_manifests
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig, seed_path
 from reconciler.sandbox.seed import initialise
-from reconciler.sandbox.seeds_builtin import seed_path
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 from reconciler.session.workflow import read_and_plan
 

@@ -26,8 +26,8 @@ from typing import Any
 
 import httpx
 
+from reconciler.sandbox.config import seed_path
 from reconciler.sandbox.process import SandboxProcess
-from reconciler.sandbox.seeds_builtin import seed_path
 
 ROOT = Path(__file__).resolve().parents[1]
 

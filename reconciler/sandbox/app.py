@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import asdict
 from typing import Any
 
 from starlette.applications import Starlette
@@ -23,8 +24,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from reconciler.sandbox.config import FaultConfig
 from reconciler.sandbox.errors import ConnectionDropped, HttpError
-from reconciler.sandbox.helpdesk.dispatch import dispatch_helpdesk
-from reconciler.sandbox.params import is_secret
+from reconciler.sandbox.helpdesk import dispatch_helpdesk
+from reconciler.sandbox.params import redacted
 from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.workspace import dispatch_workspace
 
@@ -74,14 +75,11 @@ class InstallPrefix:
 
 
 def create_app(state: SandboxState) -> Starlette:
-    async def serve(request: Request, service: str, dispatch: Dispatch) -> Response:
-        return await _serve_api(state, request, service, dispatch)
+    def api(service: str, dispatch: Dispatch) -> Callable[[Request], Awaitable[Response]]:
+        async def serve(request: Request) -> Response:
+            return await _serve_api(state, request, service, dispatch)
 
-    async def helpdesk(request: Request) -> Response:
-        return await serve(request, "helpdesk", dispatch_helpdesk)
-
-    async def workspace(request: Request) -> Response:
-        return await serve(request, "workspace", dispatch_workspace)
+        return serve
 
     async def requests_log(request: Request) -> Response:
         if request.method == "DELETE":
@@ -102,7 +100,7 @@ def create_app(state: SandboxState) -> Starlette:
                 return PlainTextResponse(str(exc), status_code=400)
             state.config.faults = cfg
             state.faults.configure(cfg)
-        return JSONResponse(state.faults.config.to_dict())
+        return JSONResponse(asdict(state.faults.config))
 
     async def limits(request: Request) -> Response:
         """Forget rate-limit windows and IP blocks (between test steps)."""
@@ -122,16 +120,14 @@ def create_app(state: SandboxState) -> Starlette:
 
     routes = [
         Route("/", index),
-        Route("/helpdesk/{rest:path}", helpdesk, methods=ALL_METHODS),
-        Route("/workspace/{rest:path}", workspace, methods=ALL_METHODS),
+        Route("/helpdesk/{rest:path}", api("helpdesk", dispatch_helpdesk), methods=ALL_METHODS),
+        Route("/workspace/{rest:path}", api("workspace", dispatch_workspace), methods=ALL_METHODS),
         Route("/_sandbox/requests", requests_log, methods=["GET", "DELETE"]),
         Route("/_sandbox/faults", faults, methods=["GET", "PUT"]),
         Route("/_sandbox/reset-limits", limits, methods=["POST"]),
     ]
     middleware = [Middleware(InstallPrefix), Middleware(GZipMiddleware, minimum_size=1000)]
-    app = Starlette(routes=routes, middleware=middleware)
-    app.state.sandbox = state
-    return app
+    return Starlette(routes=routes, middleware=middleware)
 
 
 async def _serve_api(
@@ -187,20 +183,6 @@ async def _dispatch(
         return PlainTextResponse(err.message, status_code=err.status, headers=err.headers)
 
 
-def _query(request: Request) -> dict[str, Any]:
-    """The query string for the log: a repeated parameter (`?statusId=1&statusId=2`) keeps
-    every value, as a list; secrets are replaced."""
-    out: dict[str, Any] = {}
-    for key, value in request.query_params.multi_items():
-        shown = "***" if is_secret(key) else value
-        if key in out:
-            previous = out[key]
-            out[key] = [*previous, shown] if isinstance(previous, list) else [previous, shown]
-        else:
-            out[key] = shown
-    return out
-
-
 def _log(
     state: SandboxState, request: Request, service: str, status: int | str, started: float
 ) -> None:
@@ -209,7 +191,7 @@ def _log(
         "service": service,
         "method": request.method,
         "path": request.url.path,
-        "query": _query(request),
+        "query": redacted(request.query_params.multi_items()),
         "params": getattr(request.state, "params", None),
         "user": getattr(request.state, "username", None),
         "status": status,

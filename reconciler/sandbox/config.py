@@ -1,9 +1,13 @@
-"""Configuration of a sandbox: limits, quirks of the real service, and injected faults."""
+"""Configuration of a sandbox: limits, quirks of the real service, injected faults, and
+the built-in seeds (`acme`, `empty`, ...) with how a seed is named: by one of their names
+or by a file (`serve.py` and the embedded sandbox name seeds alike)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+
+from reconciler.errors import UsageError
 
 # The built-in seeds (`--seed NAME`, `--sandbox-seed NAME`): one YAML file each.
 BUILTIN_SEEDS = Path(__file__).parent / "seeds"
@@ -81,9 +85,6 @@ class FaultConfig:
                 raise ValueError(f"fault setting {key} must be between 0 and 1")
         return cls(**values)  # type: ignore[arg-type]
 
-    def to_dict(self) -> dict[str, float | int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
-
 
 @dataclass
 class SandboxConfig:
@@ -108,3 +109,15 @@ class SandboxConfig:
 
 # What `--faults` takes (`FaultConfig.parse`): the rates by their short names, then the rest.
 FAULT_SETTINGS = ("error", "drop", "slow", "slow_seconds", "throttle_after", "throttle_for", "seed")
+
+
+def seed_path(name_or_file: str) -> Path:
+    """A built-in seed by name (`acme`, `empty`) or a seed file."""
+    builtin = BUILTIN_SEEDS / f"{name_or_file}.yaml"
+    if builtin.is_file():
+        return builtin
+    path = Path(name_or_file)
+    if path.is_file():
+        return path
+    names = ", ".join(builtin_seed_names())
+    raise UsageError(f"no seed {name_or_file!r}: give a file, or one of {names}")

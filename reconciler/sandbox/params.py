@@ -4,6 +4,7 @@ form, or a JSON object body, with names matched case-insensitively (ASP.NET bind
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from starlette.datastructures import UploadFile
@@ -13,6 +14,7 @@ from reconciler.sandbox.errors import HttpError
 
 _TRUE = {"true", "1", "on", "yes"}
 _FALSE = {"false", "0", "off", "no"}
+_SECRETS = ("password", "token", "secret", "apikey", "api_key")
 
 
 class Params:
@@ -21,7 +23,7 @@ class Params:
         for key, value in items:
             self._values.setdefault(key.lower(), []).append(value)
         # The names that came from a JSON object body: endpoints that read only the query
-        # string and form fields refuse them (dispatch.py).
+        # string and form fields refuse them (`dispatch_helpdesk`).
         self.json_fields = json_fields
 
     @classmethod
@@ -68,6 +70,14 @@ class Params:
             return None
         return str(value)
 
+    def nonblank(self, name: str, *, required: bool = False) -> str:
+        """A text parameter stripped, '' when absent; given but blank is 400: a name
+        cannot be empty."""
+        value = self.text(name, required=required)
+        if value is not None and not value.strip():
+            raise HttpError(400, f"Parameter '{name}' must not be empty")
+        return (value or "").strip()
+
     def integer(self, *names: str, required: bool = False) -> int | None:
         value = self.text(*names, required=required)
         if value is None or value.strip() == "":
@@ -81,6 +91,13 @@ class Params:
                 400, f"Parameter '{names[0]}' must be an integer, got '{value}'"
             ) from None
 
+    def positive(self, name: str) -> int | None:
+        """An integer parameter of at least 1 (400 otherwise), None when absent."""
+        value = self.integer(name)
+        if value is not None and value < 1:
+            raise HttpError(400, f"Parameter '{name}' must be at least 1, got {value}")
+        return value
+
     def boolean(self, *names: str, default: bool | None = None) -> bool | None:
         value = self.text(*names)
         if value is None or value.strip() == "":
@@ -92,21 +109,16 @@ class Params:
             return False
         raise HttpError(400, f"Parameter '{names[0]}' must be true or false, got '{value}'")
 
-    def redacted(self) -> dict[str, Any]:
-        """Parameters for the request log, with secrets replaced."""
-        out: dict[str, Any] = {}
-        for key, values in self._values.items():
-            shown = [
-                "<file>" if isinstance(v, UploadFile) else ("***" if is_secret(key) else v)
-                for v in values
-            ]
-            out[key] = shown[0] if len(shown) == 1 else shown
-        return out
 
-
-def is_secret(name: str) -> bool:
-    lowered = name.lower()
-    return any(word in lowered for word in ("password", "token", "secret", "apikey", "api_key"))
+def redacted(items: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """Parameters for the request log: a repeated one (`?statusId=1&statusId=2`) keeps
+    every value, as a list; secrets and files are replaced."""
+    out: dict[str, list[Any]] = {}
+    for key, value in items:
+        secret = any(word in key.lower() for word in _SECRETS)
+        shown = "<file>" if isinstance(value, UploadFile) else "***" if secret else value
+        out.setdefault(key, []).append(shown)
+    return {key: shown[0] if len(shown) == 1 else shown for key, shown in out.items()}
 
 
 def _json_items(body: bytes) -> list[tuple[str, Any]]:

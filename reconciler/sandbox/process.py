@@ -1,15 +1,26 @@
-"""`reconciler sandbox serve` in a child process: what the end-to-end tests and the
-benchmarks run against, so that server and client do not share one interpreter."""
+"""The sandbox for the tests and the benchmarks: `reconciler sandbox serve` in a child
+process (`SandboxProcess`: what the end-to-end tests and the benchmarks run against, so
+that server and client do not share one interpreter), or an app called in-process.
+
+httpx ships `ASGITransport` for async clients only; `InProcessTransport` wraps it so that
+a plain `httpx.Client(transport=InProcessTransport(app))` talks to the sandbox without a
+socket. Each request runs on a fresh event loop, so it must not be used from async code.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from subprocess import DEVNULL, PIPE
 from typing import IO
+
+import httpx
+from starlette.types import ASGIApp
 
 
 class SandboxProcess:
@@ -44,26 +55,9 @@ class SandboxProcess:
         if self.proc is not None and self.proc.poll() is None:
             # A second process would replace `proc`, and `stop` would never end the first.
             raise RuntimeError("this sandbox is already running; stop it first")
-        cmd = [
-            sys.executable,
-            *self.runner,
-            "sandbox",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(self.db),
-            *self.args,
-        ]
-        self.proc = subprocess.Popen(
-            cmd,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-        )
+        serve = ["sandbox", "serve", "--host", "127.0.0.1", "--port", "0", "--db"]
+        cmd = [sys.executable, *self.runner, *serve, str(self.db), *self.args]
+        self.proc = subprocess.Popen(cmd, stdout=PIPE, stderr=PIPE, stdin=DEVNULL, text=True)
         # A thread reads stdout: a selector would miss lines already in Python's buffer.
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=_pump, args=(self.proc.stdout, lines), daemon=True).start()
@@ -127,3 +121,22 @@ def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
     for line in stream:
         lines.put(line)
     lines.put(None)
+
+
+class InProcessTransport(httpx.BaseTransport):
+    def __init__(self, app: ASGIApp, client: tuple[str, int] = ("127.0.0.1", 50000)) -> None:
+        self._inner = httpx.ASGITransport(app=app, client=client)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        return asyncio.run(self._send(request))
+
+    async def _send(self, request: httpx.Request) -> httpx.Response:
+        response = await self._inner.handle_async_request(request)
+        # Raw bytes: the outer client decodes a gzip answer itself.
+        content = b"".join([chunk async for chunk in response.aiter_raw()])
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            content=content,
+            extensions=response.extensions,
+        )

@@ -6,22 +6,11 @@ record always carries every field (the renderers never meet a missing key).
 Custom field values live in the record they belong to (users, companies, assets) as
 `custom`: {str(field_id): stored string}.
 
-Tables and their fields (besides `id`):
-- users: username, password_hash, token, email, first_name, last_name, notes, location,
-  phone, department_id, company_id, is_admin, is_tech, is_manager, disabled, send_email,
-  greeting, signature, out_of_office, lang, last_seen
-- companies: name, email_domain (';'-joined or None), notes
-- departments: name;  sections: name
-- categories: name, section_id, for_techs_only, from_address
-- tech_permissions: user_id, category_id
-- custom_fields: name, type (1 text, 2 date, 3 dropdown, 4 checkbox, 5 multiline),
-  usage_type (1 tickets, 2 assets, 3 users, 4 companies), mandatory, for_techs_only,
-  options [{id, name}]
-- asset_types, manufacturers, suppliers: name
-- assets: model_name, manufacturer_id, supplier_id, type_id, serial_number, location,
-  comments, quantity, company_id, disabled, assigned_user_ids
-- rules: name, enabled, conditions (XML fragment), actions (XML fragment)
-- ws_api_keys: key, name;  ws_employees: public_id, fields, created, updated
+Every record has an `id`. The tables without a constructor here: `tech_permissions`
+(user_id, category_id), `ws_api_keys` (key, name) and `ws_employees` (public_id, fields,
+created, updated); `departments`, `sections`, `asset_types`, `manufacturers` and
+`suppliers` are `named`. A company's `email_domain` is ';'-joined (or None); a rule's
+`conditions` and `actions` are XML fragments.
 """
 
 from __future__ import annotations

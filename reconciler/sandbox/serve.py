@@ -1,24 +1,51 @@
 """`reconciler sandbox serve`: open (and first time seed) the database, print where the
-services are and how to authenticate, then serve in the foreground."""
+services are and how to authenticate, then serve in the foreground.
+
+Several independent tenants can share one `sandbox serve` (`--tenant NAME[=SEED]`,
+repeated): each has its own database (`DB-NAME.db` beside `--db`), its own credentials
+(generated without a seed, the seed's with one), its own rate limiter and request log, and
+is served under its own path prefix: `http://HOST:PORT/NAME/helpdesk` and
+`/NAME/workspace`. A fleet of helpdesks for `reconciler plan --env '*'` on one port
+(docs/environments.md).
+
+`--sandbox`: a sandbox started inside the command (`embedded_sandbox`), on a free loopback
+port, persisted in `.reconciler/sandbox.db` and seeded on first use (from the built-in
+`acme` tenant unless told otherwise), so the quick start needs no server and no
+credentials. The seed is recorded in the database: a later `--sandbox-seed` naming
+another is refused.
+"""
 
 from __future__ import annotations
 
+import copy
 import ipaddress
 import json
+import re
 import shlex
 import socket
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
-import uvicorn
+from starlette.responses import PlainTextResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
+from reconciler.clients.auth import Secret
+from reconciler.clients.connection import (
+    Connection,
+    HelpdeskConnection,
+    RateSettings,
+    WorkspaceConnection,
+)
 from reconciler.errors import UsageError
 from reconciler.sandbox.app import create_app
-from reconciler.sandbox.config import BUILTIN_SEEDS, QUIRKS, FaultConfig, SandboxConfig
+from reconciler.sandbox.config import BUILTIN_SEEDS, QUIRKS, FaultConfig, SandboxConfig, seed_path
 from reconciler.sandbox.seed import Credentials, initialise
-from reconciler.sandbox.server import quiet_dropped_connections
+from reconciler.sandbox.server import SandboxServer, exclusive_db, listen, uvicorn_server
 from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 
@@ -99,15 +126,17 @@ def build_config(
     )
 
 
-def export_lines(base_url: str, creds: Credentials) -> list[str]:
-    q = shlex.quote
+def export_lines(root: str, creds: Credentials, prefix: str = "") -> list[str]:
+    """The variables to paste; a tenant's (`prefix`) give the token a line of its own."""
+    q, p = shlex.quote, prefix
+    token = f"export {p}HELPDESK_TOKEN={q(creds.helpdesk_token)}"
     return [
-        f"export HELPDESK_URL={q(base_url + '/helpdesk')}",
-        f"export HELPDESK_USERNAME={q(creds.helpdesk_username)}",
-        f"export HELPDESK_PASSWORD={q(creds.helpdesk_password)}",
-        f"# or, instead of username and password: export HELPDESK_TOKEN={q(creds.helpdesk_token)}",
-        f"export WORKSPACE_URL={q(base_url + '/workspace')}",
-        f"export WORKSPACE_API_KEY={q(creds.workspace_api_key)}",
+        f"export {p}HELPDESK_URL={q(root + '/helpdesk')}",
+        f"export {p}HELPDESK_USERNAME={q(creds.helpdesk_username)}",
+        f"export {p}HELPDESK_PASSWORD={q(creds.helpdesk_password)}",
+        token if p else f"# or, instead of username and password: {token}",
+        f"export {p}WORKSPACE_URL={q(root + '/workspace')}",
+        f"export {p}WORKSPACE_API_KEY={q(creds.workspace_api_key)}",
     ]
 
 
@@ -140,8 +169,7 @@ def serve_forever(
     if tenants:
         if explicit:
             raise UsageError("--tenant NAME=SEED gives each tenant its seed: drop --seed/--empty")
-        _serve_tenants(host, port, db, reset, tenants, (quirks, faults, rate_limit,
-                                                         search_rate_limit))  # fmt: skip
+        _serve_tenants(host, port, db, reset, tenants, config)
         return
     state, creds, seeded = open_state(db, seed, config, reset)
     if explicit and not seeded:
@@ -149,7 +177,7 @@ def serve_forever(
         click.echo(
             f"{db} already holds data: {chosen} ignored (add --reset to start over).", err=True
         )
-    sock, base = _listen(host, port)
+    sock, base = listen(host, port)
     # The sandbox's own credentials are printed on purpose: it is a local test server and
     # the user needs them to talk to it.
     click.echo(
@@ -166,25 +194,23 @@ def serve_forever(
 
 
 def _serve_tenants(
-    host: str, port: int, db: Path, reset: bool, texts: tuple[str, ...], settings: Any
+    host: str, port: int, db: Path, reset: bool, texts: tuple[str, ...], config: SandboxConfig
 ) -> None:
-    """`--tenant NAME[=SEED]`: each tenant its own state, config and limiter (tenants.py)."""
-    from reconciler.sandbox.seeds_builtin import seed_path
-    from reconciler.sandbox.tenants import TenantRouter, parse_tenants, tenant_export_lines
-
+    """`--tenant NAME[=SEED]`: each tenant its own state, config and limiter."""
     specs = parse_tenants(texts)
     states: list[SandboxState] = []
     apps: dict[str, Any] = {}
     lines: list[str] = []
     try:
-        sock, base = _listen(host, port)
+        sock, base = listen(host, port)
         for spec in specs:
             seed = seed_path(spec.seed) if spec.seed is not None else None
-            state, creds, _ = open_state(spec.db(db), seed, build_config(*settings), reset)
+            # A copy each: `PUT /_sandbox/faults` changes one tenant's configuration.
+            state, creds, _ = open_state(spec.db(db), seed, copy.deepcopy(config), reset)
             states.append(state)
             apps[spec.name] = create_app(state)
             lines.append(f"# tenant {spec.name}: {base}/{spec.name}/ (state: {spec.db(db)})")
-            lines += tenant_export_lines(base, spec, creds)
+            lines += export_lines(f"{base}/{spec.name}", creds, spec.prefix)
     except BaseException:
         for state in states:
             state.store.close()
@@ -198,35 +224,106 @@ def _serve_tenants(
     _run(TenantRouter(apps), sock, states)
 
 
-def _listen(host: str, port: int) -> tuple[socket.socket, str]:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY only on sockets that say they are TCP,
-    # and without it every keep-alive answer waits ~40 ms for a delayed ACK.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    sock.listen(128)
-    bound_port = sock.getsockname()[1]
-    return sock, f"http://{host if ':' not in host else f'[{host}]'}:{bound_port}"
-
-
 def _run(app: Any, sock: socket.socket, states: list[SandboxState]) -> None:
     click.echo("Press Ctrl+C to stop.", err=True)
     sys.stdout.flush()  # the lines must reach a pipe (a test, `tee`) before serving starts
-    quiet_dropped_connections()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-        )
-    )
     try:
-        server.run(sockets=[sock])
+        uvicorn_server(app).run(sockets=[sock])
     finally:
         for state in states:
             state.store.close()
+
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+@dataclass(frozen=True)
+class TenantSpec:
+    name: str
+    seed: str | None  # a built-in seed's name or a seed file; None: generated credentials
+
+    @classmethod
+    def parse(cls, text: str) -> TenantSpec:
+        name, sep, seed = text.partition("=")
+        if not _NAME.match(name):
+            raise UsageError(
+                f"--tenant {text}: a tenant name is lower-case letters, digits and '-'"
+            )
+        return cls(name, seed if sep else None)
+
+    def db(self, base: Path) -> Path:
+        return base.with_name(f"{base.stem}-{self.name}{base.suffix or '.db'}")
+
+    @property
+    def prefix(self) -> str:
+        """The variables' prefix: `ACME_` for `acme`, `NORTH_WIND_` for `north-wind`."""
+        return self.name.upper().replace("-", "_") + "_"
+
+
+def parse_tenants(texts: tuple[str, ...]) -> list[TenantSpec]:
+    tenants = [TenantSpec.parse(text) for text in texts]
+    names = [t.name for t in tenants]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UsageError(f"--tenant given twice for {', '.join(twice)}")
+    return tenants
+
+
+class TenantRouter:
+    """Sends `/NAME/...` to tenant NAME's app with the prefix moved to `root_path`, so
+    that each app sees the paths it would see alone; anything else is a 404."""
+
+    def __init__(self, apps: dict[str, ASGIApp]) -> None:
+        self.apps = apps
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            return  # lifespan is off
+        head, sep, rest = scope["path"][1:].partition("/")
+        app = self.apps.get(head)
+        if app is None:
+            known = ", ".join(f"/{name}/" for name in self.apps)
+            response = PlainTextResponse(f"no tenant here; the tenants: {known}", 404)
+            await response(scope, receive, send)
+            return
+        path = f"/{rest}" if sep else "/"
+        inner = {
+            **scope,
+            "path": path,
+            "raw_path": path.encode(),
+            "root_path": scope.get("root_path", "") + f"/{head}",
+        }
+        await app(inner, receive, send)
+
+
+DEFAULT_DB = Path(".reconciler/sandbox.db")
+
+
+@contextmanager
+def embedded_sandbox(
+    db: Path = DEFAULT_DB,
+    seed: str = "acme",
+    config: SandboxConfig | None = None,
+    *,
+    insist: bool = False,
+) -> Iterator[Connection]:
+    """The embedded sandbox runs without rate limits (and reconciler's limiter is off
+    against it): it is there to try manifests quickly, not to measure throttling.
+    `insist` (a seed given by the user): a database made from another seed is refused
+    rather than silently used, and never silently replaced (it holds what was applied)."""
+    config = config or SandboxConfig(rate_limit=0, search_rate_limit=0)
+    with exclusive_db(db):  # not beside a running `sandbox serve` on the same file
+        try:
+            state, creds, _ = open_state(db, seed_path(seed), config, insist=insist)
+        except OtherSeed as exc:
+            raise UsageError(f"--sandbox-seed {seed}: {exc}") from None
+        server = SandboxServer(state)
+        server.start()
+        try:
+            yield Connection(
+                HelpdeskConnection(server.helpdesk_url, token=Secret(creds.helpdesk_token)),
+                WorkspaceConnection(server.workspace_url, Secret(creds.workspace_api_key)),
+                RateSettings(general=0, search=0),
+            )
+        finally:
+            server.stop()

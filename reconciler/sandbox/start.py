@@ -51,7 +51,7 @@ def embedded(seed: str | None) -> Callable[[], AbstractContextManager[Connection
 
     def start() -> AbstractContextManager[Connection]:
         require_sandbox_extra()
-        from reconciler.sandbox.embedded import embedded_sandbox
+        from reconciler.sandbox.serve import embedded_sandbox
 
         return embedded_sandbox(seed=seed or DEFAULT_SEED, insist=seed is not None)
 
@@ -62,9 +62,9 @@ def serve(seed: str | None, empty: bool, allow_remote: bool, **options: Any) -> 
     """`sandbox serve`: off loopback only when allowed; a seed or none (--empty); one
     sandbox per database; until Ctrl-C or SIGTERM."""
     require_sandbox_extra()
-    from reconciler.sandbox.dblock import exclusive_db
-    from reconciler.sandbox.seeds_builtin import seed_path
+    from reconciler.sandbox.config import seed_path
     from reconciler.sandbox.serve import is_loopback, serve_forever
+    from reconciler.sandbox.server import exclusive_db
 
     host = options["host"]
     if not is_loopback(host):
@@ -79,5 +79,5 @@ def serve(seed: str | None, empty: bool, allow_remote: bool, **options: Any) -> 
     if empty and seed is not None:
         raise UsageError("--empty and --seed contradict each other: give one of them")
     chosen = None if empty else seed_path(seed or DEFAULT_SEED)
-    with exclusive_db(options["db"]):  # one sandbox per database (dblock.py)
+    with exclusive_db(options["db"]):  # one sandbox per database (server.py)
         serve_forever(seed=chosen, explicit=empty or seed is not None, **options)

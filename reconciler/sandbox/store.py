@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -112,6 +112,11 @@ class Store:
         return None
 
     # -- writing ---------------------------------------------------------------------
+
+    def ensure(self, tbl: str, name: str, make: Callable[[str], Record]) -> Record:
+        """The record named `name` (as `find_name` matches), made by `make` from the
+        stripped name when there is none: the API creates what a write names."""
+        return self.find_name(tbl, name) or self.insert(tbl, make(name.strip()))
 
     @contextmanager
     def batch(self) -> Iterator[None]:

@@ -49,14 +49,9 @@ EMPLOYEE_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 async def dispatch_workspace(state: SandboxState, request: Request, rest: str) -> Response:
     _authenticate(state, request)
     segments = [s for s in rest.split("/") if s]
-    if len(segments) < 2 or segments[0] != "api":
+    if segments[:2] != ["api", "employees"] or len(segments) > 3:
         raise HttpError(404, f"No such route: /{rest}")
-    resource, ident = segments[1], (segments[2] if len(segments) > 2 else None)
-    if len(segments) > 3:
-        raise HttpError(404, f"No such route: /{rest}")
-    if resource != "employees":
-        raise HttpError(404, f"No such route: /{rest}")
-    return await _employees(state, request, ident)
+    return await _employees(state, request, segments[2] if len(segments) > 2 else None)
 
 
 def _authenticate(state: SandboxState, request: Request) -> None:

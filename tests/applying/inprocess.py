@@ -17,10 +17,12 @@ from reconciler.clients.connection import (
     WorkspaceConnection,
 )
 from reconciler.manifest.desired import DesiredState
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.seed import Credentials, initialise
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
-from reconciler.sandbox.transport import InProcessTransport
 from tests.applying.readback import Readback
 
 ROOT = Path(__file__).parents[2]

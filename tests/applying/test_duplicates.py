@@ -11,8 +11,9 @@ import pytest
 
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import load_manifests
-from reconciler.sandbox import SandboxState, records
+from reconciler.sandbox import records
 from reconciler.sandbox.seed import Credentials
+from reconciler.sandbox.state import SandboxState
 from reconciler.session.workflow import read_and_plan
 from tests.applying.inprocess import EXAMPLE, asgi, connection, seeded, workspace_client
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest
-from reconciler.sandbox import SandboxState
+from reconciler.sandbox.state import SandboxState
 from tests.applying.inprocess import asgi, seeded
 from tests.applying.test_session import plan_and_apply, plan_in
 

@@ -24,8 +24,8 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Action, Plan
 from reconciler.plans.planfile import PlanInputs, SavedPlan, manifests_digest
-from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials
+from reconciler.sandbox.state import SandboxState
 from tests.applying.inprocess import (
     EXAMPLE,
     LosingTransport,

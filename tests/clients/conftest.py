@@ -12,7 +12,9 @@ import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy, WorkspaceClient
 from reconciler.clients.auth import HelpdeskAuth
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.state import SandboxState
 from tests.sandbox.conftest import FakeClock
 from tests.sandbox.conftest import make_state as sandbox_state
 

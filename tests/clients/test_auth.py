@@ -14,7 +14,7 @@ from reconciler import masking
 from reconciler.clients import ApiKey, BasicAuth, BearerAuth, HelpdeskClient, WorkspaceClient
 from reconciler.clients.auth import Secret
 from reconciler.errors import AuthenticationError, ReconcilerError, TransportFailure
-from reconciler.sandbox import SandboxState
+from reconciler.sandbox.state import SandboxState
 from tests.clients.conftest import (
     PASSWORDS,
     TOKENS,

@@ -8,7 +8,8 @@ import httpx
 import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits
-from reconciler.sandbox import SandboxState, records
+from reconciler.sandbox import records
+from reconciler.sandbox.state import SandboxState
 from tests.clients.conftest import endpoint_calls, fast_retry, helpdesk_client
 
 pytestmark = pytest.mark.anyio

@@ -12,7 +12,9 @@ import pytest
 
 from reconciler.clients import RetryPolicy, created_id
 from reconciler.errors import OutcomeUnknown
-from reconciler.sandbox import QUIRKS, SandboxConfig, SandboxState, records
+from reconciler.sandbox import records
+from reconciler.sandbox.config import QUIRKS, SandboxConfig
+from reconciler.sandbox.state import SandboxState
 from tests.clients.conftest import (
     FakeClock,
     Sleeper,

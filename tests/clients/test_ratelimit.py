@@ -11,7 +11,7 @@ import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy
 from reconciler.clients.ratelimit import RateLimiter, SlidingWindow, ThrottleGate
-from reconciler.sandbox import SandboxConfig
+from reconciler.sandbox.config import SandboxConfig
 from tests.clients.conftest import (
     FakeClock,
     Sleeper,

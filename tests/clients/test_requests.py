@@ -10,7 +10,7 @@ import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, WorkspaceClient
 from reconciler.errors import ApiError, ReadOnlyViolation, UsageError
-from reconciler.sandbox import SandboxState
+from reconciler.sandbox.state import SandboxState
 from tests.clients.conftest import api_requests, fast_retry, helpdesk_client, workspace_client
 
 pytestmark = pytest.mark.anyio

@@ -22,7 +22,9 @@ from reconciler.clients import (
 )
 from reconciler.clients.retry import retry_after
 from reconciler.errors import ApiError, OutcomeUnknown, TransportFailure
-from reconciler.sandbox import FaultConfig, SandboxConfig, SandboxServer, SandboxState
+from reconciler.sandbox.config import FaultConfig, SandboxConfig
+from reconciler.sandbox.server import SandboxServer
+from reconciler.sandbox.state import SandboxState
 from tests.clients.conftest import (
     PASSWORDS,
     FakeClock,

@@ -25,7 +25,8 @@ from reconciler.errors import (
     ReadOnlyViolation,
     TransportFailure,
 )
-from reconciler.sandbox import FaultConfig, SandboxState
+from reconciler.sandbox.config import FaultConfig
+from reconciler.sandbox.state import SandboxState
 from tests.clients.conftest import Sleeper, api_requests, fast_retry, workspace_client
 from tests.clients.test_requests import Recorder
 

@@ -35,8 +35,11 @@ from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import Safety
 from reconciler.planning.plan import plan
 from reconciler.plans import Plan
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
+from reconciler.sandbox import records
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
 from reconciler.sandbox.seed import Credentials, initialise
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 from reconciler.sandbox.workspace import EMPLOYEE_OPTIONAL, EMPLOYEE_REQUIRED
 

@@ -22,8 +22,11 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.models import Settings
 from reconciler.plans import Change, Plan, address
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
+from reconciler.sandbox import records
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
 from reconciler.sandbox.seed import Credentials, initialise
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 from reconciler.session.workflow import read_and_plan
 

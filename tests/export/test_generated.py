@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from reconciler.export.selection import Selection
 from reconciler.resources.base import norm_key
-from reconciler.sandbox import SandboxState, records
+from reconciler.sandbox import records
 from reconciler.sandbox.seed import Credentials, initialise
+from reconciler.sandbox.state import SandboxState
 from tests.export.sandbox import describe, new_state, round_trip
 
 TYPES = records.FIELD_TYPES  # text, date, dropdown, checkbox, multiline

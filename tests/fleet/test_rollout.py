@@ -41,7 +41,7 @@ from reconciler.manifest.document import Manifest
 from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Action, Change, Plan
 from reconciler.plans.addresses import Selector
-from reconciler.sandbox import SandboxState
+from reconciler.sandbox.state import SandboxState
 from tests.applying.inprocess import EXAMPLE, asgi, connection, mismatches, seeded
 
 PLAN = Plan((Change("users", "u1", Action.create),))

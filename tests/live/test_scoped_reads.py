@@ -12,7 +12,8 @@ from reconciler.kinds.register import RESOURCES
 from reconciler.live import LiveState, read_live
 from reconciler.manifest.loader import load_manifest_text
 from reconciler.planning.plan import plan
-from reconciler.sandbox import SandboxState, records
+from reconciler.sandbox import records
+from reconciler.sandbox.state import SandboxState
 from tests.clients.conftest import endpoint_calls, helpdesk_client, make_state, no_limits
 
 

@@ -34,8 +34,8 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest, Workspace
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
-from reconciler.sandbox import SandboxState
 from reconciler.sandbox.seed import Credentials
+from reconciler.sandbox.state import SandboxState
 from reconciler.session.workflow import (
     Clients,
     check_services,

@@ -12,9 +12,12 @@ from typing import Any
 import httpx
 import pytest
 
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
+from reconciler.sandbox import records
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.process import InProcessTransport
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
-from reconciler.sandbox.transport import InProcessTransport
 
 PASSWORDS = {"admin": "admin-pass", "tina": "tina-pass", "ursula": "ursula-pass"}
 WORKSPACE_KEY = "test-workspace-key"

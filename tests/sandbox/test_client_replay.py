@@ -25,11 +25,13 @@ import httpx
 import pytest
 from defusedxml import ElementTree
 
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app
-from reconciler.sandbox.helpdesk.dispatch import ENDPOINTS
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.helpdesk.registry import ENDPOINTS
+from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.seed import initialise
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
-from reconciler.sandbox.transport import InProcessTransport
 from tests.sandbox import spec_shapes as S
 
 ACME = Path(__file__).resolve().parents[2] / "reconciler" / "sandbox" / "seeds" / "acme.yaml"

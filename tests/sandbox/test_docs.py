@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from reconciler.sandbox import QUIRKS
+from reconciler.sandbox.config import QUIRKS
 from reconciler.sandbox.serve import build_config
 from tests.sandbox.test_quirk_matrix import VARIANTS
 

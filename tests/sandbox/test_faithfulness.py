@@ -7,8 +7,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app
-from reconciler.sandbox.transport import InProcessTransport
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.process import InProcessTransport
+from reconciler.sandbox.state import SandboxState
 from tests.sandbox.conftest import Api, FakeClock, make_state
 
 

@@ -9,9 +9,10 @@ import json
 import httpx
 import pytest
 
-from reconciler.sandbox import FaultConfig, SandboxConfig, create_app
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import FaultConfig, SandboxConfig
 from reconciler.sandbox.errors import ConnectionDropped
-from reconciler.sandbox.transport import InProcessTransport
+from reconciler.sandbox.process import InProcessTransport
 from tests.sandbox.conftest import Api, FakeClock, make_state
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from reconciler.sandbox.config import seed_path
 from reconciler.sandbox.seed import initialise
-from reconciler.sandbox.seeds_builtin import seed_path
 from tests.sandbox.test_seed import new_state, problems_of, seed_text
 
 CROWD = "extends: acme\ngenerated: {customers: 7, client_companies: 3, discovered_assets: 4}\n"

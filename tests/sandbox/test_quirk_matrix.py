@@ -36,8 +36,10 @@ from reconciler.export.selection import Selection
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
-from reconciler.sandbox import QUIRKS, SandboxConfig, SandboxState, create_app
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import QUIRKS, SandboxConfig
 from reconciler.sandbox.seed import Credentials, initialise
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Store
 from reconciler.session.workflow import read_and_plan
 

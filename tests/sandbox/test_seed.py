@@ -21,12 +21,14 @@ from ruamel.yaml import YAML
 
 from reconciler.cli import main
 from reconciler.errors import SeedError
-from reconciler.sandbox import SandboxConfig, SandboxState, create_app, records
-from reconciler.sandbox.config import BUILTIN_SEEDS
+from reconciler.sandbox import records
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import BUILTIN_SEEDS, SandboxConfig
+from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.seed import Credentials, initialise
 from reconciler.sandbox.serve import SEED_KEY, OtherSeed, open_state, seed_name
+from reconciler.sandbox.state import SandboxState
 from reconciler.sandbox.store import Record, Store
-from reconciler.sandbox.transport import InProcessTransport
 
 SEEDS = Path(__file__).parent / "seeds"
 SMALL = SEEDS / "small.yaml"

@@ -10,9 +10,11 @@ from typing import Any
 import httpx
 import pytest
 
-from reconciler.sandbox import SandboxConfig, create_app, records
+from reconciler.sandbox import records
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.process import InProcessTransport
 from reconciler.sandbox.store import Record
-from reconciler.sandbox.transport import InProcessTransport
 from tests.sandbox.conftest import Api, make_state
 
 USER_FIELDS: dict[str, type | tuple[type, ...]] = {

@@ -7,8 +7,9 @@ from typing import Any
 import httpx
 import pytest
 
-from reconciler.sandbox import SandboxConfig, create_app
-from reconciler.sandbox.transport import InProcessTransport
+from reconciler.sandbox.app import create_app
+from reconciler.sandbox.config import SandboxConfig
+from reconciler.sandbox.process import InProcessTransport
 from tests.sandbox.conftest import WORKSPACE_KEY, make_state
 
 ALICE = {"email": "alice@acme.com", "firstName": "Alice", "lastName": "Smith", "department": "IT"}

@@ -1,7 +1,8 @@
 """Assets: the Asset object and the endpoints of the spec's Assets table that the
 reconciler calls: `Assets`, `Asset` (GET one, POST create), `UpdateAsset`,
-`SetCustomFieldForAsset`, `AssignAssetToUser`, `UnAssignAssetToUser`, `EnableAsset`,
-`DisableAsset` (the sandbox serves no tickets, so no asset-to-ticket links either).
+`AssignAssetToUser`, `UnAssignAssetToUser`, `EnableAsset`, `DisableAsset` (custom field
+values are in `custom_fields.py`; the sandbox serves no tickets, so no asset-to-ticket
+links either).
 
 Decisions where the spec is silent or open:
 - Permissions (the spec lists none for assets): reading (`Assets`, `GET Asset`) needs a
@@ -39,7 +40,7 @@ from typing import Any
 from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
 from reconciler.sandbox.helpdesk.companies import render_company
-from reconciler.sandbox.helpdesk.custom_fields import field_value_items, set_field_value
+from reconciler.sandbox.helpdesk.custom_fields import field_value_items
 from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
 from reconciler.sandbox.store import Record
 
@@ -105,37 +106,16 @@ def render_asset(ctx: Ctx, rec: Record) -> dict[str, Any]:
 # -- parameters --------------------------------------------------------------------------
 
 
-def _nonblank(ctx: Ctx, name: str, *, required: bool) -> str | None:
-    value = ctx.params.text(name, required=required)
-    if value is None:
-        return None
-    value = value.strip()
-    if not value:
-        raise HttpError(400, f"Parameter '{name}' must not be empty")
-    return value
-
-
 def _named_ids(ctx: Ctx, *, required: bool) -> dict[str, int]:
     """Resolve manufacturer/type/supplier names to ids, creating the missing ones.
 
     Every name is checked before anything is created, so a 400 leaves no stray rows."""
-    names = {param: _nonblank(ctx, param, required=required) for param, _, _ in _NAMED}
+    names = {param: ctx.params.nonblank(param, required=required) for param, _, _ in _NAMED}
     ids: dict[str, int] = {}
     for param, table, key in _NAMED:
-        name = names[param]
-        if name is None:
-            continue
-        existing = ctx.store.find_name(table, name)
-        rec = existing or ctx.store.insert(table, records.named(name))
-        ids[key] = rec["id"]
+        if names[param]:
+            ids[key] = ctx.store.ensure(table, names[param], records.named)["id"]
     return ids
-
-
-def _quantity(ctx: Ctx) -> int | None:
-    quantity = ctx.params.integer("quantity")
-    if quantity is not None and quantity < 1:
-        raise HttpError(400, f"Parameter 'quantity' must be at least 1, got {quantity}")
-    return quantity
 
 
 def _company_id(ctx: Ctx) -> int | None:
@@ -213,10 +193,9 @@ async def get_asset(ctx: Ctx) -> Any:
 
 @endpoint("Asset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def create_asset(ctx: Ctx) -> Any:
-    model_name = _nonblank(ctx, "modelName", required=True)
-    assert model_name is not None
+    model_name = ctx.params.nonblank("modelName", required=True)
     # Validate everything that can fail before _named_ids creates lookup rows.
-    quantity = _quantity(ctx)
+    quantity = ctx.params.positive("quantity")
     company_id = _company_id(ctx)
     texts = _optional_texts(ctx)
     ids = _named_ids(ctx, required=True)
@@ -236,10 +215,10 @@ async def create_asset(ctx: Ctx) -> Any:
 async def update_asset(ctx: Ctx) -> Any:
     rec = ctx.record("assets", ctx.id_param("id"), "Asset")
     changes: dict[str, Any] = {}
-    model_name = _nonblank(ctx, "modelName", required=False)
-    if model_name is not None:
+    model_name = ctx.params.nonblank("modelName")
+    if model_name:
         changes["model_name"] = model_name
-    quantity = _quantity(ctx)
+    quantity = ctx.params.positive("quantity")
     if quantity is not None:
         changes["quantity"] = quantity
     elif not ctx.quirk("updateasset-keeps-quantity"):
@@ -251,25 +230,10 @@ async def update_asset(ctx: Ctx) -> Any:
     return render_asset(ctx, ctx.store.update("assets", rec["id"], **changes))
 
 
-@endpoint("SetCustomFieldForAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
-async def set_custom_field_for_asset(ctx: Ctx) -> Any:
-    rec = ctx.record("assets", ctx.id_param("id"), "Asset")
-    set_field_value(ctx, ASSET_USAGE, "assets", rec)
-    return OK
-
-
-def _asset_param(ctx: Ctx) -> Record:
-    asset_id = ctx.params.integer("assetId", required=True)
-    assert asset_id is not None
-    return ctx.record("assets", asset_id, "Asset")
-
-
 def _assign(ctx: Ctx, present: bool) -> Any:
     """The user `userId` assigned to the asset `assetId` or not; both must exist."""
-    asset = _asset_param(ctx)
-    user_id = ctx.params.integer("userId", required=True)
-    assert user_id is not None
-    ctx.record("users", user_id, "User")
+    asset = ctx.record_of("assetId", "assets", "Asset")
+    user_id = ctx.record_of("userId", "users", "User")["id"]
     ids = list(asset["assigned_user_ids"])  # the stored list is live: change a copy
     if present and user_id not in ids:
         ids.append(user_id)
@@ -293,13 +257,11 @@ async def unassign_asset_to_user(ctx: Ctx) -> Any:
 
 @endpoint("EnableAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def enable_asset(ctx: Ctx) -> Any:
-    asset = _asset_param(ctx)
-    ctx.store.update("assets", asset["id"], disabled=False)
+    ctx.store.update("assets", ctx.record_of("assetId", "assets", "Asset")["id"], disabled=False)
     return OK
 
 
 @endpoint("DisableAsset", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def disable_asset(ctx: Ctx) -> Any:
-    asset = _asset_param(ctx)
-    ctx.store.update("assets", asset["id"], disabled=True)
+    ctx.store.update("assets", ctx.record_of("assetId", "assets", "Asset")["id"], disabled=True)
     return OK

@@ -1,5 +1,5 @@
-"""Companies and departments: `Companies`, `Company`, `UpdateCompany`, `Departments`,
-`CompanyCustomFields`, `SetCustomFieldForCompany`."""
+"""Companies and departments: `Companies`, `Company`, `UpdateCompany`, `Departments` (the
+custom field values of companies are in `custom_fields.py`)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,8 @@ from typing import Any
 
 from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
-from reconciler.sandbox.helpdesk.custom_fields import field_value_items, set_field_value
-from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
+from reconciler.sandbox.helpdesk.registry import Ctx, Permission, endpoint
 from reconciler.sandbox.store import Record
-
-COMPANY_USAGE = records.USAGE_TYPES["companies"]
 
 
 def render_company(rec: Record) -> dict[str, Any]:
@@ -30,17 +27,6 @@ def normalise_domains(value: str | None) -> str | None:
     return ";".join(parts) or None
 
 
-def ensure_company(ctx: Ctx, name: str) -> Record:
-    """The company of that name, created when missing (CreateUser/UpdateUser do this)."""
-    existing = ctx.store.find_name("companies", name)
-    return existing or ctx.store.insert("companies", records.company(name.strip()))
-
-
-def ensure_department(ctx: Ctx, name: str) -> Record:
-    existing = ctx.store.find_name("departments", name)
-    return existing or ctx.store.insert("departments", records.named(name.strip()))
-
-
 @endpoint("Companies", permission=Permission.ADMIN)
 async def companies(ctx: Ctx) -> Any:
     return [render_company(c) for c in ctx.store.rows("companies")]
@@ -48,9 +34,7 @@ async def companies(ctx: Ctx) -> Any:
 
 @endpoint("Company", methods=("POST",), permission=Permission.ADMIN, form_only=True)
 async def create_company(ctx: Ctx) -> Any:
-    name = (ctx.params.text("name", required=True) or "").strip()
-    if not name:
-        raise HttpError(400, "Parameter 'name' must not be empty")
+    name = ctx.params.nonblank("name", required=True)
     existing = ctx.store.find_name("companies", name)
     if existing is not None:
         # Idempotent by name: the existing id, nothing created.
@@ -64,11 +48,8 @@ async def create_company(ctx: Ctx) -> Any:
 async def update_company(ctx: Ctx) -> Any:
     rec = ctx.record("companies", ctx.id_param("id"), "Company")
     changes: dict[str, Any] = {}
-    name = ctx.params.text("name")
-    if name is not None:
-        name = name.strip()
-        if not name:
-            raise HttpError(400, "Parameter 'name' must not be empty")
+    name = ctx.params.nonblank("name")
+    if name:
         clash = ctx.store.find_name("companies", name)
         if clash is not None and clash["id"] != rec["id"]:
             raise HttpError(400, f"A company named '{name}' already exists")
@@ -84,18 +65,3 @@ async def update_company(ctx: Ctx) -> Any:
 @endpoint("Departments", permission=Permission.ADMIN)
 async def departments(ctx: Ctx) -> Any:
     return [{"DepartmentID": d["id"], "Name": d["name"]} for d in ctx.store.rows("departments")]
-
-
-@endpoint("CompanyCustomFields", permission=Permission.TECH)
-async def company_custom_fields(ctx: Ctx) -> Any:
-    rec = ctx.record("companies", ctx.id_param("id", "companyId"), "Company")
-    return field_value_items(ctx, COMPANY_USAGE, rec)
-
-
-@endpoint(
-    "SetCustomFieldForCompany", methods=("POST",), permission=Permission.ADMIN, form_only=True
-)
-async def set_custom_field_for_company(ctx: Ctx) -> Any:
-    rec = ctx.record("companies", ctx.id_param("id", "companyId"), "Company")
-    set_field_value(ctx, COMPANY_USAGE, "companies", rec)
-    return OK

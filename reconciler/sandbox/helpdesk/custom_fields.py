@@ -1,5 +1,7 @@
-"""Custom fields: the definitions (`CustomFields`) and the rules for values that the user,
-company and asset endpoints share.
+"""Custom fields: the definitions (`CustomFields`), the values of users, companies and
+assets (`UserCustomFields`, `CompanyCustomFields`, `SetCustomFieldForUser`,
+`SetCustomFieldForCompany`, `SetCustomFieldForAsset`) and the rules for values that the
+user, company and asset objects share.
 
 Values are validated by type, as the service does: checkbox `true`/`false`, dropdown an
 option id of that field, date any parseable date (stored as `YYYY-MM-DD`). An empty value
@@ -11,8 +13,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from reconciler.sandbox import records
 from reconciler.sandbox.errors import HttpError
-from reconciler.sandbox.helpdesk.registry import Ctx, endpoint
+from reconciler.sandbox.helpdesk.registry import OK, Ctx, Permission, endpoint
 from reconciler.sandbox.store import Record
 
 TEXT, DATE, DROPDOWN, CHECKBOX, MULTILINE = 1, 2, 3, 4, 5
@@ -86,16 +89,6 @@ def set_field_value(ctx: Ctx, usage_type: int, table: str, entity: Record) -> No
     ctx.store.update(table, entity["id"], custom=custom)
 
 
-def fields_of(ctx: Ctx, usage_type: int) -> list[Record]:
-    return [f for f in ctx.store.rows("custom_fields") if f["usage_type"] == usage_type]
-
-
-def options(field: Record) -> list[dict[str, Any]] | None:
-    if field["type"] != DROPDOWN:
-        return None
-    return [{"OptionID": o["id"], "Name": o["name"]} for o in field["options"]]
-
-
 def value_item(ctx: Ctx, field: Record, value: str | None) -> dict[str, Any]:
     """The user/company/asset value item: FieldName, FieldID, Type, Value (+ quirk keys)."""
     item: dict[str, Any] = {
@@ -118,7 +111,8 @@ def value_item(ctx: Ctx, field: Record, value: str | None) -> dict[str, Any]:
 def field_value_items(ctx: Ctx, usage_type: int, entity: Record) -> list[dict[str, Any]]:
     """Every field of the usage type, with its value or null when unset."""
     custom = entity.get("custom", {})
-    return [value_item(ctx, f, custom.get(str(f["id"]))) for f in fields_of(ctx, usage_type)]
+    fields = [f for f in ctx.store.rows("custom_fields") if f["usage_type"] == usage_type]
+    return [value_item(ctx, f, custom.get(str(f["id"]))) for f in fields]
 
 
 def definition(ctx: Ctx, field: Record) -> dict[str, Any]:
@@ -130,7 +124,8 @@ def definition(ctx: Ctx, field: Record) -> dict[str, Any]:
         "Mandatory": field["mandatory"],
     }
     if ctx.quirk("customfield-extra-keys"):
-        item["SelectionComboOptions"] = options(field)
+        options = [{"OptionID": o["id"], "Name": o["name"]} for o in field["options"]]
+        item["SelectionComboOptions"] = options if field["type"] == DROPDOWN else None
         item["ForTechsOnly"] = field["for_techs_only"]
     return item
 
@@ -144,3 +139,27 @@ async def custom_fields(ctx: Ctx) -> Any:
     if not ctx.is_tech:
         rows = [f for f in rows if not f["for_techs_only"]]
     return [definition(ctx, f) for f in rows if usage is None or f["usage_type"] == usage]
+
+
+def _value_endpoints(entity: str, table: str, id_names: tuple[str, ...], read: bool) -> None:
+    """`SetCustomFieldFor<entity>` and, when `read`, `<entity>CustomFields`: the record is
+    named by the first of `id_names` that is given (or by the path)."""
+    usage = records.USAGE_TYPES[table]
+
+    async def set_value(ctx: Ctx) -> Any:
+        set_field_value(ctx, usage, table, ctx.record(table, ctx.id_param(*id_names), entity))
+        return OK
+
+    async def values(ctx: Ctx) -> Any:
+        rec = ctx.record(table, ctx.id_param(*id_names), entity)
+        return field_value_items(ctx, usage, rec)
+
+    name = f"SetCustomFieldFor{entity}"
+    endpoint(name, methods=("POST",), permission=Permission.ADMIN, form_only=True)(set_value)
+    if read:
+        endpoint(f"{entity}CustomFields", permission=Permission.TECH)(values)
+
+
+_value_endpoints("User", "users", ("id", "userId"), read=True)
+_value_endpoints("Company", "companies", ("id", "companyId"), read=True)
+_value_endpoints("Asset", "assets", ("id",), read=False)

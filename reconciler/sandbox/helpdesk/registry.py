@@ -1,7 +1,7 @@
 """Endpoint registry of the helpdesk sandbox.
 
 Each module under `reconciler.sandbox.helpdesk` registers its handlers with `@endpoint`.
-The dispatcher (`dispatch.py`) matches the endpoint name case-insensitively, checks the
+The dispatcher (`dispatch_helpdesk`) matches the endpoint name case-insensitively, checks the
 method, authenticates, applies the rate limit and the permission level, then calls the
 handler with a `Ctx`. A handler returns JSON-able data, `OK`, or a starlette `Response`,
 and raises `HttpError` for error answers.
@@ -13,8 +13,6 @@ import enum
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
-
-from starlette.requests import Request
 
 from reconciler.sandbox.errors import HttpError, not_found
 from reconciler.sandbox.params import Params
@@ -38,7 +36,6 @@ OK = _Ok()
 @dataclass
 class Ctx:
     state: SandboxState
-    request: Request
     params: Params
     caller: Record
     arg: str | None = None  # the path segment after the name: /Rule/{id}
@@ -64,6 +61,12 @@ class Ctx:
         value = self.params.integer(*names, required=True)
         assert value is not None
         return value
+
+    def record_of(self, param: str, table: str, what: str) -> Record:
+        """The record whose id the (required) parameter `param` gives."""
+        rid = self.params.integer(param, required=True)
+        assert rid is not None
+        return self.record(table, rid, what)
 
     def record(self, table: str, rid: int, what: str) -> Record:
         rec = self.store.get(table, rid)
@@ -99,7 +102,7 @@ def endpoint(
 
     `form_only`: the configuration writes (companies, categories, users, assets, category
     permissions). The spec says JSON bodies are not the supported form and only "a few
-    frequently used operations" tolerate them; these are not among them (dispatch.py)."""
+    frequently used operations" tolerate them; these are not among them (`dispatch_helpdesk`)."""
 
     def register(handler: Handler) -> Handler:
         by_method = ENDPOINTS.setdefault(name.lower(), {})
