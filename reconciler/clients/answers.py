@@ -21,39 +21,25 @@ _DECODED = frozenset({"content-encoding", "content-length", "transfer-encoding"}
 
 
 class AnswerTooLarge(Exception):
-    """An answer's decoded body passed the bound; nothing of it is kept."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"the answer is larger than {limit_text(limit)}")
-        self.limit = limit
-
-
-def limit_text(limit: int) -> str:
-    """`64 MiB`, or the number of bytes for a bound that is not a whole MiB."""
-    mib = 1024 * 1024
-    return f"{limit // mib} MiB" if limit % mib == 0 else f"{limit:,} bytes"
-
-
-def deadline_of(timeout: float | httpx.Timeout) -> float | None:
-    """The bound of a whole answer for a client built with `timeout`: the seconds given,
-    or an `httpx.Timeout`'s read timeout (None: unbounded)."""
-    return timeout.read if isinstance(timeout, httpx.Timeout) else timeout
+    """An answer's decoded body passed `MAX_ANSWER_BYTES`; nothing of it is kept."""
 
 
 async def receive(
-    http: httpx.AsyncClient,
-    request: httpx.Request,
-    *,
-    deadline: float | None,
-    max_bytes: int = MAX_ANSWER_BYTES,
+    http: httpx.AsyncClient, request: httpx.Request, *, deadline: float | None
 ) -> httpx.Response:
     """The answer to `request`, its body read and decoded, within `deadline` seconds
-    (raises `httpx.ReadTimeout`) and `max_bytes` bytes (raises `AnswerTooLarge`)."""
+    (raises `httpx.ReadTimeout`) and `MAX_ANSWER_BYTES` (raises `AnswerTooLarge`)."""
     try:
         async with asyncio.timeout(deadline):
             response = await http.send(request, stream=True)
             try:
-                body = await _read(response, max_bytes)
+                chunks: list[bytes] = []
+                size = 0
+                async for chunk in response.aiter_bytes():
+                    size += len(chunk)
+                    if size > MAX_ANSWER_BYTES:
+                        raise AnswerTooLarge()
+                    chunks.append(chunk)
             finally:
                 await response.aclose()
     except TimeoutError:
@@ -62,18 +48,7 @@ async def receive(
     return httpx.Response(
         response.status_code,
         headers=headers,
-        content=body,
+        content=b"".join(chunks),
         request=request,
         extensions=response.extensions,
     )
-
-
-async def _read(response: httpx.Response, max_bytes: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > max_bytes:
-            raise AnswerTooLarge(max_bytes)
-        chunks.append(chunk)
-    return b"".join(chunks)

@@ -57,12 +57,3 @@ def unreachable_message(service: str, url: httpx.URL, kind: str, detail: str) ->
         f"cannot connect to the {service} at {host_and_port(url)}: {kind} ({detail}); "
         f"{_HINTS[kind]}"
     )
-
-
-def wrong_base_message(service: str, api_base: str, example: str, variable: str) -> str:
-    """For a 404 on a service's first call: the base URL is most likely wrong."""
-    return (
-        f"Not Found at {api_base}: no {service} API there. {variable} must be the "
-        f"{service}'s base address, the part before /api (for example {example}); "
-        "reconciler appends /api itself"
-    )
