@@ -114,22 +114,17 @@ class HelpdeskClient(ClientBase):
         """Call `path` (relative to `/api`): parameters go in the query string for GET and
         as form fields otherwise (lists repeat, booleans are `true`/`false`, None is left
         out). Returns the parsed answer: JSON, or text (`OK`, XML)."""
-        response = await self.request_raw(
-            method, path, params, write=write, idempotent=idempotent, bucket=bucket
-        )
-        return parse_body(response)
+        return parse_body(await self._request(method, path, params, write, idempotent, bucket))
 
-    async def request_raw(
+    async def _request(
         self,
         method: str,
         path: str,
-        params: Params | None = None,
-        *,
+        params: Params | None,
         write: bool,
         idempotent: bool = True,
         bucket: str | None = None,
     ) -> httpx.Response:
-        """`request` without parsing the answer."""
         method = method.upper()
         relative = path.strip("/")
         label = f"/api/{relative}"
@@ -216,8 +211,7 @@ class HelpdeskClient(ClientBase):
 
     async def rule_xml(self, rule_id: int) -> str:
         """`GET /Rule/{id}`: the rule as the XML text it came in."""
-        response = await self.request_raw("GET", f"Rule/{int(rule_id)}", write=False)
-        return response.text
+        return (await self._request("GET", f"Rule/{int(rule_id)}", None, write=False)).text
 
     async def rule(self, rule_id: int) -> RuleInfo:
         return parse_rule(await self.rule_xml(rule_id), rule_id=rule_id)

@@ -22,7 +22,7 @@ already sent is left to finish, so its answer is not lost.
 A connection that could not even be opened (connect error, connect or pool timeout) sent
 nothing, so it is retried for every kind of request, creates included. But a service that
 cannot be reached at all (connection refused, a host name that does not resolve, a
-failed TLS handshake: `unreachable.py`) is reported within seconds, naming its host and
+failed TLS handshake: `answers.py`) is reported within seconds, naming its host and
 port, after at most one quick retry.
 """
 
@@ -38,17 +38,19 @@ from typing import Any, TypeVar
 import httpx
 
 from reconciler.clients import activity
-from reconciler.clients.answers import MAX_ANSWER_BYTES, AnswerTooLarge, receive
-from reconciler.clients.parsing import error_message
-from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
-from reconciler.clients.retry import RetryPolicy
-from reconciler.clients.unreachable import (
+from reconciler.clients.answers import (
+    MAX_ANSWER_BYTES,
     QUICK_RETRY,
     RETRIED,
+    AnswerTooLarge,
     host_and_port,
+    receive,
     unreachable,
     unreachable_message,
 )
+from reconciler.clients.parsing import error_message
+from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
+from reconciler.clients.retry import RetryPolicy
 from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, TransportFailure
 
 T = TypeVar("T")
