@@ -62,13 +62,8 @@ class ApplyReport:
 
     @property
     def ok(self) -> bool:
-        return (
-            not self.interrupted
-            and not self.failed
-            and not self.partial
-            and not self.not_attempted
-            and self.log_error is None
-        )
+        stopped = self.interrupted or self.failed or self.partial or self.not_attempted
+        return not stopped and self.log_error is None
 
 
 class _Stop(Exception):
