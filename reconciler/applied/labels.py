@@ -17,6 +17,7 @@ same values) is left out, since it differs between the two checkouts.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
@@ -99,15 +100,9 @@ def fails(
     return False
 
 
-def cause_counts(causes: Mapping[str, Cause]) -> dict[Cause, int]:
-    """How many changes have each cause, in the order drift, pending, drift+pending."""
-    counts = dict.fromkeys(Cause, 0)
-    for cause in causes.values():
-        counts[cause] += 1
-    return counts
-
-
 def counts_line(causes: Mapping[str, Cause]) -> str | None:
-    """`Causes: 2 drift, 3 pending.` (causes with no change left out); None when empty."""
-    shown = [f"{count:,} {cause.value}" for cause, count in cause_counts(causes).items() if count]
+    """`Causes: 2 drift, 3 pending.` (causes with no change left out, the others in the
+    order drift, pending, drift+pending); None when empty."""
+    counts = Counter(causes.values())
+    shown = [f"{counts[cause]:,} {cause.value}" for cause in Cause if counts[cause]]
     return f"Causes: {', '.join(shown)}." if shown else None

@@ -43,11 +43,6 @@ class OperationLog(Protocol):
     def record(self, entry: Mapping[str, Any]) -> None: ...
 
 
-class _NoLog:
-    def record(self, entry: Mapping[str, Any]) -> None:
-        pass
-
-
 @dataclass
 class ApplyReport:
     done: list[str] = field(default_factory=list)
@@ -67,13 +62,8 @@ class ApplyReport:
 
     @property
     def ok(self) -> bool:
-        return (
-            not self.interrupted
-            and not self.failed
-            and not self.partial
-            and not self.not_attempted
-            and self.log_error is None
-        )
+        stopped = self.interrupted or self.failed or self.partial or self.not_attempted
+        return not stopped and self.log_error is None
 
 
 class _Stop(Exception):
@@ -96,8 +86,8 @@ class Executor:
         self._slots = asyncio.Semaphore(max(1, parallel_changes))
         self.clients = {"helpdesk": helpdesk, "workspace": workspace}
         self.locate = locate
-        self.log = log or _NoLog()
-        self.on_operation = on_operation
+        self.log = log
+        self.on_operation = on_operation or (lambda: None)
         self.ids: dict[str, Any] = {}
         self.report = ApplyReport()
         self._stopping = False
@@ -188,30 +178,35 @@ class Executor:
         if client is None:
             raise ReconcilerError(f"the {operation.service} service is not configured")
         params = {key: self._resolve(value) for key, value in operation.params.items()}
-        attempts = 0
-        while True:
+        # The workspace's are a JSON body, or none.
+        body = (params or None) if operation.service == "workspace" else params
+        for attempt in range(1, RECREATE_ATTEMPTS + 1):
             started = time.perf_counter()
             try:
-                answer = await _send(client, operation, params)
+                answer = await client.request(
+                    operation.method,
+                    operation.path.removeprefix("/api"),
+                    body,
+                    write=True,
+                    idempotent=operation.idempotent,
+                )
+                break
             except OutcomeUnknown as err:
                 self._log(change, index, operation, "unknown", started, str(err))
-                found = await self._find_again(change, operation)
+                found = None
+                if self.locate is not None and operation.creates:
+                    found = await self.locate(change)
                 if found is not None:
-                    self._created(operation, found)
                     self.report.recovered += 1
                     self.report.operations_sent += 1  # it was made, once
-                    self._log(change, index, operation, "recovered", started, created=found)
-                    if self.on_operation is not None:
-                        self.on_operation()
+                    self._done(change, index, operation, started, found, "recovered")
                     return
-                attempts += 1
-                if attempts >= RECREATE_ATTEMPTS or self._stopping:
+                if attempt >= RECREATE_ATTEMPTS or self._stopping:
                     raise
-                continue  # not there: creating it again makes no duplicate
+                # not there: creating it again makes no duplicate
             except ApiError as err:
                 self._log(change, index, operation, "failed", started, err.message)
                 raise
-            break
         self.report.operations_sent += 1
         created = None
         if operation.creates:
@@ -221,19 +216,22 @@ class Executor:
                 # Sent and done, but of no use without the id: the log still says so.
                 self._log(change, index, operation, "failed", started, err.message)
                 raise
-            self._created(operation, created)
-        self._log(change, index, operation, "ok", started, created=created)
-        if self.on_operation is not None:
-            self.on_operation()
+        self._done(change, index, operation, started, created, "ok")
 
-    async def _find_again(self, change: Change, operation: Operation) -> Any | None:
-        if self.locate is None or not operation.creates:
-            return None
-        return await self.locate(change)
-
-    def _created(self, operation: Operation, ident: Any) -> None:
-        assert operation.creates
-        self.ids[operation.creates] = ident
+    def _done(
+        self,
+        change: Change,
+        index: int,
+        operation: Operation,
+        started: float,
+        created: Any,
+        outcome: str,
+    ) -> None:
+        """An operation made: the id it created kept for the operations that name it."""
+        if operation.creates:
+            self.ids[operation.creates] = created
+        self._log(change, index, operation, outcome, started, created=created)
+        self.on_operation()
 
     def _resolve(self, value: Any) -> Any:
         if isinstance(value, Ref):
@@ -271,23 +269,12 @@ class Executor:
         if created is not None:
             entry["created_id"] = created
         try:
-            self.log.record(entry)
+            if self.log is not None:
+                self.log.record(entry)
         except LogUnwritable as err:
             if self.report.log_error is None:
                 self.report.log_error = str(err)
             self._stopping = True  # the operation itself is done: only what follows stops
-
-
-async def _send(client: Any, operation: Operation, params: dict[str, Any]) -> Any:
-    path = operation.path.removeprefix("/api")
-    if operation.service == "workspace":
-        body = params or None
-        return await client.request(
-            operation.method, path, body, write=True, idempotent=operation.idempotent
-        )
-    return await client.request(
-        operation.method, path, params, write=True, idempotent=operation.idempotent
-    )
 
 
 def _created_id(operation: Operation, answer: Any) -> Any:

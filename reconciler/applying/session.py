@@ -29,16 +29,15 @@ from reconciler.applying.log import ApplyLog, LogUnwritable, default_path
 from reconciler.clients.connection import Connection
 from reconciler.clients.urls import service_address
 from reconciler.errors import PlanHasErrors, ReconcilerError, StalePlanError
-from reconciler.kinds.register import LOCATORS, RESOURCES
+from reconciler.kinds.register import LOCATORS
 from reconciler.manifest.desired import DesiredState
-from reconciler.planning.plan import plan
 from reconciler.plans import Change, Plan
 from reconciler.plans.addresses import Selector
 from reconciler.plans.planfile import SavedPlan, differences, manifests_digest
 from reconciler.session.workflow import (
     Clients,
     check_services,
-    judged,
+    judged_plan,
     open_clients,
     read_state,
 )
@@ -212,15 +211,13 @@ class ApplySession:
         """The plan this session would execute, made now, with the brake's verdict."""
         options = self.options
         live = await read_state(self.desired, self.clients, prune=options.prune, on_read=on_read)
-        result = plan(
+        return judged_plan(
             self.desired,
             live,
-            resources=RESOURCES,
             prune=options.prune,
             targets=options.targets,
             excludes=options.excludes,
         )
-        return judged(result, live, self.desired)
 
     def _check_saved_inputs(self, saved: SavedPlan) -> None:
         inputs, options = saved.inputs, self.options

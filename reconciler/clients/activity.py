@@ -8,11 +8,10 @@ without being handed anything. With no observer set, reporting costs a lookup.""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Protocol, cast, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 RATE_LIMIT = "rate limit"  # pragma: no mutate (only compared with itself)
 THROTTLED = "429"  # pragma: no mutate (only compared with RATE_LIMIT)
@@ -66,29 +65,14 @@ def waiting(seconds: float, reason: str) -> None:
 def sending(service: str, method: str, label: str) -> Iterator[None]:
     """Around one request on the wire: counted as sent, and followed until it ends, so
     that progress can say what is being waited for."""
+    call_sent()
     observer = _OBSERVER.get()
-    if observer is None:
+    if not isinstance(observer, AnswerObserver):
         yield
         return
-    observer.call_sent()
-    if not _follows_answers(type(observer)):
-        yield
-        return
-    answers = cast(AnswerObserver, observer)
     key = object()
-    answers.answer_awaited(key, service, method, label)
+    observer.answer_awaited(key, service, method, label)
     try:
         yield
     finally:
-        answers.answer_ended(key)
-
-
-@functools.cache
-def _follows_answers(kind: type) -> bool:
-    """`isinstance(observer, AnswerObserver)`, decided once per class: a check against a
-    runtime-checkable protocol walks the protocol's members every time, tens of
-    microseconds per request (issue 25)."""
-    return all(callable(getattr(kind, name, None)) for name in _ANSWER_METHODS)
-
-
-_ANSWER_METHODS = ("answer_awaited", "answer_ended")
+        observer.answer_ended(key)

@@ -49,17 +49,15 @@ def _reveal(value: str | Secret) -> str:
 class BasicAuth:
     """`Authorization: Basic base64(username:password)`; directory logins as `DOMAIN\\user`."""
 
-    __slots__ = ("_header", "_password", "username")
+    __slots__ = ("_header", "username")
 
     def __init__(self, username: str, password: str | Secret) -> None:
         if not username or ":" in username:
             raise ValueError("the helpdesk username must be non-empty and cannot contain ':'")
         self.username = username
-        self._password = Secret(_reveal(password))
-        masking.register(self._password.reveal())
+        masking.register(_reveal(password))
         # Encoded once, not on every request; its base64 form is a secret too.
-        raw = f"{username}:{self._password.reveal()}".encode()
-        token = base64.b64encode(raw).decode("ascii")
+        token = base64.b64encode(f"{username}:{_reveal(password)}".encode()).decode("ascii")
         masking.register_basic(token)
         self._header = Secret("Basic " + token)
 
@@ -72,46 +70,49 @@ class BasicAuth:
     __str__ = __repr__
 
 
-class BearerAuth:
-    """`Authorization: Bearer <token>`, the token of the user's `/User/Token` page."""
+class _Token:
+    """A header whose value is `prefix` and a token, checked and masked when made."""
 
     __slots__ = ("_token",)
+    header = "Authorization"
+    prefix = ""
+    shown = REDACTED  # what the repr shows between its parentheses
 
-    def __init__(self, token: str | Secret) -> None:
+    def __init__(self, token: str | Secret, what: str) -> None:
         value = _reveal(token)
         if not _HEADER_SAFE.fullmatch(value):
-            raise ValueError("the helpdesk token is empty or holds spaces or control characters")
+            raise ValueError(f"the {what} is empty or holds spaces or control characters")
         self._token = Secret(value)
         masking.register(value)
 
     def headers(self) -> dict[str, str]:
-        return {"Authorization": "Bearer " + self._token.reveal()}
+        return {self.header: self.prefix + self._token.reveal()}
 
     def __repr__(self) -> str:
-        return f"BearerAuth(token={REDACTED})"
+        return f"{type(self).__name__}({self.shown})"
 
     __str__ = __repr__
+
+
+class BearerAuth(_Token):
+    """`Authorization: Bearer <token>`, the token of the user's `/User/Token` page."""
+
+    __slots__ = ()
+    prefix = "Bearer "
+    shown = f"token={REDACTED}"
+
+    def __init__(self, token: str | Secret) -> None:
+        super().__init__(token, "helpdesk token")
 
 
 HelpdeskAuth = BasicAuth | BearerAuth
 
 
-class ApiKey:
+class ApiKey(_Token):
     """The workspace service's `X-API-Key` header."""
 
-    __slots__ = ("_key",)
+    __slots__ = ()
+    header = "X-API-Key"
 
     def __init__(self, key: str | Secret) -> None:
-        value = _reveal(key)
-        if not _HEADER_SAFE.fullmatch(value):
-            raise ValueError("the workspace API key is empty or holds spaces or control characters")
-        self._key = Secret(value)
-        masking.register(value)
-
-    def headers(self) -> dict[str, str]:
-        return {"X-API-Key": self._key.reveal()}
-
-    def __repr__(self) -> str:
-        return f"ApiKey({REDACTED})"
-
-    __str__ = __repr__
+        super().__init__(key, "workspace API key")

@@ -1,5 +1,6 @@
-"""What both clients share: the httpx client and the `Sender` they own, closing them, and
-the call counters the benchmarks read."""
+"""What both clients share: the httpx client and the `Sender` they own, the read-only
+rule, the first `401`/`403` that ends a client, closing them, and the call counters the
+benchmarks read."""
 
 from __future__ import annotations
 
@@ -7,14 +8,22 @@ import functools
 import ssl
 from collections import Counter
 from pathlib import Path
-from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import httpx
 
 from reconciler import __version__
+from reconciler.clients.auth import ApiKey, HelpdeskAuth
+from reconciler.clients.ratelimit import RateLimiter
+from reconciler.clients.retry import RetryPolicy
 from reconciler.clients.sender import Sender
-from reconciler.errors import UsageError
+from reconciler.clients.urls import api_base_url
+from reconciler.errors import ApiError, AuthenticationError, ReadOnlyViolation, UsageError
+
+# Generous reads: over the limit the service may answer "artificially slowly" rather than
+# with a 429, and a slow answer is better than a timeout that turns a create into an
+# unknown outcome.
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
 
 
 def new_http_client(
@@ -32,16 +41,15 @@ def new_http_client(
     reports a 3xx instead). The pool holds as many connections as the client sends
     requests at once (`max_connections`, its `Sender`'s concurrency), all kept alive.
     A server's certificate is checked against `ca_file` when given (`tls_context`)."""
-    limits = httpx.Limits(
-        max_connections=max_connections, max_keepalive_connections=max_connections
-    )
     try:
         return httpx.AsyncClient(
             base_url=base_url,
             transport=transport,
             verify=tls_context(ca_file) if transport is None else True,
             timeout=timeout,
-            limits=limits,
+            limits=httpx.Limits(
+                max_connections=max_connections, max_keepalive_connections=max_connections
+            ),
             headers={"User-Agent": f"reconciler/{__version__}", "Accept": "application/json"},
         )
     except (ValueError, httpx.InvalidURL) as exc:  # a proxy URL from the environment
@@ -76,22 +84,92 @@ def tls_context(ca_file: str | None = None) -> ssl.SSLContext:
 
 
 class ClientBase:
-    _http: httpx.AsyncClient
-    _sender: Sender
+    """A client of `service`; `example` is a base address shown when the first call is
+    answered `404` (the base URL is most likely wrong)."""
+
+    service = "service"
+    example = ""
+
+    def __init__(
+        self,
+        base_url: str,
+        auth: HelpdeskAuth | ApiKey,
+        *,
+        read_only: bool,
+        retry: RetryPolicy,
+        transport: httpx.AsyncBaseTransport | None,
+        timeout: float | httpx.Timeout,
+        max_concurrency: int,
+        ca_file: str | None,
+        limiter: RateLimiter | None = None,
+    ) -> None:
+        self.read_only = read_only
+        self._auth = auth
+        self._http = new_http_client(
+            api_base_url(base_url, self.service),
+            transport,
+            timeout,
+            max_connections=max_concurrency,
+            ca_file=ca_file,
+        )
+        self._sender = Sender(
+            self._http,
+            auth_headers=auth.headers,
+            retry=retry,
+            limiter=limiter,
+            max_concurrency=max_concurrency,
+            service=self.service,
+            # The bound of a whole answer: an `httpx.Timeout`'s read timeout (answers.py).
+            deadline=timeout.read if isinstance(timeout, httpx.Timeout) else timeout,
+        )
+        self._auth_failure: AuthenticationError | None = None
+
+    def __repr__(self) -> str:
+        mode = ", read_only" if self.read_only else ""
+        return f"{type(self).__name__}({str(self._http.base_url)!r}, {self._auth!r}{mode})"
 
     async def __aenter__(self) -> Self:
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
 
     async def aclose(self) -> None:
         await self._http.aclose()
+
+    def _refuse(self, method: str, label: str, write: bool) -> None:
+        """A write through a read-only client, and any call after a `401`/`403`, raise
+        before anything is sent: each further failed login brings the IP closer to the
+        service's three-strike block."""
+        if write and self.read_only:
+            raise ReadOnlyViolation(
+                f"{method} {label} is a write, attempted through a read-only client"
+            )
+        failure = self._auth_failure
+        if failure is not None:
+            raise AuthenticationError(failure.status, failure.method, failure.path, failure.message)
+
+    async def _send(
+        self, method: str, url: str | httpx.URL, label: str, *, write: bool, **send: Any
+    ) -> httpx.Response:
+        self._refuse(method, label, write)
+        try:
+            return await self._sender.send(method, url, label=label, write=write, **send)
+        except AuthenticationError as err:
+            self._auth_failure = err
+            raise
+
+    def _wrong_base(self, method: str, label: str) -> ApiError:
+        """For a `404` on the first call: the base URL is most likely wrong."""
+        name = self.service
+        return ApiError(
+            404,
+            method,
+            label,
+            f"Not Found at {self.base_url}: no {name} API there. {name.upper()}_URL "
+            f"(--{name}-url) must be the {name}'s base address, the part before /api (for "
+            f"example {self.example}); reconciler appends /api itself",
+        )
 
     @property
     def base_url(self) -> str:
@@ -114,5 +192,5 @@ class ClientBase:
 
     @property
     def rate_limited_seconds(self) -> float:
-        """Seconds the calls so far waited for the client-side rate limiter."""
+        """Seconds the calls so far waited for the client-side rate limit."""
         return self._sender.rate_limited

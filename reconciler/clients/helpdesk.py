@@ -25,31 +25,25 @@ from typing import Any
 
 import httpx
 
-from reconciler.clients.answers import deadline_of
 from reconciler.clients.auth import HelpdeskAuth
-from reconciler.clients.base import ClientBase, new_http_client
+from reconciler.clients.base import DEFAULT_TIMEOUT, ClientBase
 from reconciler.clients.parsing import RuleInfo, parse_body, parse_rule
 from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, RateLimits
 from reconciler.clients.retry import RetryPolicy
-from reconciler.clients.sender import Sender
-from reconciler.clients.unreachable import wrong_base_message
-from reconciler.clients.urls import api_base_url
-from reconciler.errors import ApiError, AuthenticationError, ReadOnlyViolation
+from reconciler.errors import ApiError
 
-# Generous reads: over the limit the service may answer "artificially slowly" rather than
-# with a 429, and a slow answer is better than a timeout that turns a create into an
-# unknown outcome.
-DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
 USERS_PAGE_SIZE = 500  # the API's default `count`
 ASSETS_PAGE_SIZE = 50  # fixed by the API
 _SEARCH_ENDPOINTS = frozenset({"search", "userbyemail"})
-_AUTHORIZATION = "Authorization"
 _BODYLESS = frozenset({"GET", "HEAD", "DELETE"})
 
 Params = Mapping[str, Any]
 
 
 class HelpdeskClient(ClientBase):
+    service = "helpdesk"
+    example = "https://acme.jitbit.com or https://host/helpdesk"
+
     def __init__(
         self,
         base_url: str,
@@ -66,66 +60,41 @@ class HelpdeskClient(ClientBase):
     ) -> None:
         if users_page_size < 1:
             raise ValueError("users_page_size must be at least 1")
-        self.read_only = read_only
-        self.users_page_size = users_page_size
-        self._auth = auth
-        self._http = new_http_client(
-            api_base_url(base_url, "helpdesk"),
-            transport,
-            timeout,
-            max_connections=max_concurrency,
-            ca_file=ca_file,
-        )
-        self._sender = Sender(
-            self._http,
-            auth_headers=auth.headers,
+        super().__init__(
+            base_url,
+            auth,
+            read_only=read_only,
             retry=retry,
-            limiter=RateLimiter(limits),
+            transport=transport,
+            timeout=timeout,
             max_concurrency=max_concurrency,
-            service="helpdesk",
-            deadline=deadline_of(timeout),
+            ca_file=ca_file,
+            limiter=RateLimiter(limits),
         )
+        self.users_page_size = users_page_size
         self._auth_lock = asyncio.Lock()
-        self._auth_failure: AuthenticationError | None = None
         self.caller: dict[str, Any] | None = None  # the user `Authorization` returned
-
-    # -- lifecycle ------------------------------------------------------------------------
-
-    def __repr__(self) -> str:
-        mode = ", read_only" if self.read_only else ""
-        return f"HelpdeskClient({str(self._http.base_url)!r}, {self._auth!r}{mode})"
-
-    # -- the generic call -----------------------------------------------------------------
 
     async def authenticate(self) -> dict[str, Any]:
         """`POST /Authorization` once; the caller's user object. Later calls reuse it."""
         async with self._auth_lock:
             if self.caller is not None:
                 return self.caller
+            label = "/api/Authorization"
             try:
                 response = await self._send(
-                    "POST", _AUTHORIZATION, None, write=False, bucket=GENERAL
+                    "POST", "Authorization", label, write=False, idempotent=True
                 )
             except ApiError as err:
                 if err.status != 404:
                     raise
-                raise ApiError(
-                    404,
-                    "POST",
-                    f"/api/{_AUTHORIZATION}",
-                    wrong_base_message(
-                        "helpdesk",
-                        self.base_url,
-                        "https://acme.jitbit.com or https://host/helpdesk",
-                        "HELPDESK_URL (--helpdesk-url)",
-                    ),
-                ) from None
+                raise self._wrong_base("POST", label) from None
             body = parse_body(response)
             if not isinstance(body, dict):
                 raise ApiError(
                     response.status_code,
                     "POST",
-                    f"/api/{_AUTHORIZATION}",
+                    label,
                     "the answer is not a user object: is the URL the helpdesk's base "
                     "(the part before /api)?",
                 )
@@ -145,68 +114,37 @@ class HelpdeskClient(ClientBase):
         """Call `path` (relative to `/api`): parameters go in the query string for GET and
         as form fields otherwise (lists repeat, booleans are `true`/`false`, None is left
         out). Returns the parsed answer: JSON, or text (`OK`, XML)."""
-        response = await self.request_raw(
-            method, path, params, write=write, idempotent=idempotent, bucket=bucket
-        )
-        return parse_body(response)
+        return parse_body(await self._request(method, path, params, write, idempotent, bucket))
 
-    async def request_raw(
+    async def _request(
         self,
         method: str,
         path: str,
-        params: Params | None = None,
-        *,
+        params: Params | None,
         write: bool,
         idempotent: bool = True,
         bucket: str | None = None,
     ) -> httpx.Response:
-        """`request` without parsing the answer."""
         method = method.upper()
         relative = path.strip("/")
-        if write and self.read_only:
-            raise ReadOnlyViolation(
-                f"{method} /api/{relative} is a write, attempted through a read-only client"
-            )
-        self._raise_if_failed()
+        label = f"/api/{relative}"
+        self._refuse(method, label, write)
         await self.authenticate()
         if bucket is None:
             endpoint = relative.split("/", 1)[0].lower()
             bucket = SEARCH if endpoint in _SEARCH_ENDPOINTS else GENERAL
-        return await self._send(
-            method, relative, params, write=write, idempotent=idempotent, bucket=bucket
-        )
-
-    async def _send(
-        self,
-        method: str,
-        relative: str,
-        params: Params | None,
-        *,
-        write: bool,
-        bucket: str,
-        idempotent: bool = True,
-    ) -> httpx.Response:
-        self._raise_if_failed()
         fields = form_fields(params)
-        try:
-            return await self._sender.send(
-                method,
-                relative,
-                label=f"/api/{relative}",
-                write=write,
-                idempotent=idempotent,
-                bucket=bucket,
-                params=fields if method in _BODYLESS else None,
-                data=None if method in _BODYLESS else fields,
-            )
-        except AuthenticationError as err:
-            self._auth_failure = err
-            raise
-
-    def _raise_if_failed(self) -> None:
-        failure = self._auth_failure
-        if failure is not None:
-            raise AuthenticationError(failure.status, failure.method, failure.path, failure.message)
+        bodyless = method in _BODYLESS
+        return await self._send(
+            method,
+            relative,
+            label,
+            write=write,
+            idempotent=idempotent,
+            bucket=bucket,
+            params=fields if bodyless else None,
+            data=None if bodyless else fields,
+        )
 
     # -- typed reads ----------------------------------------------------------------------
 
@@ -273,8 +211,7 @@ class HelpdeskClient(ClientBase):
 
     async def rule_xml(self, rule_id: int) -> str:
         """`GET /Rule/{id}`: the rule as the XML text it came in."""
-        response = await self.request_raw("GET", f"Rule/{int(rule_id)}", write=False)
-        return response.text
+        return (await self._request("GET", f"Rule/{int(rule_id)}", None, write=False)).text
 
     async def rule(self, rule_id: int) -> RuleInfo:
         return parse_rule(await self.rule_xml(rule_id), rule_id=rule_id)

@@ -29,34 +29,23 @@ def parse_body(response: httpx.Response) -> Any:
     """JSON when the answer is JSON, otherwise its text (XML and `OK` stay text).
 
     A body that announces itself as text but reads as a JSON object or array is parsed
-    too: some servers label JSON `text/html`.
-
-    JSON in UTF-8 (no other charset named) is parsed from the bytes: httpx's `text`
-    finds the charset through an `email.message.Message` on every call, several times
-    the cost of parsing a small answer (issue 25)."""
+    too: some servers label JSON `text/html`. JSON in UTF-8 (no other charset named) is
+    parsed from the bytes, as `json.loads` reads them, a byte-order mark included."""
     content_type = response.headers.get("content-type", "").lower()
-    if "json" in content_type and ("charset" not in content_type or "utf-8" in content_type):
-        raw = response.content
-        if not raw.strip():
-            return None
-        try:
-            return _loads(raw)
-        except ValueError:
-            return response.text
-    text = response.text
+    body: str | bytes
     if "json" in content_type:
-        if not text.strip():
+        utf8 = "charset" not in content_type or "utf-8" in content_type
+        body = response.content if utf8 else response.text
+        if not body.strip():
             return None
-        try:
-            return _loads(text)
-        except ValueError:
-            return text
-    if text.lstrip()[:1] in ("{", "["):
-        try:
-            return _loads(text)
-        except ValueError:
-            return text
-    return text
+    else:
+        body = response.text
+        if body.lstrip()[:1] not in ("{", "["):
+            return body
+    try:
+        return _loads(body)
+    except ValueError:
+        return response.text
 
 
 def _loads(text: str | bytes) -> Any:

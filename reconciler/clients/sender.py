@@ -22,7 +22,7 @@ already sent is left to finish, so its answer is not lost.
 A connection that could not even be opened (connect error, connect or pool timeout) sent
 nothing, so it is retried for every kind of request, creates included. But a service that
 cannot be reached at all (connection refused, a host name that does not resolve, a
-failed TLS handshake: `unreachable.py`) is reported within seconds, naming its host and
+failed TLS handshake: `answers.py`) is reported within seconds, naming its host and
 port, after at most one quick retry.
 """
 
@@ -38,17 +38,19 @@ from typing import Any, TypeVar
 import httpx
 
 from reconciler.clients import activity
-from reconciler.clients.answers import MAX_ANSWER_BYTES, AnswerTooLarge, limit_text, receive
-from reconciler.clients.parsing import error_message
-from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
-from reconciler.clients.retry import RetryPolicy
-from reconciler.clients.unreachable import (
+from reconciler.clients.answers import (
+    MAX_ANSWER_BYTES,
     QUICK_RETRY,
     RETRIED,
+    AnswerTooLarge,
     host_and_port,
+    receive,
     unreachable,
     unreachable_message,
 )
+from reconciler.clients.parsing import error_message
+from reconciler.clients.ratelimit import GENERAL, SEARCH, RateLimiter, ThrottleGate
+from reconciler.clients.retry import RetryPolicy
 from reconciler.errors import ApiError, AuthenticationError, OutcomeUnknown, TransportFailure
 
 T = TypeVar("T")
@@ -83,7 +85,6 @@ class Sender:
         max_concurrency: int = 6,
         service: str = "service",
         deadline: float | None = None,
-        max_answer: int = MAX_ANSWER_BYTES,
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
@@ -91,9 +92,8 @@ class Sender:
         self.service = service  # "helpdesk" or "workspace", for messages
         self.retry = retry
         # Seconds one attempt's whole answer may take (None: only httpx's per-read
-        # timeouts), and the most bytes its decoded body may hold (answers.py).
+        # timeouts: answers.py).
         self.deadline = deadline
-        self.max_answer = max_answer
         self._auth_headers = auth_headers
         self._limiter = limiter
         self._semaphore = asyncio.Semaphore(max_concurrency)
@@ -129,9 +129,7 @@ class Sender:
         try:
             return await self._send(call, url, params, data, json_body)
         except Halted:
-            if call.reached:
-                raise Halted(reached=True) from None
-            raise
+            raise Halted(reached=call.reached) from None
 
     async def _send(
         self,
@@ -141,7 +139,7 @@ class Sender:
         data: Mapping[str, Any] | None,
         json_body: Any,
     ) -> httpx.Response:
-        method, label, bucket = call.method, call.label, call.bucket
+        method, label = call.method, call.label
         while True:
             request = self.http.build_request(
                 method,
@@ -152,11 +150,18 @@ class Sender:
                 headers=self._auth_headers(),
             )
             try:
-                response = await self._attempt(request, label, bucket)
+                response = await self._attempt(request, label, call.bucket)
             except httpx.UnsupportedProtocol as exc:
                 raise TransportFailure(f"{method} {label}: {exc}") from None
-            except AnswerTooLarge as exc:
-                raise self._too_large(call, request, exc) from None
+            except AnswerTooLarge:
+                # Not retried: it would be as large again.
+                what = (
+                    f"the {self.service}'s answer from {host_and_port(request.url)} is larger "
+                    f"than {MAX_ANSWER_BYTES >> 20} MiB, the most one answer may hold: refused"
+                )
+                if call.write and not call.idempotent:
+                    raise OutcomeUnknown(None, method, label, f"{what}; {_MAYBE_DONE}") from None
+                raise call.error(None, what) from None
             except httpx.TransportError as exc:
                 await self._after_transport_error(call, request, exc)
                 continue
@@ -185,20 +190,6 @@ class Sender:
             ) from None
         await self._count_failure(call, request, None, what)
 
-    def _too_large(
-        self, call: _Call, request: httpx.Request, exc: AnswerTooLarge
-    ) -> ApiError | TransportFailure:
-        """An answer past the bound: not retried (it would be as large again)."""
-        what = (
-            f"the {self.service}'s answer from {host_and_port(request.url)} is larger than "
-            f"{limit_text(exc.limit)}, the most one answer may hold: refused"
-        )
-        if not call.write:
-            return TransportFailure(f"{call.method} {call.label}: {what}")
-        if not call.idempotent:
-            return OutcomeUnknown(None, call.method, call.label, f"{what}; {_MAYBE_DONE}")
-        return ApiError(None, call.method, call.label, what)
-
     async def _is_final(
         self, call: _Call, request: httpx.Request, response: httpx.Response
     ) -> bool:
@@ -220,7 +211,7 @@ class Sender:
             return False
         if status >= 400:
             raise ApiError(status, method, label, error_message(response))
-        if 300 <= status < 400:
+        if status >= 300:
             # Redirects are not followed: the credentials would travel with them.
             where = response.headers.get("location", "elsewhere")
             raise ApiError(status, method, label, f"redirected to {where}: check the service's URL")
@@ -253,17 +244,28 @@ class Sender:
     ) -> None:
         """A failed attempt that may be retried: give up after `max_attempts`, or once
         `retry_for` seconds have passed since the first failure; else back off."""
-        now = self.retry.clock()
+        policy = self.retry
+        now = policy.clock()
         if call.first_failure is None:
             call.first_failure = now
         call.failures += 1
-        late = now - call.first_failure >= self.retry.retry_for
-        if call.failures >= self.retry.max_attempts or late:
-            where = host_and_port(request.url)
-            raise _gave_up(
-                call.method, call.label, call.write, status, what, call.failures, where
+        if call.failures >= policy.max_attempts or now - call.first_failure >= policy.retry_for:
+            raise call.error(
+                status,
+                f"no usable answer from {host_and_port(request.url)} after {call.failures} "
+                f"attempts (last: {what})",
             ) from None
-        await self._back_off(call.method, call.label, what, call.failures)
+        wait = policy.backoff(call.failures)
+        log.info(
+            "%s %s: %s; retrying in %.1f s (attempt %d of %d)",
+            call.method,
+            call.label,
+            what,
+            wait,
+            call.failures + 1,
+            policy.max_attempts,
+        )
+        await self._unless_halted(policy.sleep(wait))
 
     def halt(self) -> None:
         """Send nothing more: requests not yet sent raise `Halted`."""
@@ -311,9 +313,7 @@ class Sender:
             self.calls_by_path[label] += 1
             self._window_age(bucket, started=True)
             with activity.sending(self.service, request.method, label):
-                response = await receive(
-                    self.http, request, deadline=self.deadline, max_bytes=self.max_answer
-                )
+                response = await receive(self.http, request, deadline=self.deadline)
         log.debug("%s %s -> %s", request.method, label, response.status_code)
         return response
 
@@ -328,19 +328,6 @@ class Sender:
         if started:
             starts.append(now)
         return now - starts[0] if starts else 0.0
-
-    async def _back_off(self, method: str, label: str, what: str, failures: int) -> None:
-        wait = self.retry.backoff(failures)
-        log.info(
-            "%s %s: %s; retrying in %.1f s (attempt %d of %d)",
-            method,
-            label,
-            what,
-            wait,
-            failures + 1,
-            self.retry.max_attempts,
-        )
-        await self._unless_halted(self.retry.sleep(wait))
 
 
 @dataclass
@@ -358,6 +345,13 @@ class _Call:
     first_failure: float | None = None  # when (retry.clock) an attempt first failed
     reached: bool = False  # an attempt was sent and got a 5xx or no answer
 
+    def error(self, status: int | None, message: str) -> ApiError | TransportFailure:
+        """The failure of a request given up on: a write's is an API error; a read's a
+        transport failure (the service, not the request, is at fault)."""
+        if self.write:
+            return ApiError(status, self.method, self.label, message)
+        return TransportFailure(f"{self.method} {self.label}: {message}")
+
 
 _MAYBE_DONE = "the write may or may not have happened: re-read before trying again"
 
@@ -368,18 +362,3 @@ def _describe(exc: httpx.TransportError, deadline: float | None) -> str:
         return f"{type(exc).__name__}: no answer within the timeout ({bound}--timeout SECONDS)"
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-def _gave_up(
-    method: str,
-    label: str,
-    write: bool,
-    status: int | None,
-    what: str,
-    attempts: int,
-    where: str,
-) -> ApiError | TransportFailure:
-    message = f"no usable answer from {where} after {attempts} attempts (last: {what})"
-    if write:
-        return ApiError(status, method, label, message)
-    return TransportFailure(f"{method} {label}: {message}")

@@ -99,7 +99,7 @@ def service_address(url: str, service: str = "") -> str:
         return url.strip()
     host = (parsed.host or "").rstrip(".").lower()
     address = _address(host)
-    if _is_loopback(host):
+    if _loopback(host) in _LOCAL_ADDRESSES:
         host = _LOOPBACK
     elif ":" in host:
         host = f"[{host}]"
@@ -112,14 +112,9 @@ def service_address(url: str, service: str = "") -> str:
     return f"{parsed.scheme}://{host}{f':{port}' if port else ''}{path}"
 
 
-def _is_loopback(host: str) -> bool:
-    """`localhost`, 127.0.0.1 or ::1 however written: the addresses a service started
-    "on localhost" listens on, one helpdesk. (127.0.0.2 is another address: a server may
-    listen on it alone.)"""
-    address = _loopback(host)
-    return address is not None and (host == _LOOPBACK or address in _LOCAL_ADDRESSES)
-
-
+# `localhost`, 127.0.0.1 or ::1 however written: the addresses a service started "on
+# localhost" listens on, one helpdesk. (127.0.0.2 is another address: a server may listen
+# on it alone.)
 _LOCAL_ADDRESSES = (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
 
 
@@ -127,9 +122,7 @@ def _loopback(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None
     """The loopback address `host` names (`localhost`: 127.0.0.1), else None. Host names
     other than `localhost` are not looked up: a lookup depends on the machine and may
     name many addresses."""
-    if host == _LOOPBACK:
-        return _LOCAL_ADDRESSES[0]
-    address = _address(host)
+    address = _LOCAL_ADDRESSES[0] if host == _LOOPBACK else _address(host)
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     return address if address is not None and address.is_loopback else None

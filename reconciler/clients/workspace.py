@@ -19,23 +19,21 @@ from urllib.parse import quote
 
 import httpx
 
-from reconciler.clients.answers import deadline_of
 from reconciler.clients.auth import ApiKey, Secret
-from reconciler.clients.base import ClientBase, new_http_client
+from reconciler.clients.base import DEFAULT_TIMEOUT, ClientBase
 from reconciler.clients.parsing import parse_body
 from reconciler.clients.retry import RetryPolicy
-from reconciler.clients.sender import Sender
-from reconciler.clients.unreachable import wrong_base_message
-from reconciler.clients.urls import api_base_url
-from reconciler.errors import ApiError, AuthenticationError, ReadOnlyViolation
+from reconciler.errors import ApiError
 
-DEFAULT_TIMEOUT = httpx.Timeout(30.0, read=120.0)
 _ITEM_KEYS = ("data", "items", "results", "records", "value", "employees")
 _TOTAL_KEYS = ("total", "totalCount", "total_count")
 EmployeeId = str | int
 
 
 class WorkspaceClient(ClientBase):
+    service = "workspace"
+    example = "https://workspace.example.com"
+
     def __init__(
         self,
         base_url: str,
@@ -48,31 +46,17 @@ class WorkspaceClient(ClientBase):
         max_concurrency: int = 6,
         ca_file: str | None = None,
     ) -> None:
-        self.read_only = read_only
-        self._key = ApiKey(api_key)
-        self._http = new_http_client(
-            api_base_url(base_url, "workspace"),
-            transport,
-            timeout,
-            max_connections=max_concurrency,
+        super().__init__(
+            base_url,
+            ApiKey(api_key),
+            read_only=read_only,
+            retry=retry,
+            transport=transport,
+            timeout=timeout,
+            max_concurrency=max_concurrency,
             ca_file=ca_file,
         )
-        self._sender = Sender(
-            self._http,
-            auth_headers=self._key.headers,
-            retry=retry,
-            max_concurrency=max_concurrency,
-            service="workspace",
-            deadline=deadline_of(timeout),
-        )
-        self._auth_failure: AuthenticationError | None = None
         self._reached = False  # a call has been answered: the base URL is right
-
-    def __repr__(self) -> str:
-        mode = ", read_only" if self.read_only else ""
-        return f"WorkspaceClient({str(self._http.base_url)!r}, {self._key!r}{mode})"
-
-    # -- the generic call -----------------------------------------------------------------
 
     async def request(
         self,
@@ -85,12 +69,12 @@ class WorkspaceClient(ClientBase):
     ) -> Any:
         """Call `path` (relative to `/api`) with an optional JSON body; the parsed answer
         (None for an empty one, such as a `204` after `DELETE`)."""
-        response = await self._send(
+        response = await self._call(
             method, path.strip("/"), json_body, write=write, idempotent=idempotent
         )
         return parse_body(response) if response.content else None
 
-    async def _send(
+    async def _call(
         self,
         method: str,
         url: str | httpx.URL,
@@ -101,39 +85,14 @@ class WorkspaceClient(ClientBase):
     ) -> httpx.Response:
         method = method.upper()
         label = self._label(url)
-        if write and self.read_only:
-            raise ReadOnlyViolation(
-                f"{method} {label} is a write, attempted through a read-only client"
-            )
-        failure = self._auth_failure
-        if failure is not None:
-            raise AuthenticationError(failure.status, failure.method, failure.path, failure.message)
         try:
-            response = await self._sender.send(
-                method,
-                url,
-                label=label,
-                write=write,
-                idempotent=idempotent,
-                json_body=json_body,
+            response = await self._send(
+                method, url, label, write=write, idempotent=idempotent, json_body=json_body
             )
-        except AuthenticationError as err:
-            self._auth_failure = err
-            raise
         except ApiError as err:
             if err.status == 404 and not self._reached:
                 # The first call is a list: a 404 there means the base URL is wrong.
-                raise ApiError(
-                    404,
-                    method,
-                    label,
-                    wrong_base_message(
-                        "workspace",
-                        self.base_url,
-                        "https://workspace.example.com",
-                        "WORKSPACE_URL (--workspace-url)",
-                    ),
-                ) from None
+                raise self._wrong_base(method, label) from None
             raise
         self._reached = True
         return response
@@ -177,7 +136,7 @@ class WorkspaceClient(ClientBase):
         total: int | None = None
         while True:
             visited.add(str(url))
-            response = await self._send("GET", url, write=False)
+            response = await self._call("GET", url, write=False)
             page, next_link, page_total = list_page(parse_body(response), self._label(url))
             items.extend(page)
             total = page_total if page_total is not None else total

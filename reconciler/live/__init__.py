@@ -77,25 +77,14 @@ class LiveReader:
     def __init__(
         self, desired: DesiredState, resources: Sequence[Resource], **options: Unpack[ReadOptions]
     ) -> None:
-        self._desired = desired
-        self._resources = resources
+        self.desired = desired
+        self.helpdesk = options.get("helpdesk")  # the clients, None when not configured
+        self.workspace = options.get("workspace")
         self.prune = options.get("prune", frozenset())
-        self._clients = {"helpdesk": options.get("helpdesk"), "workspace": options.get("workspace")}
+        self._resources = resources
         self._on_read = options.get("on_read")
         self._scope = options.get("full") or FullRead()
         self._tasks: dict[str, asyncio.Task[LiveData]] = {}
-
-    @property
-    def helpdesk(self) -> Any:
-        return self._clients["helpdesk"]
-
-    @property
-    def workspace(self) -> Any:
-        return self._clients["workspace"]
-
-    @property
-    def desired(self) -> DesiredState:
-        return self._desired
 
     def full(self, kind: str) -> bool:
         return kind in self._scope.kinds
@@ -127,9 +116,9 @@ class LiveReader:
         skipped: list[str] = []
         wanted = self._wanted()
         for resource in self._resources:
-            if not (resource.kind in wanted or resource.needs(self._desired)):
+            if not (resource.kind in wanted or resource.needs(self.desired)):
                 continue
-            if self._clients[resource.service] is None:
+            if getattr(self, resource.service) is None:
                 skipped.append(resource.kind)
                 continue
             self._tasks[resource.kind] = asyncio.create_task(self._read_one(resource))

@@ -12,8 +12,7 @@ the live names. Pure: a function of the desired and the live state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, cast
+from collections.abc import Callable
 
 from reconciler.kinds.table import BY_NAME, normalise_key, service_of
 from reconciler.live import LiveState
@@ -29,14 +28,6 @@ _SAME = (
 )
 
 
-def _named_ids(data: Any) -> Iterable[tuple[str, object]] | None:
-    """(name, id) of each live object of a kind whose objects have names a manifest
-    writes (its live state's `named_ids`); None for the others (automation rules are keyed
-    by id, a permission names a category) and for a kind not read."""
-    named_ids = getattr(data, "named_ids", None)
-    return None if named_ids is None else cast(Iterable[tuple[str, object]], named_ids())
-
-
 def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnostic]:
     """A warning for each manifest key or reference that equals a live name of its kind
     only after `fold`, naming both; none for a name that matches a live one as the
@@ -45,9 +36,12 @@ def lookalike_warnings(desired: DesiredState, live: LiveState) -> list[Diagnosti
     indexes: dict[Kind, _LiveNames] = {}
     found: list[Diagnostic] = []
     for kind in Kind:
-        named = _named_ids(live.kinds.get(kind.value))
-        if named is not None:
-            indexes[kind] = index = _LiveNames(list(named), _compared(kind, employee_key))
+        # (name, id) of each live object of a kind whose objects have names a manifest
+        # writes; none for the others (automation rules are keyed by id, a permission
+        # names a category) and for a kind not read.
+        named_ids = getattr(live.kinds.get(kind.value), "named_ids", None)
+        if named_ids is not None:
+            indexes[kind] = index = _LiveNames(list(named_ids()), _compared(kind, employee_key))
             for key in entry_keys(desired, kind):
                 match = index.match(key)
                 if match is not None:

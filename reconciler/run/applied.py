@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
+    from reconciler.applied.compare import Snapshot
     from reconciler.applied.labels import Cause
-    from reconciler.applied.snapshot import Snapshot
     from reconciler.live import LiveState
     from reconciler.plans import Plan
     from reconciler.plans.addresses import Selector

@@ -146,8 +146,19 @@ _VARIABLES = {
 }
 
 
-def judged(result: Plan, live: LiveState, desired: DesiredState) -> Plan:
-    """The plan with the safety brake's verdict on it, for reviewers and for apply."""
+def judged_plan(
+    desired: DesiredState,
+    live: LiveState,
+    *,
+    prune: bool,
+    targets: Iterable[Selector],
+    excludes: Iterable[Selector],
+) -> Plan:
+    """The plan of `desired` against `live`, with the safety brake's verdict on it, for
+    reviewers and for apply."""
+    result = plan(
+        desired, live, resources=RESOURCES, prune=prune, targets=targets, excludes=excludes
+    )
     return replace(result, brake=brake_verdict(result, live, desired.settings.safety))
 
 
@@ -191,7 +202,5 @@ async def read_and_plan(
     async with open_clients(connection, read_only=True, transport=transport) as clients:
         live = await read_state(desired, clients, prune=prune, on_read=on_read)
         calls = clients.calls
-    result = plan(
-        desired, live, resources=RESOURCES, prune=prune, targets=targets, excludes=excludes
-    )
-    return PlanOutcome(judged(result, live, desired), live, calls)
+    found = judged_plan(desired, live, prune=prune, targets=targets, excludes=excludes)
+    return PlanOutcome(found, live, calls)

@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from reconciler.applied.compare import Labelled, Unlabelled, labels_for
+from reconciler.applied.compare import Labelled, Snapshot, Unlabelled, labels_for
 from reconciler.applied.labels import Cause, counts_line
 from reconciler.applied.mark import record
-from reconciler.applied.snapshot import Snapshot
 from reconciler.kinds.register import RESOURCES
 from reconciler.live import LiveState, read_live
 from reconciler.manifest.desired import DesiredState

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.applied.git import GitFailure
-from reconciler.applied.mark import Commit
-from reconciler.applied.snapshot import manifests_at
+from reconciler.applied.compare import manifests_at
+from reconciler.applied.mark import Commit, GitFailure
 from tests.applied.gitrepo import commit_all, git, new_repo, write
 
 OLD = "companies:\n  - name: Acme\n"

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy, WorkspaceClient
+from reconciler.clients.answers import host_and_port, unreachable
 from reconciler.clients.base import ClientBase
-from reconciler.clients.unreachable import host_and_port, unreachable
 from reconciler.errors import ApiError, TransportFailure
 from reconciler.sandbox.process import SandboxProcess
 from tests.clients.conftest import Sleeper
