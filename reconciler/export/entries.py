@@ -18,20 +18,21 @@ What is written (the decisions; `plan` on the result must show no change):
   entry that names several live objects, none is. Categories are grouped by name (the
   planner matches them by name and section): see `kinds/categories/export.py`.
 
-The converters read the snapshot through `Snapshot`, so that they stand below the reading
-of it (`snapshot.py`, which reads through the register of kinds).
+`LiveSnapshot` is what the conversion works from: each kind's live state, as the planner
+sees it (read by reconciler/run/export.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 from reconciler.export.selection import Selection
 from reconciler.export.values import LearnedOptions, ValueExporter
+from reconciler.kinds.custom_fields.reader import KIND as CATALOGUE
 from reconciler.kinds.custom_fields.reader import USAGE, CustomFieldCatalogue
 from reconciler.kinds.table import ENTRY_MODELS
 from reconciler.manifest.models import Kind
@@ -66,18 +67,34 @@ def unique_names(values: Iterable[str]) -> list[str]:
     return found
 
 
-class Snapshot(Protocol):
-    """The live state read (`snapshot.LiveSnapshot`), as the converters see it."""
+@dataclass
+class LiveSnapshot:
+    """What was read: each kind's live state as its reader gives it. Lists are complete
+    (other kinds look names up in them); per-object details (custom values, technicians)
+    are filled for the exported objects only."""
 
-    def of(self, kind: str, empty: T) -> T: ...
+    kinds: tuple[str, ...]  # the kinds exported
+    live: Mapping[str, Any]  # kind -> its live state (every caller gives it)
+    notes: list[str] = field(default_factory=list)
+
+    def of(self, kind: str, empty: T) -> T:
+        """The live state of `kind`; `empty` (of its type) when it was not read."""
+        found = self.live.get(kind)
+        return found if isinstance(found, type(empty)) else empty
+
+    def exported(self, cls: type[T]) -> T | None:
+        """The live state of type `cls` of a kind exported, or None."""
+        found = [self.live.get(kind) for kind in self.kinds]
+        return next((live for live in found if isinstance(live, cls)), None)
 
     @property
-    def catalogue(self) -> CustomFieldCatalogue: ...
+    def catalogue(self) -> CustomFieldCatalogue:
+        return self.of(CATALOGUE, CustomFieldCatalogue({}))
 
 
 @dataclass
 class Converter:
-    snapshot: Snapshot
+    snapshot: LiveSnapshot
     selection: Selection
     include_empty: bool = False
     notes: list[str] = field(default_factory=list)

@@ -1,5 +1,5 @@
-"""An export's result: the entries of every kind exported, and their text, one file per
-kind (`files()`) or one manifest holding them all (`document()`).
+"""An export's result: the entries of every kind exported (`convert`, pure), and their
+text, one file per kind (`files()`) or one manifest holding them all (`document()`).
 
 Each text starts with the `yaml-language-server` schema comment (editors then complete
 and check the fields) and a line naming the source (base URLs without credentials) and
@@ -11,15 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from reconciler.export.clone import CLONE_LEAD, CloneSettings
-from reconciler.export.selection import EMPLOYEES, KIND_FILES, RULES, SETTINGS_FILE
+from reconciler.export.clone import CLONE_LEAD, CloneSettings, clone_settings
+from reconciler.export.entries import Converter, Entry, LiveSnapshot
+from reconciler.export.selection import EMPLOYEES, KIND_FILES, RULES, SETTINGS_FILE, Selection
 from reconciler.export.yamlout import commented_entries, dump, dump_header, entries_node, node
+from reconciler.kinds.categories.reader import LiveCategories
+from reconciler.kinds.register import CONVERTERS
 from reconciler.kinds.table import service_of, spec
 
-Entry = dict[str, Any]  # pragma: no mutate
 _PLACEHOLDER = re.compile(r"^(#\s+)enabled: null$", re.MULTILINE)
 SCHEMA_FILE = "manifest.schema.json"
 _UNKNOWN_RULES = (
@@ -129,3 +131,32 @@ def _document(kind: str, entries: Sequence[Entry]) -> dict[str, Any]:
         inner = inner.setdefault(section, {})
     inner[name] = entries_node(entries)
     return document
+
+
+def convert(
+    snapshot: LiveSnapshot,
+    selection: Selection,
+    *,
+    include_empty: bool = False,
+    sources: dict[str, str] | None = None,
+    now: datetime | None = None,
+    warnings: list[str] | None = None,
+) -> ExportResult:
+    """The entries of every kind the snapshot holds."""
+    conv = Converter(snapshot, selection, include_empty)
+    entries = {kind: CONVERTERS[kind](conv) for kind in snapshot.kinds}
+    notes = [*(warnings or []), *snapshot.notes, *conv.notes]
+    notes += [
+        f"--target {target} matched no live object"
+        for target in selection.unmatched_targets(conv.keys)
+    ]
+    return ExportResult(
+        entries,
+        sources or {},
+        now or datetime.now(UTC),
+        conv.unknown_rules,
+        clone_settings(
+            snapshot.catalogue, conv.learned.settings(), snapshot.exported(LiveCategories)
+        ),
+        notes,
+    )

@@ -40,9 +40,9 @@ class _Exported:
 def export_fleet(
     targets: list[Target], flags: ExportFlags, max_parallel: int, request: PlanRequest
 ) -> None:
-    from reconciler.export.output import check_directory
     from reconciler.export.selection import Selection, parse_rule_ids
     from reconciler.fleet.plans import in_order, run_to_end
+    from reconciler.run.export import check_directory
     from reconciler.run.outputs import check_writable
 
     out = flags.out
@@ -86,8 +86,8 @@ def export_fleet(
 async def _export_one(
     target: Target, selection: Selection, include_empty: bool, request: PlanRequest
 ) -> _Exported:
-    from reconciler.export.run import export_live
     from reconciler.fleet.plans import connection_for
+    from reconciler.run.export import export_live
 
     done = _Exported(target.name)
     started = time.perf_counter()
@@ -104,7 +104,7 @@ async def _export_one(
 
 def _write(done: _Exported, directory: Path, schema: str | None, force: bool) -> bool:
     """One environment's export written, or its error shown: whole, in declared order."""
-    from reconciler.export.output import write_directory
+    from reconciler.run.export import write_directory
 
     if done.error is not None:
         click.echo(f"Error: {done.name}: {done.error}", err=True)

@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.export.result import ExportResult
-from reconciler.export.run import convert
+from reconciler.export.entries import LiveSnapshot
+from reconciler.export.result import ExportResult, convert
 from reconciler.export.selection import Selection
-from reconciler.export.snapshot import LiveSnapshot
 from reconciler.kinds.automation_rules.reader import LiveRules, RuleInfo
 from reconciler.kinds.categories.reader import LiveCategories, LiveCategory
 from reconciler.kinds.companies.reader import LiveCompanies, LiveCompany
