@@ -159,7 +159,7 @@ def test_help_lists_every_command_once() -> None:
 TABLE = {
     "validate": LazyCommand("reconciler.cli.manifests", "validate", "Check manifests offline."),
     "schema": LazyCommand("reconciler.cli.manifests", "schema", "Print the JSON Schema."),
-    "broken": LazyCommand("reconciler.cli.manifests", "Path", "Not a command."),
+    "broken": LazyCommand("reconciler.cli.manifests", "flags", "Not a command."),
 }
 
 
@@ -206,7 +206,7 @@ def test_an_entry_that_is_no_command_is_refused() -> None:
     cli = lazy_group([])
     with pytest.raises(TypeError) as refused:
         cli.get_command(click.Context(cli), "broken")
-    assert str(refused.value) == "reconciler.cli.manifests.Path is not a click command"
+    assert str(refused.value) == "reconciler.cli.manifests.flags is not a click command"
 
 
 def test_the_environment_each_command_reads_ends_its_help() -> None:
