@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import click
 
 from reconciler.errors import UsageError
+from reconciler.run.apply import confirmed
 from reconciler.run.flags import ApplyFlags
 from reconciler.terminal.interrupts import EXIT_INTERRUPTED, ApplyInterrupts, sigterm_as_interrupt
 
@@ -53,7 +54,7 @@ def apply_fleet(
         )
     names = {run.name for run in changing}
     planned = [wave for wave in planned if names.intersection(wave.names)]
-    if not _confirmed(changing, planned, flags.yes):
+    if not confirmed(flags.yes, lambda: _question(changing, planned)):
         raise UsageError("nothing applied")
     done: list[Applied] = []
 
@@ -112,11 +113,7 @@ async def _rollout(
         interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run's close disarms too)
 
 
-def _confirmed(changing: list[EnvironmentRun], planned: list[Wave], yes: bool) -> bool:
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        raise UsageError("there is no terminal to confirm on: add --yes to apply without asking")
+def _question(changing: list[EnvironmentRun], planned: list[Wave]) -> str:
     by_name = {run.name: run for run in changing}
     lines = ["", f"Do you want to apply these changes to {len(changing)} environment(s)?"]
     waved = any(wave.number is not None for wave in planned)
@@ -137,11 +134,7 @@ def _confirmed(changing: list[EnvironmentRun], planned: list[Wave], yes: bool) -
     if waved:
         lines.append("  A failure stops the run before the next wave.")
     lines.append("  Only 'yes' will be accepted to approve.")
-    click.echo("\n".join(lines), err=True)
-    answer = click.prompt(
-        "  Enter a value", default="", show_default=False, err=True, prompt_suffix=": "
-    )
-    return bool(answer.strip() == "yes")
+    return "\n".join(lines)
 
 
 def _request(flags: ApplyFlags) -> ApplyRequest:

@@ -20,11 +20,11 @@ from reconciler.clients.connection import Connection, RateSettings, Timeouts, co
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.fleet.waits import saying_waits
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.validate import Validated, validate_manifests
-from reconciler.manifest.varfiles import load_var_files
+from reconciler.manifest.validate import Validated
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
 from reconciler.project.environments import Target, with_safety
+from reconciler.run.inputs import read_manifests
 from reconciler.session.workflow import read_and_plan
 
 T = TypeVar("T")  # pragma: no mutate
@@ -115,17 +115,7 @@ def prepare(
     try:
         validated = (loaded or {}).get(key)
         if validated is None:
-            from_files = (
-                load_var_files(list(target.var_files), repository=target.root)
-                if target.var_files
-                else None
-            )
-            validated = validate_manifests(
-                list(target.paths),
-                environ,
-                from_files,
-                credential_variables=target.credential_variables,
-            )
+            validated = read_manifests(target.paths, target.var_files, environ, target)
             if loaded is not None:
                 loaded[key] = validated
         found.warnings = list(validated.warnings)

@@ -22,6 +22,7 @@ from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport
 from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.errors import ProblemsError, ReconcilerError
 from reconciler.fleet.plans import EnvironmentRun, in_order
+from reconciler.fleet.summary import table
 from reconciler.fleet.waits import saying_waits
 from reconciler.fleet.waves import Wave
 
@@ -185,15 +186,7 @@ def apply_summary(results: Sequence[Applied]) -> str:
         ]
         for item in results
     ]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-
-    def line(cells: list[str]) -> str:
-        aligned = [c.rjust(w) if i in (1, 3, 4) else c.ljust(w)
-                   for i, (c, w) in enumerate(zip(cells, widths, strict=True))]  # fmt: skip
-        return "  ".join(aligned).rstrip()
-
-    lines = [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
-    return "\n".join([*lines, _verdict(results)]) + "\n"
+    return "\n".join([*table(header, rows, {0, 2}), _verdict(results)]) + "\n"
 
 
 def _verdict(results: Sequence[Applied]) -> str:

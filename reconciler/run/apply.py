@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -108,24 +109,18 @@ def refuse_other_environment(saved: Any, target: Target | None) -> None:
         )
 
 
-def _confirmation(yes: bool, connection: Any) -> Any:
-    """The `confirm` callback, as Terraform asks: the plan is already on screen; this
-    names the services that will change and what it will cost, and only `yes` approves."""
-
-    def confirm(plan: Any) -> bool:
-        if yes:
-            return True
-        if not sys.stdin.isatty():
-            raise UsageError(
-                "there is no terminal to confirm on: add --yes to apply without asking"
-            )
-        click.echo(confirmation_text(plan, connection), err=True)
-        answer = click.prompt(
-            "  Enter a value", default="", show_default=False, err=True, prompt_suffix=": "
-        )
-        return bool(answer.strip() == "yes")
-
-    return confirm
+def confirmed(yes: bool, question: Callable[[], str]) -> bool:
+    """As Terraform asks: the plan is already on screen; `question` names what will
+    change, and only `yes` approves."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise UsageError("there is no terminal to confirm on: add --yes to apply without asking")
+    click.echo(question(), err=True)
+    answer = click.prompt(
+        "  Enter a value", default="", show_default=False, err=True, prompt_suffix=": "
+    )
+    return bool(answer.strip() == "yes")
 
 
 def _flags_from_saved(saved: Any, flags: ApplyFlags) -> ApplyFlags:
@@ -186,7 +181,10 @@ async def _run(session: Any, conn: Any, yes: bool, saved: Any) -> Any:
         with reporter:
             try:
                 return await session.apply(
-                    confirm=_confirmation(yes, conn), progress=reporter, saved=saved
+                    # the services that will change and what it will cost
+                    confirm=lambda plan: confirmed(yes, lambda: confirmation_text(plan, conn)),
+                    progress=reporter,
+                    saved=saved,
                 )
             finally:
                 interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run disarms too)
