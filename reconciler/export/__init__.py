@@ -6,9 +6,9 @@ writing are reconciler/run/export.py's.
     result.convert(snapshot, selection, ...) -> ExportResult
     result.ExportResult.files(schema) -> {file name: text};  .document(schema) -> text
 
-The modules: `selection` (kinds, targets, excludes, rule ids), `entries` and `values`
-(live objects to entries), `clone` (the settings a clone needs), `yamlout` (YAML text),
-`result` (the conversion, files and headers). What is written and why is said in each
+The modules: `selection` (kinds, targets, excludes, rule ids), `entries` (live objects
+and custom field values to entries), `yamlout` (YAML text), `result` (the conversion, the
+settings a clone needs, files and headers). What is written and why is said in each
 module's docstring. Each kind's converter is in its package (`kinds/<kind>/export.py`),
 listed in the register of kinds.
 

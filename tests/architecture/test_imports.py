@@ -108,7 +108,6 @@ MODULE_STAGES = {
     "reconciler.kinds.table": "manifest",
     "reconciler.kinds.register": "convert",
     "reconciler.export.entries": "convert",
-    "reconciler.export.values": "convert",
     "reconciler.export.selection": "convert",
 }
 

@@ -1,5 +1,5 @@
 """Companies, departments, categories and automation rules as `reconciler export` writes
-them (export/entries.py, result.py, clone.py, yamlout.py), converted from a live snapshot
+them (export/entries.py, result.py, yamlout.py), converted from a live snapshot
 without a service: every file, and the one-manifest document, byte for byte (golden
 files in `golden/kinds/`; `EXPORT_GOLDEN_WRITE=1` writes them anew, to be read)."""
 
