@@ -23,8 +23,7 @@ from reconciler.terminal.interrupts import EXIT_INTERRUPTED, ApplyInterrupts, si
 
 if TYPE_CHECKING:
     from reconciler.fleet.plans import EnvironmentRun
-    from reconciler.fleet.rollout import Applied, ApplyRequest
-    from reconciler.fleet.waves import Wave
+    from reconciler.fleet.rollout import Applied, ApplyRequest, Wave
     from reconciler.project import Target
 
 

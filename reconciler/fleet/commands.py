@@ -73,8 +73,8 @@ def _apply(
     chosen: Environments,
 ) -> None:
     from reconciler.fleet.apply import apply_fleet
+    from reconciler.fleet.rollout import waves
     from reconciler.fleet.summary import exit_code
-    from reconciler.fleet.waves import waves
 
     if exit_code(runs, detailed=False) == 1:
         click.echo("Error: nothing applied: an environment has errors.", err=True)

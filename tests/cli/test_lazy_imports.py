@@ -1,5 +1,5 @@
 """`reconciler --help`, `--version` and `validate` start without the HTTP stack, the
-terminal's rich output or the planner (cli/lazy.py). Checked on the import graph of a
+terminal's rich output or the planner (cli/group.py). Checked on the import graph of a
 child process, not on a timing: each command runs in a fresh interpreter, which then
 reports the modules it imported. The lazy group itself, on a small table of its own:
 --help lists the summaries in name order without importing a command, a command is
@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from reconciler.cli import COMMANDS, main
 from reconciler.cli.environment import document_environment
-from reconciler.cli.lazy import LazyCommand, LazyGroup
+from reconciler.cli.group import LazyCommand, LazyGroup
 from tests.cli.program_runs import ROOT, run_as_program
 
 # What none of these three commands needs (the top-level package of each).

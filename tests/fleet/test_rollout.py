@@ -29,11 +29,11 @@ from reconciler.fleet.rollout import (
     ApplyRequest,
     Result,
     Stop,
+    Wave,
     apply_environment,
     apply_summary,
     apply_waves,
 )
-from reconciler.fleet.waves import Wave
 from reconciler.kinds.departments.model import Department
 from reconciler.kinds.users.model import User
 from reconciler.manifest.desired import DesiredState
