@@ -16,7 +16,7 @@ import click
 
 from reconciler.errors import UsageError
 from reconciler.fleet.plans import EnvironmentRun, PlanRequest, Prepared
-from reconciler.project import Project
+from reconciler.project import Project, Target
 from reconciler.run.flags import (
     ApplyFlags,
     Environments,
@@ -25,6 +25,7 @@ from reconciler.run.flags import (
     PlanFlags,
     ReportFlags,
     ValidateFlags,
+    bound_urls,
 )
 
 
@@ -34,10 +35,7 @@ def run_fleet(project: Project, names: list[str], flags: Flags, chosen: Environm
     _check_flags(flags)
     targets = [resolve(project, name) for name in names]
     for target in targets:  # every binding is checked before anything is sent anywhere
-        if isinstance(flags, ValidateFlags):
-            target.guard(os.environ)
-        else:
-            target.guard(os.environ, flags.connection.helpdesk_url, flags.connection.workspace_url)
+        target.guard(os.environ, *bound_urls(flags))
     request = _request(flags)
     if isinstance(flags, ExportFlags):  # the live state only: no manifests to load
         from reconciler.fleet.export import export_fleet
@@ -59,7 +57,7 @@ def run_fleet(project: Project, names: list[str], flags: Flags, chosen: Environm
     command = "plan" if isinstance(flags, PlanFlags) else "apply"
     runs = _plan(prepared, request, fmt, chosen.max_parallel, chosen.report_file, command)
     if isinstance(flags, ApplyFlags):
-        _apply(project, names, runs, flags, chosen)
+        _apply(project, targets, runs, flags, chosen)
         return
     _findings(runs, where, flags.reports)
     _plan_outputs(runs, flags)
@@ -67,7 +65,7 @@ def run_fleet(project: Project, names: list[str], flags: Flags, chosen: Environm
 
 def _apply(
     project: Project,
-    names: list[str],
+    targets: list[Target],
     runs: list[EnvironmentRun],
     flags: ApplyFlags,
     chosen: Environments,
@@ -79,11 +77,9 @@ def _apply(
     if exit_code(runs, detailed=False) == 1:
         click.echo("Error: nothing applied: an environment has errors.", err=True)
         sys.exit(1)
-    from reconciler.project import resolve
-
-    targets = {name: resolve(project, name) for name in names}
-    apply_fleet(runs, flags, waves(project, names), chosen.max_parallel, chosen.report_file,
-                targets)  # fmt: skip
+    planned = waves(project, [target.name for target in targets])
+    apply_fleet(runs, flags, planned, chosen.max_parallel, chosen.report_file,
+                {target.name: target for target in targets})  # fmt: skip
 
 
 def _plan_outputs(runs: list[EnvironmentRun], flags: PlanFlags) -> None:

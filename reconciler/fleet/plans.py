@@ -85,12 +85,9 @@ class EnvironmentRun:
 
     def plan_json(self) -> dict[str, Any] | None:
         """The plan's `to_dict()`, each change with its `"cause"` when labelled."""
-        if self.plan is None:
-            return None
-        from reconciler.render.json_format import with_causes
+        from reconciler.run.plan import labelled
 
-        data = self.plan.to_dict()
-        return data if self.causes is None else with_causes(data, self.causes)
+        return None if self.plan is None else labelled(self.plan.to_dict(), self.causes)
 
 
 def prepare_all(

@@ -17,7 +17,7 @@ Takes: what the planner found. Gives: `Plan`, and a saved plan's `SavedPlan`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from functools import partial
 from typing import Any
@@ -120,12 +120,7 @@ class RenameHint:
     previously: str  # `previously: [Acme Corp]`
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "id": self.id,
-            "reason": self.reason,
-            "previously": self.previously,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
