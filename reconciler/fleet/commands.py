@@ -16,6 +16,7 @@ import click
 
 from reconciler.errors import UsageError
 from reconciler.fleet.plans import EnvironmentRun, PlanRequest, Prepared
+from reconciler.fleet.summary import exit_code, report_json, row, summary_markdown, summary_text
 from reconciler.project import Project, Target
 from reconciler.run.flags import (
     ApplyFlags,
@@ -72,7 +73,6 @@ def _apply(
 ) -> None:
     from reconciler.fleet.apply import apply_fleet
     from reconciler.fleet.rollout import waves
-    from reconciler.fleet.summary import exit_code
 
     if exit_code(runs, detailed=False) == 1:
         click.echo("Error: nothing applied: an environment has errors.", err=True)
@@ -84,8 +84,6 @@ def _apply(
 
 def _plan_outputs(runs: list[EnvironmentRun], flags: PlanFlags) -> None:
     """The reports and comments of a plan over several environments, then its exit code."""
-    from reconciler.fleet.summary import exit_code
-
     code = exit_code(runs, detailed=flags.detailed_exitcode, fail_on=flags.fail_on)
     _write_reports(runs, flags.reports)
     if flags.reports.comment_dir is not None:
@@ -200,7 +198,6 @@ def _plan(
     command: str,
 ) -> list[EnvironmentRun]:
     from reconciler.fleet.plans import plan_environments, run_to_end
-    from reconciler.fleet.summary import report_json, summary_markdown, summary_text
 
     done: list[EnvironmentRun] = []
 
@@ -257,8 +254,6 @@ def _print_run(run: EnvironmentRun, fmt: str) -> None:
 
 
 def _fleet_json(runs: list[EnvironmentRun]) -> str:
-    from reconciler.fleet.summary import row
-
     document = {
         "environments": [
             {
@@ -274,8 +269,6 @@ def _fleet_json(runs: list[EnvironmentRun]) -> str:
 
 
 def _print_interrupted(done: list[EnvironmentRun], prepared: list[Prepared]) -> None:
-    from reconciler.fleet.summary import summary_text
-
     finished = {run.name for run in done}
     left = [item.target.name for item in prepared if item.target.name not in finished]
     if done:

@@ -59,11 +59,14 @@ from reconciler.session.workflow import open_clients, require_administrator
 from reconciler.terminal.console import Progress
 
 
+def selection_of(flags: ExportFlags) -> Selection:
+    return Selection.build(kinds=flags.kinds, targets=flags.targets, excludes=flags.excludes,
+                           rule_ids=parse_rule_ids(flags.rule_ids),
+                           scope_from=flags.scope_from)  # fmt: skip
+
+
 def run_export(flags: ExportFlags, target: Target | None = None) -> None:
-    selection = Selection.build(kinds=flags.kinds, targets=flags.targets,
-                                excludes=flags.excludes,
-                                rule_ids=parse_rule_ids(flags.rule_ids),
-                                scope_from=flags.scope_from)  # fmt: skip
+    selection = selection_of(flags)
     out = flags.out
     if out is not None:
         check_directory(out, force=flags.force)  # before reading: fail fast
