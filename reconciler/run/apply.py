@@ -15,8 +15,14 @@ from typing import Any
 
 import click
 
+from reconciler.applied.mark import NotRecorded, partial_apply
+from reconciler.applying.log import default_path
+from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.errors import UsageError
+from reconciler.plans.addresses import selections
+from reconciler.plans.planfile import read_plan_file, var_file_mismatch
 from reconciler.project import Target
+from reconciler.run.applied import record_applied
 from reconciler.run.connect import open_connection
 from reconciler.run.flags import ApplyFlags
 from reconciler.run.inputs import announce, load_manifests, narrowed
@@ -32,10 +38,6 @@ from reconciler.terminal.interrupts import EXIT_INTERRUPTED, ApplyInterrupts, si
 
 
 def run_apply(flags: ApplyFlags, target: Target | None = None) -> None:
-    from reconciler.applying.log import default_path
-    from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
-    from reconciler.plans.addresses import selections
-
     if flags.log_file is not None:  # the apply log's place, before any call: fail fast
         check_writable("--log", flags.log_file, appended=True)
     saved = None
@@ -76,9 +78,6 @@ def run_apply(flags: ApplyFlags, target: Target | None = None) -> None:
 def _mark_applied(flags: ApplyFlags, target: Target | None, report: Any, saved: Any) -> None:
     """The applied mark (docs/drift.md): the commit applied, after a whole, successful
     apply (none to make counts: live is as the manifests say); else one line why not."""
-    from reconciler.applied.mark import NotRecorded, partial_apply
-    from reconciler.run.applied import record_applied
-
     partial = partial_apply(
         targets=flags.targets,
         excludes=flags.excludes,
@@ -127,8 +126,6 @@ def _flags_from_saved(saved: Any, flags: ApplyFlags) -> ApplyFlags:
     """A saved plan's flags are the ones it was reviewed with: taken from the file; the
     same flags on the command line are allowed, different ones refused. Var files are
     never taken from the file: those given here must have the recorded digests."""
-    from reconciler.plans.planfile import var_file_mismatch
-
     inputs = saved.inputs
     mismatch = var_file_mismatch(inputs.var_files, flags.var_files)
     if mismatch is not None:
@@ -152,8 +149,6 @@ def _flags_from_saved(saved: Any, flags: ApplyFlags) -> ApplyFlags:
 
 def _read_saved(plan_file: Path, since: str | None) -> Any:
     """The saved plan to apply; a partial one, or one with --changed-since, is refused."""
-    from reconciler.plans.planfile import read_plan_file
-
     if since is not None:
         raise UsageError("--changed-since belongs to `plan`: a saved plan is applied whole")
     saved = read_plan_file(plan_file)
