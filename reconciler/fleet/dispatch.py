@@ -42,9 +42,9 @@ def run_command(flags: Flags, chosen: Environments) -> None:
     project = locate_project(chosen.project_file)
     names = select(project, chosen.envs)
     if isinstance(flags, ValidateFlags):
-        from reconciler.project.load import check_one_environment_per_helpdesk
+        from reconciler.project.load import refuse, shared_helpdesk_problems
 
-        check_one_environment_per_helpdesk(project)
+        refuse(project, shared_helpdesk_problems(project))
     if paths:
         raise UsageError(
             f"give manifest PATHS or --env, not both: the paths of an environment "
