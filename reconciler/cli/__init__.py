@@ -3,7 +3,7 @@ to exit codes). Each command's module parses its options into the typed flags of
 reconciler/run/flags.py and hands them to reconciler/fleet/dispatch.py, which runs the
 command for no environment, one, or several; `options.py` holds the options commands
 share. Human output and progress go to stderr; the plan goes to stdout. A command's module
-is imported only when that command runs (lazy.py): `--help`, `--version` and `validate`
+is imported only when that command runs (group.py): `--help`, `--version` and `validate`
 start quickly.
 
 Exit codes (group.py): 0 success (with --detailed-exitcode: no changes), 1 any error,
@@ -15,8 +15,7 @@ import click
 
 from reconciler import __version__
 from reconciler.cli.environment import document_environment
-from reconciler.cli.group import document_exit_codes
-from reconciler.cli.lazy import LazyCommand, LazyGroup
+from reconciler.cli.group import LazyCommand, LazyGroup, document_exit_codes
 
 # name -> where the command is, and the first paragraph of its docstring (what --help
 # lists; tests/cli/test_lazy_imports.py holds the two equal).

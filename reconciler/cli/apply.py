@@ -13,6 +13,7 @@ from reconciler.cli.options import (
     connection_flags,
     connection_options,
     environments,
+    flags,
     fleet_options,
     manifest_paths,
     var_files,
@@ -59,28 +60,10 @@ from reconciler.cli.options import (
 @changed_since_option
 @var_files
 @connection_options
-def apply(
-    paths: tuple[Path, ...],
-    var_files: tuple[Path, ...],
-    plan_file: Path | None,
-    yes: bool,
-    prune: bool,
-    force: bool,
-    targets: tuple[str, ...],
-    excludes: tuple[str, ...],
-    lock_timeout: float,
-    log_file: Path | None,
-    parallelism: int,
-    since: str | None,
-    **given: Any,
-) -> None:
+def apply(**given: Any) -> None:
     """Plan, show, confirm, and execute, in dependency order."""
     from reconciler.fleet.dispatch import run_command
     from reconciler.run.flags import ApplyFlags
 
-    flags = ApplyFlags(
-        paths=paths, var_files=var_files, plan_file=plan_file, yes=yes, prune=prune, force=force,
-        targets=targets, excludes=excludes, lock_timeout=lock_timeout, log_file=log_file,
-        parallelism=parallelism, since=since, connection=connection_flags(given),
-    )  # fmt: skip
-    run_command(flags, environments(given))
+    chosen = flags(ApplyFlags, given, connection=connection_flags(given))
+    run_command(chosen, environments(given))

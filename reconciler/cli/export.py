@@ -13,6 +13,7 @@ from reconciler.cli.options import (
     connection_options,
     environments,
     export_environment_options,
+    flags,
 )
 
 
@@ -64,25 +65,10 @@ from reconciler.cli.options import (
     help="Export only the settings.scope of these manifests (a file or a directory).",
 )
 @connection_options
-def export(
-    out: Path | None,
-    kinds: tuple[str, ...],
-    targets: tuple[str, ...],
-    excludes: tuple[str, ...],
-    rule_ids: tuple[str, ...],
-    include_empty: bool,
-    schema_ref: str | None,
-    force: bool,
-    scope_from: Path | None,
-    **given: Any,
-) -> None:
+def export(**given: Any) -> None:
     """Write manifests from the live state; `plan` on them then shows no change."""
     from reconciler.fleet.dispatch import run_command
     from reconciler.run.flags import ExportFlags
 
-    flags = ExportFlags(
-        out=out, kinds=kinds, targets=targets, excludes=excludes, rule_ids=rule_ids,
-        include_empty=include_empty, schema_ref=schema_ref, force=force,
-        connection=connection_flags(given), scope_from=scope_from,
-    )  # fmt: skip
-    run_command(flags, environments(given))
+    chosen = flags(ExportFlags, given, connection=connection_flags(given))
+    run_command(chosen, environments(given))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
@@ -11,8 +10,8 @@ from reconciler.cli.options import (
     annotation_options,
     environment_options,
     environments,
+    flags,
     manifest_paths,
-    report_flags,
     var_files,
 )
 
@@ -22,13 +21,13 @@ from reconciler.cli.options import (
 @manifest_paths
 @var_files
 @annotation_options
-def validate(paths: tuple[Path, ...], var_files: tuple[Path, ...], **given: Any) -> None:
+def validate(**given: Any) -> None:
     """Check manifests offline: syntax, schema, duplicates, references. No network."""
     from reconciler.fleet.dispatch import run_command
-    from reconciler.run.flags import ValidateFlags
+    from reconciler.run.flags import ReportFlags, ValidateFlags
 
-    flags = ValidateFlags(paths=paths, var_files=var_files, reports=report_flags(given))
-    run_command(flags, environments(given))
+    chosen = flags(ValidateFlags, given, reports=flags(ReportFlags, given))
+    run_command(chosen, environments(given))
 
 
 @click.command()

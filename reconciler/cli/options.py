@@ -4,19 +4,21 @@ connection options (or --sandbox), the report options, and --env with its compan
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
-from reconciler.run.flags import ConnectionFlags, Environments, ReportFlags
+from reconciler.run.flags import ConnectionFlags, Environments
 from reconciler.sandbox.config import builtin_seed_names
 
 # The highest calls-a-minute any --*rate-limit option takes (0 turns the limiter off): the
 # helpdesk allows 90; a self-hosted install may allow more, not 10,000.
 MAX_RATE = 10_000
 
+F = TypeVar("F")
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 # Not required by click: `--env NAME` gives them instead (fleet/dispatch.py checks).
@@ -75,6 +77,12 @@ connection_options = _apply_all([
 ])  # fmt: skip
 
 
+def flags(cls: Callable[..., F], given: dict[str, Any], **computed: Any) -> F:
+    """`cls` made from the command's parameters of the same names, and `computed`."""
+    names = inspect.signature(cls).parameters.keys() - computed.keys()
+    return cls(**{name: given[name] for name in names if name in given}, **computed)
+
+
 def connection_flags(given: dict[str, Any]) -> ConnectionFlags:
     """The connection options' values; a rate limit left at its default is None (the
     environment's own then applies)."""
@@ -89,16 +97,8 @@ def connection_flags(given: dict[str, Any]) -> ConnectionFlags:
         from reconciler.sandbox.start import embedded
 
         sandbox = embedded(None if chosen("sandbox_seed") is None else given["sandbox_seed"])
-    return ConnectionFlags(
-        helpdesk_url=given["helpdesk_url"],
-        workspace_url=given["workspace_url"],
-        rate_limit=chosen("rate_limit"),
-        search_rate_limit=chosen("search_rate_limit"),
-        timeout=given["timeout"],
-        allow_http=given["allow_http"],
-        ca_file=given["ca_file"],
-        sandbox=sandbox,
-    )
+    return flags(ConnectionFlags, given, rate_limit=chosen("rate_limit"),
+                 search_rate_limit=chosen("search_rate_limit"), sandbox=sandbox)  # fmt: skip
 
 
 annotation_options = _apply_all([
@@ -129,12 +129,6 @@ plan_report_options = _apply_all([
 ])  # fmt: skip
 
 
-def report_flags(given: dict[str, Any]) -> ReportFlags:
-    names = ("annotations", "codequality", "html_file", "junit_file", "job_summary_file",
-             "comment_dir", "source_url")  # fmt: skip
-    return ReportFlags(**{name: given[name] for name in names if name in given})
-
-
 env_option = click.option(
     "--env", "envs", multiple=True, metavar="NAME|PATTERN",
     help="Run for this environment of reconciler.yaml (its paths, var files, URLs and "
@@ -161,9 +155,4 @@ export_environment_options = _apply_all([env_option, project_option, max_paralle
 
 def environments(given: dict[str, Any]) -> Environments:
     """--env and its companions (those the command has)."""
-    return Environments(
-        envs=given["envs"],
-        project_file=given["project_file"],
-        max_parallel=given.get("max_parallel", 32),
-        report_file=given.get("report_file"),
-    )
+    return flags(Environments, given)

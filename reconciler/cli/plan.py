@@ -12,10 +12,10 @@ from reconciler.cli.options import (
     connection_flags,
     connection_options,
     environments,
+    flags,
     fleet_options,
     manifest_paths,
     plan_report_options,
-    report_flags,
     var_files,
 )
 
@@ -80,34 +80,18 @@ from reconciler.cli.options import (
 @var_files
 @plan_report_options
 @connection_options
-def plan(
-    paths: tuple[Path, ...],
-    var_files: tuple[Path, ...],
-    fmt: str,
-    out: Path | None,
-    detailed_exitcode: bool,
-    fail_on: str | None,
-    fail_on_unmanaged: bool,
-    prune: bool,
-    targets: tuple[str, ...],
-    excludes: tuple[str, ...],
-    since: str | None,
-    **given: Any,
-) -> None:
+def plan(**given: Any) -> None:
     """Read the live state and print the plan; writes nothing to any API."""
     from reconciler.errors import UsageError
     from reconciler.fleet.dispatch import run_command
-    from reconciler.run.flags import PlanFlags
+    from reconciler.run.flags import PlanFlags, ReportFlags
 
-    if fail_on is not None and not detailed_exitcode:
+    if given["fail_on"] is not None and not given["detailed_exitcode"]:
         raise UsageError(
             "--fail-on picks which changes make --detailed-exitcode exit 2: add "
             "--detailed-exitcode, or leave --fail-on out"
         )
-    flags = PlanFlags(
-        paths=paths, var_files=var_files, fmt=fmt, out=out, detailed_exitcode=detailed_exitcode,
-        fail_on=fail_on or "any",
-        fail_on_unmanaged=fail_on_unmanaged, prune=prune, targets=targets, excludes=excludes,
-        since=since, reports=report_flags(given), connection=connection_flags(given),
-    )  # fmt: skip
-    run_command(flags, environments(given))
+    reports, connection = flags(ReportFlags, given), connection_flags(given)
+    chosen = flags(PlanFlags, given, fail_on=given["fail_on"] or "any", reports=reports,
+                   connection=connection)  # fmt: skip
+    run_command(chosen, environments(given))

@@ -12,19 +12,30 @@ import asyncio
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from reconciler.applied.mark import NotRecorded, partial_apply
+from reconciler.applying.log import default_path
+from reconciler.applying.session import ApplyOptions
 from reconciler.errors import UsageError
+from reconciler.fleet.plans import EnvironmentRun, run_to_end
+from reconciler.fleet.rollout import (
+    Applied,
+    ApplyRequest,
+    Result,
+    Wave,
+    apply_summary,
+)
+from reconciler.fleet.summary import report_json
+from reconciler.masking import write_text
+from reconciler.plans.addresses import Selector
+from reconciler.project import Target
+from reconciler.run.applied import record_applied
+from reconciler.run.apply import confirmed
 from reconciler.run.flags import ApplyFlags
+from reconciler.terminal.console import print_report
 from reconciler.terminal.interrupts import EXIT_INTERRUPTED, ApplyInterrupts, sigterm_as_interrupt
-
-if TYPE_CHECKING:
-    from reconciler.fleet.plans import EnvironmentRun
-    from reconciler.fleet.rollout import Applied, ApplyRequest
-    from reconciler.fleet.waves import Wave
-    from reconciler.project import Target
 
 
 def apply_fleet(
@@ -36,9 +47,6 @@ def apply_fleet(
     targets: Mapping[str, Target] | None = None,
 ) -> None:
     """Apply the environments of `runs` that change, in the waves `planned`; mark them."""
-    from reconciler.fleet.plans import run_to_end
-    from reconciler.fleet.rollout import Result
-
     shown = [(run, run.plan) for run in runs if run.plan is not None and run.plan.to_apply]
     changing = [run for run, _ in shown]
     if not changing:
@@ -53,7 +61,7 @@ def apply_fleet(
         )
     names = {run.name for run in changing}
     planned = [wave for wave in planned if names.intersection(wave.names)]
-    if not _confirmed(changing, planned, flags.yes):
+    if not confirmed(flags.yes, lambda: _question(changing, planned)):
         raise UsageError("nothing applied")
     done: list[Applied] = []
 
@@ -73,14 +81,9 @@ def apply_fleet(
             err=True,
         )
         sys.exit(EXIT_INTERRUPTED)
-    from reconciler.fleet.rollout import apply_summary
-
     mark_applied(runs, results, flags, targets or {})
     click.echo(apply_summary(results), nl=False, err=True)
     if report_file is not None:
-        from reconciler.fleet.summary import report_json
-        from reconciler.masking import write_text
-
         write_text(report_file, report_json(runs, "apply", applied=results))
         click.echo(f"Wrote the run summary to {report_file}.", err=True)
     if any(item.result is Result.FAILED for item in results):
@@ -98,7 +101,7 @@ async def _rollout(
 ) -> list[Applied]:
     """The waves, with Ctrl-C armed: the first stops the rollout gracefully (nothing new
     starts, what was sent finishes), a second stops it at once."""
-    from reconciler.fleet.rollout import Stop, apply_waves
+    from reconciler.fleet.rollout import Stop, apply_waves  # looked up when run: a test replaces it
 
     stop = Stop()
     task = asyncio.current_task()
@@ -112,11 +115,7 @@ async def _rollout(
         interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run's close disarms too)
 
 
-def _confirmed(changing: list[EnvironmentRun], planned: list[Wave], yes: bool) -> bool:
-    if yes:
-        return True
-    if not sys.stdin.isatty():
-        raise UsageError("there is no terminal to confirm on: add --yes to apply without asking")
+def _question(changing: list[EnvironmentRun], planned: list[Wave]) -> str:
     by_name = {run.name: run for run in changing}
     lines = ["", f"Do you want to apply these changes to {len(changing)} environment(s)?"]
     waved = any(wave.number is not None for wave in planned)
@@ -137,19 +136,10 @@ def _confirmed(changing: list[EnvironmentRun], planned: list[Wave], yes: bool) -
     if waved:
         lines.append("  A failure stops the run before the next wave.")
     lines.append("  Only 'yes' will be accepted to approve.")
-    click.echo("\n".join(lines), err=True)
-    answer = click.prompt(
-        "  Enter a value", default="", show_default=False, err=True, prompt_suffix=": "
-    )
-    return bool(answer.strip() == "yes")
+    return "\n".join(lines)
 
 
 def _request(flags: ApplyFlags) -> ApplyRequest:
-    from reconciler.applying.log import default_path
-    from reconciler.applying.session import ApplyOptions
-    from reconciler.fleet.rollout import ApplyRequest
-    from reconciler.plans.addresses import Selector
-
     return ApplyRequest(
         options=ApplyOptions(
             prune=flags.prune,
@@ -165,9 +155,6 @@ def _request(flags: ApplyFlags) -> ApplyRequest:
 
 def _print_applied(item: Applied) -> None:
     """One environment's apply, whole: its report, or its error."""
-    from reconciler.fleet.rollout import Result
-    from reconciler.terminal.console import print_report
-
     wave = "" if item.wave.number is None else f" (wave {item.wave.number})"
     click.echo(f"=== Applied environment {item.name}{wave}: {item.result.value}", err=True)
     if item.error is not None:
@@ -187,10 +174,6 @@ def mark_applied(
 ) -> None:
     """Each environment's applied mark (docs/drift.md): recorded for an environment applied
     whole (or with nothing to apply), else one line saying why not."""
-    from reconciler.applied.mark import NotRecorded, partial_apply
-    from reconciler.fleet.rollout import Result
-    from reconciler.run.applied import record_applied
-
     outcome = {item.name: item for item in results}
     for run in runs:
         target = targets.get(run.name)

@@ -16,7 +16,8 @@ import click
 
 from reconciler.errors import UsageError
 from reconciler.fleet.plans import EnvironmentRun, PlanRequest, Prepared
-from reconciler.project import Project
+from reconciler.fleet.summary import exit_code, report_json, row, summary_markdown, summary_text
+from reconciler.project import Project, Target
 from reconciler.run.flags import (
     ApplyFlags,
     Environments,
@@ -25,6 +26,7 @@ from reconciler.run.flags import (
     PlanFlags,
     ReportFlags,
     ValidateFlags,
+    bound_urls,
 )
 
 
@@ -34,10 +36,7 @@ def run_fleet(project: Project, names: list[str], flags: Flags, chosen: Environm
     _check_flags(flags)
     targets = [resolve(project, name) for name in names]
     for target in targets:  # every binding is checked before anything is sent anywhere
-        if isinstance(flags, ValidateFlags):
-            target.guard(os.environ)
-        else:
-            target.guard(os.environ, flags.connection.helpdesk_url, flags.connection.workspace_url)
+        target.guard(os.environ, *bound_urls(flags))
     request = _request(flags)
     if isinstance(flags, ExportFlags):  # the live state only: no manifests to load
         from reconciler.fleet.export import export_fleet
@@ -59,7 +58,7 @@ def run_fleet(project: Project, names: list[str], flags: Flags, chosen: Environm
     command = "plan" if isinstance(flags, PlanFlags) else "apply"
     runs = _plan(prepared, request, fmt, chosen.max_parallel, chosen.report_file, command)
     if isinstance(flags, ApplyFlags):
-        _apply(project, names, runs, flags, chosen)
+        _apply(project, targets, runs, flags, chosen)
         return
     _findings(runs, where, flags.reports)
     _plan_outputs(runs, flags)
@@ -67,29 +66,24 @@ def run_fleet(project: Project, names: list[str], flags: Flags, chosen: Environm
 
 def _apply(
     project: Project,
-    names: list[str],
+    targets: list[Target],
     runs: list[EnvironmentRun],
     flags: ApplyFlags,
     chosen: Environments,
 ) -> None:
     from reconciler.fleet.apply import apply_fleet
-    from reconciler.fleet.summary import exit_code
-    from reconciler.fleet.waves import waves
+    from reconciler.fleet.rollout import waves
 
     if exit_code(runs, detailed=False) == 1:
         click.echo("Error: nothing applied: an environment has errors.", err=True)
         sys.exit(1)
-    from reconciler.project import resolve
-
-    targets = {name: resolve(project, name) for name in names}
-    apply_fleet(runs, flags, waves(project, names), chosen.max_parallel, chosen.report_file,
-                targets)  # fmt: skip
+    planned = waves(project, [target.name for target in targets])
+    apply_fleet(runs, flags, planned, chosen.max_parallel, chosen.report_file,
+                {target.name: target for target in targets})  # fmt: skip
 
 
 def _plan_outputs(runs: list[EnvironmentRun], flags: PlanFlags) -> None:
     """The reports and comments of a plan over several environments, then its exit code."""
-    from reconciler.fleet.summary import exit_code
-
     code = exit_code(runs, detailed=flags.detailed_exitcode, fail_on=flags.fail_on)
     _write_reports(runs, flags.reports)
     if flags.reports.comment_dir is not None:
@@ -204,7 +198,6 @@ def _plan(
     command: str,
 ) -> list[EnvironmentRun]:
     from reconciler.fleet.plans import plan_environments, run_to_end
-    from reconciler.fleet.summary import report_json, summary_markdown, summary_text
 
     done: list[EnvironmentRun] = []
 
@@ -261,8 +254,6 @@ def _print_run(run: EnvironmentRun, fmt: str) -> None:
 
 
 def _fleet_json(runs: list[EnvironmentRun]) -> str:
-    from reconciler.fleet.summary import row
-
     document = {
         "environments": [
             {
@@ -278,8 +269,6 @@ def _fleet_json(runs: list[EnvironmentRun]) -> str:
 
 
 def _print_interrupted(done: list[EnvironmentRun], prepared: list[Prepared]) -> None:
-    from reconciler.fleet.summary import summary_text
-
     finished = {run.name for run in done}
     left = [item.target.name for item in prepared if item.target.name not in finished]
     if done:

@@ -20,6 +20,7 @@ from reconciler.run.flags import (
     Flags,
     PlanFlags,
     ValidateFlags,
+    bound_urls,
 )
 
 if TYPE_CHECKING:
@@ -41,9 +42,9 @@ def run_command(flags: Flags, chosen: Environments) -> None:
     project = locate_project(chosen.project_file)
     names = select(project, chosen.envs)
     if isinstance(flags, ValidateFlags):
-        from reconciler.project.load import check_one_environment_per_helpdesk
+        from reconciler.project.load import refuse, shared_helpdesk_problems
 
-        check_one_environment_per_helpdesk(project)
+        refuse(project, shared_helpdesk_problems(project))
     if paths:
         raise UsageError(
             f"give manifest PATHS or --env, not both: the paths of an environment "
@@ -52,7 +53,7 @@ def run_command(flags: Flags, chosen: Environments) -> None:
     refuse_sandbox(flags)
     if len(names) == 1 and chosen.report_file is None:
         target = resolve(project, names[0])
-        _guard(target, flags)
+        target.guard(os.environ, *bound_urls(flags))  # the wrong-tenant guard
         _announce(target, flags)
         _run_one(flags.for_target(target), target)
         return
@@ -65,14 +66,6 @@ def refuse_sandbox(flags: Flags) -> None:
     """`--env` names its URLs: the embedded sandbox (`--sandbox`) contradicts it."""
     if not isinstance(flags, ValidateFlags) and flags.connection.sandbox is not None:
         raise UsageError("--sandbox and --env contradict each other: an environment names its URLs")
-
-
-def _guard(target: Target, flags: Flags) -> None:
-    """The wrong-tenant guard, against the variables and the URL flags."""
-    if isinstance(flags, ValidateFlags):
-        target.guard(os.environ)
-    else:
-        target.guard(os.environ, flags.connection.helpdesk_url, flags.connection.workspace_url)
 
 
 def _run_one(flags: Flags, target: Target | None) -> None:

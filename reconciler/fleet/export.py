@@ -15,18 +15,17 @@ import time
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
 from reconciler.errors import ReconcilerError, UsageError
+from reconciler.export.result import ExportResult
+from reconciler.export.selection import Selection
+from reconciler.fleet.plans import PlanRequest, connection_for, in_order, run_to_end
+from reconciler.project import Target
+from reconciler.run.export import check_directory, export_live, selection_of, write_directory
 from reconciler.run.flags import ExportFlags
-
-if TYPE_CHECKING:
-    from reconciler.export.result import ExportResult
-    from reconciler.export.selection import Selection
-    from reconciler.fleet.plans import PlanRequest
-    from reconciler.project import Target
+from reconciler.run.outputs import check_writable
 
 
 @dataclass
@@ -40,11 +39,6 @@ class _Exported:
 def export_fleet(
     targets: list[Target], flags: ExportFlags, max_parallel: int, request: PlanRequest
 ) -> None:
-    from reconciler.export.output import check_directory
-    from reconciler.export.selection import Selection, parse_rule_ids
-    from reconciler.fleet.plans import in_order, run_to_end
-    from reconciler.run.outputs import check_writable
-
     out = flags.out
     if out is None:
         names = ", ".join(target.name for target in targets)
@@ -56,13 +50,7 @@ def export_fleet(
     for target in targets:  # before reading: fail fast
         check_directory(out / target.name, force=force)
     check_writable("--out", out, directory=True)
-    selection = Selection.build(
-        kinds=flags.kinds,
-        targets=flags.targets,
-        excludes=flags.excludes,
-        rule_ids=parse_rule_ids(flags.rule_ids),
-        scope_from=flags.scope_from,
-    )
+    selection = selection_of(flags)
     include_empty = flags.include_empty
     failed: list[str] = []
 
@@ -86,9 +74,6 @@ def export_fleet(
 async def _export_one(
     target: Target, selection: Selection, include_empty: bool, request: PlanRequest
 ) -> _Exported:
-    from reconciler.export.run import export_live
-    from reconciler.fleet.plans import connection_for
-
     done = _Exported(target.name)
     started = time.perf_counter()
     try:
@@ -104,8 +89,6 @@ async def _export_one(
 
 def _write(done: _Exported, directory: Path, schema: str | None, force: bool) -> bool:
     """One environment's export written, or its error shown: whole, in declared order."""
-    from reconciler.export.output import write_directory
-
     if done.error is not None:
         click.echo(f"Error: {done.name}: {done.error}", err=True)
         return False

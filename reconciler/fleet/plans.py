@@ -3,28 +3,38 @@ connection, rate limiter and failure; at most `max_parallel` at a time. Results 
 to `on_done` in the project's order, each whole, as soon as it and those before it are
 done, so that output is never interleaved. A failing environment (unreachable, refused,
 invalid manifests) is a result with an `error`; it never stops the others. Nothing here
-prints."""
+prints but this: each environment says when it waits for a `429`
+to pass: `env acme: waiting for a 429 to pass (9 s)` on stderr as the wait starts. With
+one environment the progress line says it (terminal/progress.py); a fleet has no progress
+line, and a minute of silence while a rate window passes looks like a hang.
+
+Each environment's work runs in its own asyncio task, so an observer set there
+(`clients/activity.py`'s context variable) hears that environment's clients alone.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+import click
+
 from reconciler.applied.labels import Cause
+from reconciler.clients import activity
 from reconciler.clients.connection import Connection, RateSettings, Timeouts, connection_from
 from reconciler.errors import ProblemsError, ReconcilerError
-from reconciler.fleet.waits import saying_waits
 from reconciler.manifest.desired import DesiredState
-from reconciler.manifest.validate import Validated, validate_manifests
-from reconciler.manifest.varfiles import load_var_files
+from reconciler.manifest.validate import Validated
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
 from reconciler.project.environments import Target, with_safety
+from reconciler.run.inputs import read_manifests
 from reconciler.session.workflow import read_and_plan
 
 T = TypeVar("T")  # pragma: no mutate
@@ -75,12 +85,9 @@ class EnvironmentRun:
 
     def plan_json(self) -> dict[str, Any] | None:
         """The plan's `to_dict()`, each change with its `"cause"` when labelled."""
-        if self.plan is None:
-            return None
-        from reconciler.render.json_format import with_causes
+        from reconciler.run.plan import labelled
 
-        data = self.plan.to_dict()
-        return data if self.causes is None else with_causes(data, self.causes)
+        return None if self.plan is None else labelled(self.plan.to_dict(), self.causes)
 
 
 def prepare_all(
@@ -115,17 +122,7 @@ def prepare(
     try:
         validated = (loaded or {}).get(key)
         if validated is None:
-            from_files = (
-                load_var_files(list(target.var_files), repository=target.root)
-                if target.var_files
-                else None
-            )
-            validated = validate_manifests(
-                list(target.paths),
-                environ,
-                from_files,
-                credential_variables=target.credential_variables,
-            )
+            validated = read_manifests(target.paths, target.var_files, environ, target)
             if loaded is not None:
                 loaded[key] = validated
         found.warnings = list(validated.warnings)
@@ -250,3 +247,47 @@ async def _plan_one(item: Prepared, request: PlanRequest, transport: Any) -> Env
     finally:
         run.seconds = time.perf_counter() - started
     return run
+
+
+# A wait ending within this many seconds of one already said is not said again: the
+# calls of one environment in flight together are answered 429 together.
+SAID_ALREADY = 1.0
+
+
+class EnvironmentWaits:
+    """The `activity.Observer` of one environment: says each `429` wait that ends later
+    than the last one said."""
+
+    def __init__(
+        self,
+        name: str,
+        say: Callable[[str], None],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.name = name
+        self._say = say
+        self._clock = clock
+        self._until = 0.0
+
+    def call_sent(self) -> None:
+        pass
+
+    def waiting(self, seconds: float, reason: str) -> None:
+        if reason != activity.THROTTLED:
+            return  # the client's own rate limit: paced, not stalled
+        until = self._clock() + seconds
+        if until <= self._until + SAID_ALREADY:
+            return
+        self._until = until
+        self._say(f"env {self.name}: waiting for a 429 to pass ({seconds:.0f} s)")
+
+
+def _stderr(line: str) -> None:
+    click.echo(line, err=True)
+
+
+@contextmanager
+def saying_waits(name: str, say: Callable[[str], None] = _stderr) -> Iterator[None]:
+    """While the block runs (in the environment's own task), its `429` waits are said."""
+    with activity.observing(EnvironmentWaits(name, say)):
+        yield

@@ -1,12 +1,19 @@
-"""`apply` over several environments, after one confirmation: wave after wave
-(waves.py), the environments of one wave at once (at most `max_parallel`), each in its
-own `ApplySession` (its lock, a fresh plan, its brake, its log). A fresh plan that differs
-from the one confirmed is not applied. When an environment of a wave fails, the others of
+"""`apply` over several environments, after one confirmation: wave after wave, the
+environments of one wave at once (at most `max_parallel`), each in its own `ApplySession`
+(its lock, a fresh plan, its brake, its log). A fresh plan that differs from the one
+confirmed is not applied. When an environment of a wave fails, the others of
 that wave finish (nothing is cut off mid-apply) and no later wave is attempted.
 
 Results reach `on_done` in the project's order within each wave, each whole, as soon as it
 and those before it are done, so that output is never interleaved. Nothing here prints
-but each environment's waits for a `429` to pass, a line each (waits.py)."""
+but each environment's waits for a `429` to pass, a line each (`saying_waits`).
+
+The waves (docs/environments.md, "Applying several environments"): each environment's
+`wave: N` in reconciler.yaml, as Atlantis's `execution_order_group`. Waves go in ascending
+order; a wave starts only when every environment of the one before it succeeded. Without
+waves (no environment declares one), each environment is a wave of its own, in the order
+the project file declares them: one after another.
+"""
 
 from __future__ import annotations
 
@@ -21,9 +28,35 @@ from typing import Any
 from reconciler.applying.executor import PARALLEL_CHANGES, ApplyReport
 from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.errors import ProblemsError, ReconcilerError
-from reconciler.fleet.plans import EnvironmentRun, in_order
-from reconciler.fleet.waits import saying_waits
-from reconciler.fleet.waves import Wave
+from reconciler.fleet.plans import EnvironmentRun, in_order, saying_waits
+from reconciler.fleet.summary import table
+from reconciler.project.load import Project
+
+
+@dataclass(frozen=True)
+class Wave:
+    """Environments applied together: `number` is the declared wave, None without waves."""
+
+    number: int | None
+    names: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return "-" if self.number is None else str(self.number)
+
+
+def waves(project: Project, names: Sequence[str]) -> list[Wave]:
+    """`names` (a selection of the project's environments) in the waves they apply in;
+    within a wave, in the project's order."""
+    ordered = [name for name in project.names if name in set(names)]
+    declared = {name: project.environment(name).wave for name in ordered}
+    if all(number is None for number in declared.values()):
+        return [Wave(None, (name,)) for name in ordered]
+    numbers = sorted({number for number in declared.values() if number is not None})
+    return [
+        Wave(number, tuple(name for name in ordered if declared[name] == number))
+        for number in numbers
+    ]
 
 
 class Result(StrEnum):
@@ -185,15 +218,7 @@ def apply_summary(results: Sequence[Applied]) -> str:
         ]
         for item in results
     ]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-
-    def line(cells: list[str]) -> str:
-        aligned = [c.rjust(w) if i in (1, 3, 4) else c.ljust(w)
-                   for i, (c, w) in enumerate(zip(cells, widths, strict=True))]  # fmt: skip
-        return "  ".join(aligned).rstrip()
-
-    lines = [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
-    return "\n".join([*lines, _verdict(results)]) + "\n"
+    return "\n".join([*table(header, rows, {0, 2}), _verdict(results)]) + "\n"
 
 
 def _verdict(results: Sequence[Applied]) -> str:

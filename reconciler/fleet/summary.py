@@ -97,19 +97,22 @@ def _cells(r: dict[str, Any]) -> list[str]:
 HEADERS = ["environment", *ACTIONS, "errors", "brake", "duration"]
 
 
-def summary_text(runs: Sequence[EnvironmentRun]) -> str:
-    rows = [_cells(row(run)) for run in runs]
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(HEADERS)]
+def table(header: list[str], rows: list[list[str]], left: set[int]) -> list[str]:
+    """The rows under the header and a rule, in columns: those in `left` aligned left,
+    the others right."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
 
     def line(cells: list[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True)]
-        return "  ".join([first, *rest]).rstrip()
+        aligned = [c.ljust(w) if i in left else c.rjust(w)
+                   for i, (c, w) in enumerate(zip(cells, widths, strict=True))]  # fmt: skip
+        return "  ".join(aligned).rstrip()
 
-    lines = [line(HEADERS), line(["-" * w for w in widths])]
-    lines += [line(r) for r in rows]
-    lines.append(_verdict(runs))
-    return "\n".join(lines) + "\n"
+    return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
+
+
+def summary_text(runs: Sequence[EnvironmentRun]) -> str:
+    rows = [_cells(row(run)) for run in runs]
+    return "\n".join([*table(HEADERS, rows, {0}), _verdict(runs)]) + "\n"
 
 
 def summary_markdown(runs: Sequence[EnvironmentRun]) -> str:

@@ -17,8 +17,9 @@ Takes: what the planner found. Gives: `Plan`, and a saved plan's `SavedPlan`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from reconciler.plans.coverage import Coverage
@@ -83,10 +84,8 @@ class Operation:
             "path": self.path,
             "params": {k: _plain(v) for k, v in self.params.items()},
         }
-        if self.creates:
-            out["creates"] = self.creates
-        if self.description:
-            out["description"] = self.description
+        optional = {"creates": self.creates, "description": self.description}
+        out.update((name, value) for name, value in optional.items() if value)
         if not self.idempotent:
             out["idempotent"] = False
         return out
@@ -121,12 +120,7 @@ class RenameHint:
     previously: str  # `previously: [Acme Corp]`
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "id": self.id,
-            "reason": self.reason,
-            "previously": self.previously,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -171,22 +165,18 @@ class Change:
             "fields": [f.to_dict() for f in self.fields],
             "operations": [o.to_dict() for o in self.operations],
         }
-        if self.depends_on:
-            out["depends_on"] = list(self.depends_on)
-        if self.reason:
-            out["reason"] = self.reason
-        if self.removal:
-            out["removal"] = True
-        if self.source:
-            out["source"] = self.source
-        if self.refined_at:  # `source` stays the entry's line, as before overlays
-            out["sources"] = list(self.sources)
-        if self.asserted:
-            out["asserted"] = True
-        if self.renamed_from is not None:
-            out["renamed_from"] = self.renamed_from
-        if self.rename_hints:
-            out["rename_hints"] = [hint.to_dict() for hint in self.rename_hints]
+        optional = {
+            "depends_on": list(self.depends_on),
+            "reason": self.reason,
+            "removal": self.removal,
+            "source": self.source,
+            # `source` stays the entry's line, as before overlays
+            "sources": list(self.sources) if self.refined_at else None,
+            "asserted": self.asserted,
+            "renamed_from": self.renamed_from,
+            "rename_hints": [hint.to_dict() for hint in self.rename_hints],
+        }
+        out.update((name, value) for name, value in optional.items() if value)
         return out
 
     @property
@@ -217,20 +207,10 @@ class Diagnostic:
         return f"{where}{subject}{self.message}{remedy}"
 
 
-def error(message: str, address: str | None = None, remedy: str | None = None,
-          location: str | None = None) -> Diagnostic:  # fmt: skip
-    return Diagnostic("error", message, address, remedy, location)
-
-
-def warning(message: str, address: str | None = None, remedy: str | None = None,
-            location: str | None = None) -> Diagnostic:  # fmt: skip
-    return Diagnostic("warning", message, address, remedy, location)
-
-
-def note(message: str, address: str | None = None, remedy: str | None = None,
-         location: str | None = None) -> Diagnostic:  # fmt: skip
-    """Information for the reader that asks nothing of them (an implicit technician)."""
-    return Diagnostic("note", message, address, remedy, location)
+error = partial(Diagnostic, "error")
+warning = partial(Diagnostic, "warning")
+# Information for the reader that asks nothing of them (an implicit technician).
+note = partial(Diagnostic, "note")
 
 
 FORMAT_VERSION = 1

@@ -61,12 +61,6 @@ def normalise_url(url: str) -> str:
     return service_address(url)
 
 
-def _has_userinfo(url: str) -> bool:
-    from reconciler.clients.urls import has_userinfo  # httpx: only when guarding
-
-    return has_userinfo(url)
-
-
 @dataclass(frozen=True)
 class Target:
     """One environment ready to run."""
@@ -124,6 +118,8 @@ class Target:
         workspace_flag: str | None = None,
     ) -> None:
         """The wrong-tenant guard (module docstring); raises UsageError naming both."""
+        from reconciler.clients.urls import has_userinfo  # httpx: only when guarding
+
         found = []
         for service, declared, flag in (
             ("helpdesk", self.helpdesk_url, helpdesk_flag),
@@ -131,7 +127,7 @@ class Target:
         ):
             variable = _URL_VARIABLES[service]
             for given, how in ((flag, f"--{service}-url"), (environ.get(variable), variable)):
-                if declared and given and _has_userinfo(given):
+                if declared and given and has_userinfo(given):
                     raise UsageError(
                         f"{how} carries a user name or password (before '@'): remove it "
                         "and give the credentials in their variables"

@@ -94,10 +94,7 @@ def load_project(path: Path) -> Project:
     environments = root.child("environments")
     keys = environments.keys if environments is not None and environments.keys else {}
     project = Project(path, model, dict(keys))
-    for name, message in wave_problems(project):
-        node = keys.get(name, root)
-        problems.add(source, node.line, node.column, f"environments.{name}: {message}")
-    problems.raise_if_any()
+    refuse(project, wave_problems(project))
     return project
 
 
@@ -117,14 +114,13 @@ def wave_problems(project: Project) -> list[tuple[str, str]]:
     ]  # fmt: skip
 
 
-def check_one_environment_per_helpdesk(project: Project) -> None:
-    """`validate` over a project: raises ManifestError naming both environments of each
-    pair bound to one helpdesk (`shared_helpdesk_problems`)."""
+def refuse(project: Project, found: list[tuple[str, str]]) -> None:
+    """Raises ManifestError with each (environment, message) of `found` at the line of
+    the environment's name."""
     problems = Problems()
     source = Source(str(project.path), 0)
-    root = project.nodes
-    for name, message in shared_helpdesk_problems(project):
-        node = root.get(name)
+    for name, message in found:
+        node = project.nodes.get(name)
         line, column = (node.line, node.column) if node else (1, 1)
         problems.add(source, line, column, f"environments.{name}: {message}")
     problems.raise_if_any()

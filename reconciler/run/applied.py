@@ -10,17 +10,23 @@ import re
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-if TYPE_CHECKING:
-    from reconciler.applied.compare import Snapshot
-    from reconciler.applied.labels import Cause
-    from reconciler.live import LiveState
-    from reconciler.plans import Plan
-    from reconciler.plans.addresses import Selector
-    from reconciler.project import Target
+from reconciler.applied import mark
+from reconciler.applied.compare import Labelled, Snapshot, labels_for
+from reconciler.applied.labels import Cause, fails
+from reconciler.applied.mark import Commit, Unknown, applied_commit, clean_head
+from reconciler.kinds.register import RESOURCES
+from reconciler.live import LiveState
+from reconciler.manifest.validate import validate_manifests
+from reconciler.manifest.varfiles import load_var_files
+from reconciler.planning.plan import plan
+from reconciler.plans import Plan
+from reconciler.plans.addresses import Selector
+from reconciler.project import Target
+from reconciler.project.environments import with_safety
 
 
 def source_paths(
@@ -52,8 +58,6 @@ def record_applied(
     """Record the applied commit (HEAD when clean, or a saved plan's `commit`), or say in
     one line why not. `partial`: a `NotRecorded` from `mark.partial_apply`, when the apply
     was not whole."""
-    from reconciler.applied import mark
-
     outcome = partial or mark.record(
         Path.cwd(), source_paths(paths, var_files, target), environment_of(target), commit
     )
@@ -63,8 +67,6 @@ def record_applied(
 def saved_commit(paths: Sequence[Path], var_files: Sequence[Path], target: Target | None) -> Any:
     """What `plan --out` saves as `made_from.commit`: HEAD's id when the manifests are
     committed as they are, else None."""
-    from reconciler.applied.mark import Commit, clean_head
-
     found = clean_head(Path.cwd(), source_paths(paths, var_files, target))
     return found.id if isinstance(found, Commit) else None
 
@@ -84,9 +86,6 @@ def plan_labels(
     """Each change of `result` labelled, or None (saying why on stderr when a mark exists
     but cannot be used). `real`: the plan's `to_dict()`, asked for only when there is a
     mark (a large plan's JSON is tens of milliseconds)."""
-    from reconciler.applied.compare import Labelled, labels_for
-    from reconciler.applied.mark import Unknown, applied_commit
-
     if not result.has_changes or shutil.which("git") is None:
         return None  # without git there is no mark: the plan is as without this feature
     found_mark = applied_commit(Path.cwd(), environment_of(target))
@@ -121,18 +120,11 @@ def _plan_snapshot(
     excludes: Sequence[Selector],
 ) -> Mapping[str, Any]:
     """The manifests as of the applied commit planned against `live`: pure planning."""
-    from reconciler.kinds.register import RESOURCES
-    from reconciler.manifest.validate import validate_manifests
-    from reconciler.manifest.varfiles import load_var_files
-    from reconciler.planning.plan import plan
-
     # A var file the commit did not have: the current one (its values are not manifests).
     variables = [snapshot.copies.get(path, path) for path in var_files]
     values = load_var_files(variables) if variables else None
     desired = validate_manifests(snapshot.paths(list(paths)), os.environ, values).desired
     if target is not None:
-        from reconciler.project.environments import with_safety
-
         desired = with_safety(desired, target)
     result = plan(desired, live, resources=RESOURCES, prune=prune, targets=targets,
                   excludes=excludes)  # fmt: skip
@@ -141,8 +133,6 @@ def _plan_snapshot(
 
 def exits_for_changes(result: Any, causes: Mapping[str, Cause] | None, fail_on: str) -> bool:
     """Whether `--detailed-exitcode` exits 2: the changes `--fail-on` counts."""
-    from reconciler.applied.labels import fails
-
     if not result.has_changes:
         return False
     return fails((c.address for c in result.changes), causes, fail_on)

@@ -8,14 +8,21 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
 
+from reconciler.applied.mark import NotRecorded, partial_apply
+from reconciler.applying.log import default_path
+from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
 from reconciler.errors import UsageError
+from reconciler.plans.addresses import selections
+from reconciler.plans.planfile import read_plan_file, var_file_mismatch
 from reconciler.project import Target
+from reconciler.run.applied import record_applied
 from reconciler.run.connect import open_connection
 from reconciler.run.flags import ApplyFlags
 from reconciler.run.inputs import announce, load_manifests, narrowed
@@ -31,10 +38,6 @@ from reconciler.terminal.interrupts import EXIT_INTERRUPTED, ApplyInterrupts, si
 
 
 def run_apply(flags: ApplyFlags, target: Target | None = None) -> None:
-    from reconciler.applying.log import default_path
-    from reconciler.applying.session import ApplyDeclined, ApplyOptions, ApplySession
-    from reconciler.plans.addresses import selections
-
     if flags.log_file is not None:  # the apply log's place, before any call: fail fast
         check_writable("--log", flags.log_file, appended=True)
     saved = None
@@ -75,9 +78,6 @@ def run_apply(flags: ApplyFlags, target: Target | None = None) -> None:
 def _mark_applied(flags: ApplyFlags, target: Target | None, report: Any, saved: Any) -> None:
     """The applied mark (docs/drift.md): the commit applied, after a whole, successful
     apply (none to make counts: live is as the manifests say); else one line why not."""
-    from reconciler.applied.mark import NotRecorded, partial_apply
-    from reconciler.run.applied import record_applied
-
     partial = partial_apply(
         targets=flags.targets,
         excludes=flags.excludes,
@@ -108,32 +108,24 @@ def refuse_other_environment(saved: Any, target: Target | None) -> None:
         )
 
 
-def _confirmation(yes: bool, connection: Any) -> Any:
-    """The `confirm` callback, as Terraform asks: the plan is already on screen; this
-    names the services that will change and what it will cost, and only `yes` approves."""
-
-    def confirm(plan: Any) -> bool:
-        if yes:
-            return True
-        if not sys.stdin.isatty():
-            raise UsageError(
-                "there is no terminal to confirm on: add --yes to apply without asking"
-            )
-        click.echo(confirmation_text(plan, connection), err=True)
-        answer = click.prompt(
-            "  Enter a value", default="", show_default=False, err=True, prompt_suffix=": "
-        )
-        return bool(answer.strip() == "yes")
-
-    return confirm
+def confirmed(yes: bool, question: Callable[[], str]) -> bool:
+    """As Terraform asks: the plan is already on screen; `question` names what will
+    change, and only `yes` approves."""
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise UsageError("there is no terminal to confirm on: add --yes to apply without asking")
+    click.echo(question(), err=True)
+    answer = click.prompt(
+        "  Enter a value", default="", show_default=False, err=True, prompt_suffix=": "
+    )
+    return bool(answer.strip() == "yes")
 
 
 def _flags_from_saved(saved: Any, flags: ApplyFlags) -> ApplyFlags:
     """A saved plan's flags are the ones it was reviewed with: taken from the file; the
     same flags on the command line are allowed, different ones refused. Var files are
     never taken from the file: those given here must have the recorded digests."""
-    from reconciler.plans.planfile import var_file_mismatch
-
     inputs = saved.inputs
     mismatch = var_file_mismatch(inputs.var_files, flags.var_files)
     if mismatch is not None:
@@ -157,8 +149,6 @@ def _flags_from_saved(saved: Any, flags: ApplyFlags) -> ApplyFlags:
 
 def _read_saved(plan_file: Path, since: str | None) -> Any:
     """The saved plan to apply; a partial one, or one with --changed-since, is refused."""
-    from reconciler.plans.planfile import read_plan_file
-
     if since is not None:
         raise UsageError("--changed-since belongs to `plan`: a saved plan is applied whole")
     saved = read_plan_file(plan_file)
@@ -186,7 +176,10 @@ async def _run(session: Any, conn: Any, yes: bool, saved: Any) -> Any:
         with reporter:
             try:
                 return await session.apply(
-                    confirm=_confirmation(yes, conn), progress=reporter, saved=saved
+                    # the services that will change and what it will cost
+                    confirm=lambda plan: confirmed(yes, lambda: confirmation_text(plan, conn)),
+                    progress=reporter,
+                    saved=saved,
                 )
             finally:
                 interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run disarms too)

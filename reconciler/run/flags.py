@@ -84,12 +84,17 @@ class ValidateFlags:
 
 @dataclass(frozen=True)
 class ManifestFlags:
-    """What every command that reads manifests and connects is given; an environment of
-    reconciler.yaml supplies its own paths, var files and connection (`for_target`)."""
+    """What every command that reads manifests, connects and plans is given (`plan`,
+    `apply`); an environment of reconciler.yaml supplies its own paths, var files and
+    connection (`for_target`)."""
 
     paths: tuple[Path, ...] = ()
     var_files: tuple[Path, ...] = ()
     connection: ConnectionFlags = field(default_factory=ConnectionFlags)
+    prune: bool = False
+    targets: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    since: str | None = None  # --changed-since
 
     def for_target(self, target: Target) -> Self:
         return replace(
@@ -107,10 +112,6 @@ class PlanFlags(ManifestFlags):
     detailed_exitcode: bool = False
     fail_on: str = "any"  # --fail-on: drift, pending or any (the labels that exit 2)
     fail_on_unmanaged: bool = False
-    prune: bool = False
-    targets: tuple[str, ...] = ()
-    excludes: tuple[str, ...] = ()
-    since: str | None = None  # --changed-since
     reports: ReportFlags = field(default_factory=ReportFlags)
 
 
@@ -118,14 +119,10 @@ class PlanFlags(ManifestFlags):
 class ApplyFlags(ManifestFlags):
     plan_file: Path | None = None  # --plan
     yes: bool = False
-    prune: bool = False
     force: bool = False
-    targets: tuple[str, ...] = ()
-    excludes: tuple[str, ...] = ()
     lock_timeout: float = 0
     log_file: Path | None = None  # --log
     parallelism: int = 10
-    since: str | None = None  # --changed-since
 
 
 @dataclass(frozen=True)
@@ -157,3 +154,11 @@ class Environments:
 
 
 Flags = ValidateFlags | PlanFlags | ApplyFlags | ExportFlags
+
+
+def bound_urls(flags: Flags) -> tuple[str | None, str | None]:
+    """--helpdesk-url and --workspace-url, which the wrong-tenant guard checks (`validate`
+    connects nowhere: it has neither)."""
+    if isinstance(flags, ValidateFlags):
+        return None, None
+    return flags.connection.helpdesk_url, flags.connection.workspace_url

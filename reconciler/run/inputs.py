@@ -6,7 +6,7 @@ values and the environment's safety settings; their warnings printed), narrowed 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,10 +21,14 @@ if TYPE_CHECKING:
     from reconciler.run.flags import ValidateFlags
 
 
-def load_manifests(
-    paths: Sequence[Path], var_file_paths: Sequence[Path], target: Target | None = None
+def read_manifests(
+    paths: Sequence[Path],
+    var_file_paths: Sequence[Path],
+    environ: Mapping[str, str],
+    target: Target | None = None,
 ) -> Validated:
-    """Load and validate the manifests (with --var-file values), print the warnings."""
+    """The manifests validated with --var-file values; for an environment, its var files
+    read only inside its repository and no value naming a credential variable."""
     from reconciler.manifest.validate import validate_manifests
     from reconciler.manifest.varfiles import load_var_files
 
@@ -33,7 +37,14 @@ def load_manifests(
     variables = (
         load_var_files(list(var_file_paths), repository=repository) if var_file_paths else None
     )
-    result = validate_manifests(list(paths), os.environ, variables, credential_variables=secrets)
+    return validate_manifests(list(paths), environ, variables, credential_variables=secrets)
+
+
+def load_manifests(
+    paths: Sequence[Path], var_file_paths: Sequence[Path], target: Target | None = None
+) -> Validated:
+    """Load and validate the manifests (with --var-file values), print the warnings."""
+    result = read_manifests(paths, var_file_paths, os.environ, target)
     if target is not None:  # the environment's own safety settings (reconciler.yaml)
         from reconciler.project.environments import with_safety
 

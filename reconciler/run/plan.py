@@ -12,11 +12,24 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
+from reconciler.applied.labels import Cause
+from reconciler.errors import UsageError
+from reconciler.plans.addresses import selections
+from reconciler.plans.planfile import PlanInputs, VarFile, manifests_digest, write_plan_file
 from reconciler.project import Target
+from reconciler.render import (
+    format_diagnostics,
+    format_json,
+    format_markdown,
+    format_text,
+    markdown_parts,
+)
+from reconciler.render.json_format import with_causes
+from reconciler.render.markdown import DEFAULT_LIMIT
 from reconciler.report.files import reported, write_plan_reports
 from reconciler.run.applied import exits_for_changes, plan_labels, saved_commit
 from reconciler.run.connect import open_connection
@@ -26,12 +39,8 @@ from reconciler.run.outputs import check_writable, write_comment_parts
 from reconciler.terminal.console import Progress, colour, refuse_partial_coverage, unmanaged_failure
 from reconciler.terminal.interrupts import sigterm_as_interrupt
 
-if TYPE_CHECKING:
-    from reconciler.applied.labels import Cause
-
 
 def run_plan(flags: PlanFlags, target: Target | None = None) -> None:
-    from reconciler.plans.addresses import selections
     from reconciler.session.workflow import read_and_plan
 
     selected, left_out = selections(flags.targets, flags.excludes)
@@ -83,8 +92,6 @@ def run_plan(flags: PlanFlags, target: Target | None = None) -> None:
 
 def labelled(data: dict[str, Any], causes: Mapping[str, Cause] | None) -> dict[str, Any]:
     """The plan's JSON with each change's `"cause"`, when labelled."""
-    from reconciler.render.json_format import with_causes
-
     return data if causes is None else with_causes(data, causes)
 
 
@@ -99,9 +106,6 @@ def _check_outputs(out: Path | None, comment_dir: Path | None) -> None:
 def _save(
     flags: PlanFlags, result: Any, desired: Any, target: Target | None, data: dict[str, Any]
 ) -> None:
-    from reconciler.errors import UsageError
-    from reconciler.plans.planfile import PlanInputs, VarFile, manifests_digest, write_plan_file
-
     assert flags.out is not None
     var_files = flags.var_files
     recorded = [VarFile.of(path) for path in var_files]  # read a moment ago
@@ -120,9 +124,6 @@ def _save(
 def _write_comments(
     comment_dir: Path, result: Any, scope: Any, source_url: str | None, causes: Any
 ) -> None:
-    from reconciler.render import markdown_parts
-    from reconciler.render.markdown import DEFAULT_LIMIT
-
     # A partial plan says so at the top of part 1, where a reviewer starts.
     note = f"> {scope.describe()}\n\n" if scope is not None else ""
     parts = markdown_parts(result, source_url=source_url, limit=DEFAULT_LIMIT - len(note),
@@ -142,8 +143,6 @@ def _print_plan(
 ) -> None:
     """The plan on stdout, its diagnostics on stderr (but in JSON); a partial plan says so
     where the reader starts. `as_json`: the plan's JSON, made at most once per run."""
-    from reconciler.render import format_diagnostics, format_json, format_markdown, format_text
-
     if fmt == "json":  # the diagnostics are in the JSON
         announce(scope)
         click.echo(format_json(result, data=as_json()), nl=False)

@@ -108,7 +108,6 @@ MODULE_STAGES = {
     "reconciler.kinds.table": "manifest",
     "reconciler.kinds.register": "convert",
     "reconciler.export.entries": "convert",
-    "reconciler.export.values": "convert",
     "reconciler.export.selection": "convert",
 }
 
@@ -287,7 +286,7 @@ def test_export_does_not_import_the_planner() -> None:
 # CLI imports a command's module only when it runs (the start-up figure of `validate`),
 # and checks the sandbox extra's third-party libraries without importing the sandbox.
 # The sandbox, beside the pipeline, loads its optional web server the same way.
-IMPORTS_BY_NAME = frozenset({"reconciler.cli.lazy"})
+IMPORTS_BY_NAME = frozenset({"reconciler.cli.group"})
 
 
 def imports_by_name(path: Path) -> bool:

@@ -17,8 +17,8 @@ import pytest
 from reconciler.applying.executor import ApplyReport
 from reconciler.errors import UsageError
 from reconciler.fleet import apply as fleet_apply
-from reconciler.fleet.rollout import Applied, Result
-from reconciler.fleet.waves import Wave
+from reconciler.fleet.rollout import Applied, Result, Wave
+from reconciler.run.apply import confirmed
 from reconciler.run.flags import ApplyFlags
 
 
@@ -92,7 +92,7 @@ def test_without_waves_each_environment_is_one_line(
     runs = [_run("acme", 0), _run("globex", 3)]
     runs[0].plan.to_apply = [object()]  # asserted values only: nothing counted
     planned = [Wave(None, ("acme",)), Wave(None, ("globex",))]
-    assert fleet_apply._confirmed(runs, planned, yes=False) is True
+    assert confirmed(False, lambda: fleet_apply._question(runs, planned)) is True
     assert capsys.readouterr().err == (
         "\nDo you want to apply these changes to 2 environment(s)?\n"
         "  acme: asserted values only  http://127.0.0.1:8765/acme/helpdesk\n"

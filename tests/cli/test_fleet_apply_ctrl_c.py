@@ -20,8 +20,7 @@ import pytest
 import reconciler.fleet.rollout as rollout
 from reconciler.applying.executor import ApplyReport
 from reconciler.fleet import apply as fleet_apply
-from reconciler.fleet.rollout import Applied, Result
-from reconciler.fleet.waves import Wave
+from reconciler.fleet.rollout import Applied, Result, Wave
 from reconciler.run.flags import ApplyFlags
 
 FIRST = (

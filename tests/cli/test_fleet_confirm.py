@@ -14,8 +14,9 @@ import click
 import pytest
 
 from reconciler.fleet import apply as fleet_apply
-from reconciler.fleet.waves import Wave
+from reconciler.fleet.rollout import Wave
 from reconciler.plans import Action, Change, Plan
+from reconciler.run.apply import confirmed
 
 
 class _Terminal(io.StringIO):
@@ -60,7 +61,7 @@ def test_the_confirmation_names_every_environment_and_its_wave(
     monkeypatch.setattr("sys.stdin", _Terminal())
     monkeypatch.setattr(click, "prompt", lambda *a, **k: answer)
     runs = [_run("acme", 2), _run("globex", 1), _run("initech", 3)]
-    assert fleet_apply._confirmed(runs, planned, yes=False) is verdict
+    assert confirmed(False, lambda: fleet_apply._question(runs, planned)) is verdict
     shown = capsys.readouterr().err
     for text in said:
         assert text in shown, (text, shown)
@@ -83,7 +84,7 @@ def test_an_environment_that_only_asserts_values_is_named_so(
     changed = Plan((Change("users", "v", Action.delete), Change("users", "w", Action.update)))
     runs = [_run_of_plan("acme", asserted, workspace=True), _run_of_plan("globex", changed)]
     planned = [Wave(None, ("acme",)), Wave(None, ("globex",))]
-    assert fleet_apply._confirmed(runs, planned, yes=False) is True
+    assert confirmed(False, lambda: fleet_apply._question(runs, planned)) is True
     assert capsys.readouterr().err == (
         "\n"
         "Do you want to apply these changes to 2 environment(s)?\n"

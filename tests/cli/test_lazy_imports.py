@@ -1,5 +1,5 @@
 """`reconciler --help`, `--version` and `validate` start without the HTTP stack, the
-terminal's rich output or the planner (cli/lazy.py). Checked on the import graph of a
+terminal's rich output or the planner (cli/group.py). Checked on the import graph of a
 child process, not on a timing: each command runs in a fresh interpreter, which then
 reports the modules it imported. The lazy group itself, on a small table of its own:
 --help lists the summaries in name order without importing a command, a command is
@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from reconciler.cli import COMMANDS, main
 from reconciler.cli.environment import document_environment
-from reconciler.cli.lazy import LazyCommand, LazyGroup
+from reconciler.cli.group import LazyCommand, LazyGroup
 from tests.cli.program_runs import ROOT, run_as_program
 
 # What none of these three commands needs (the top-level package of each).
@@ -159,7 +159,7 @@ def test_help_lists_every_command_once() -> None:
 TABLE = {
     "validate": LazyCommand("reconciler.cli.manifests", "validate", "Check manifests offline."),
     "schema": LazyCommand("reconciler.cli.manifests", "schema", "Print the JSON Schema."),
-    "broken": LazyCommand("reconciler.cli.manifests", "Path", "Not a command."),
+    "broken": LazyCommand("reconciler.cli.manifests", "flags", "Not a command."),
 }
 
 
@@ -206,7 +206,7 @@ def test_an_entry_that_is_no_command_is_refused() -> None:
     cli = lazy_group([])
     with pytest.raises(TypeError) as refused:
         cli.get_command(click.Context(cli), "broken")
-    assert str(refused.value) == "reconciler.cli.manifests.Path is not a click command"
+    assert str(refused.value) == "reconciler.cli.manifests.flags is not a click command"
 
 
 def test_the_environment_each_command_reads_ends_its_help() -> None:

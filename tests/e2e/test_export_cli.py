@@ -116,7 +116,7 @@ def test_export_edit_plan_apply_converges(tmp_path: Path, tenant: dict[str, str]
         "companies.yaml",
         "departments.yaml",
         "manifest.schema.json",
-        "settings.yaml",  # what a clone needs: section ids, dropdown options (clone.py)
+        "settings.yaml",  # what a clone needs: section ids, dropdown options (export/result.py)
         "tech_permissions.yaml",
         "users.yaml",
         "workspace.yaml",

@@ -13,7 +13,7 @@ from reconciler.cli.environment import CONNECTION
 def commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     found = []
     context = click.Context(group)
-    for name in group.list_commands(context):  # loads the lazy ones (cli/lazy.py)
+    for name in group.list_commands(context):  # loads the lazy ones (cli/group.py)
         command = group.get_command(context, name)
         assert command is not None
         if isinstance(command, click.Group):

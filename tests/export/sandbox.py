@@ -20,13 +20,12 @@ from reconciler.clients.connection import (
     RateSettings,
     WorkspaceConnection,
 )
-from reconciler.export.output import write_directory
 from reconciler.export.result import ExportResult
-from reconciler.export.run import export_live
 from reconciler.export.selection import Selection
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import load_manifests
 from reconciler.plans import Plan
+from reconciler.run.export import export_live, write_directory
 from reconciler.sandbox.app import create_app
 from reconciler.sandbox.config import SandboxConfig
 from reconciler.sandbox.seed import Credentials, initialise

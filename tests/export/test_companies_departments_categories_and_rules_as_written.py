@@ -1,5 +1,5 @@
 """Companies, departments, categories and automation rules as `reconciler export` writes
-them (export/entries.py, result.py, clone.py, yamlout.py), converted from a live snapshot
+them (export/entries.py, result.py, yamlout.py), converted from a live snapshot
 without a service: every file, and the one-manifest document, byte for byte (golden
 files in `golden/kinds/`; `EXPORT_GOLDEN_WRITE=1` writes them anew, to be read)."""
 
@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from reconciler.export.result import ExportResult
-from reconciler.export.run import convert
+from reconciler.export.entries import LiveSnapshot
+from reconciler.export.result import ExportResult, convert
 from reconciler.export.selection import Selection
-from reconciler.export.snapshot import LiveSnapshot
 from reconciler.kinds.automation_rules.reader import LiveRules, RuleInfo
 from reconciler.kinds.categories.reader import LiveCategories, LiveCategory
 from reconciler.kinds.companies.reader import LiveCompanies, LiveCompany

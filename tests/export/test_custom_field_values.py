@@ -1,4 +1,4 @@
-"""Live custom field values as an export writes them (export/values.py): each type as the
+"""Live custom field values as an export writes them (export/entries.py): each type as the
 manifest value `plan` reads back as equal, the dropdown option by name where it can be
 named, and a note for each value that cannot be written as itself."""
 
@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from reconciler.export.run import convert
+from reconciler.export.entries import LearnedOptions, LiveSnapshot, ValueExporter
+from reconciler.export.result import convert
 from reconciler.export.selection import Selection
-from reconciler.export.snapshot import LiveSnapshot
-from reconciler.export.values import LearnedOptions, ValueExporter
 from reconciler.kinds.companies.reader import LiveCompanies, LiveCompany
 from reconciler.kinds.custom_fields.reader import (
     CHECKBOX,
@@ -141,8 +140,8 @@ def test_the_learned_options_in_the_order_of_fields_and_ids() -> None:
     assert list(learned.settings()[USERS]) == ["Alpha", "zeta"]
 
 
-# Companies' custom field values as `reconciler export` writes them (export/values.py, entries.py,
-# clone.py, yamlout.py), converted from a live snapshot without a service: the whole
+# Companies' custom field values as `reconciler export` writes them (export/entries.py, result.py,
+# yamlout.py), converted from a live snapshot without a service: the whole
 # `companies.yaml` and `settings.yaml`, and every note. Among the values, one of a second field
 # named like a defined one (another id): manifests name fields, so it is left out, and said; an
 # empty one of such a field is passed over without a word.

@@ -10,8 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from ruamel.yaml import YAML
 
-from reconciler.export.clone import CloneSettings, clone_settings
-from reconciler.export.result import ExportResult
+from reconciler.export.result import CloneSettings, ExportResult, clone_settings
 from reconciler.kinds.categories.reader import LiveCategories, LiveCategory
 from reconciler.kinds.custom_fields.reader import (
     DROPDOWN,
@@ -142,7 +141,7 @@ def test_a_kind_without_objects_and_an_export_without_a_source(
     assert result.document() == header + document
 
 
-# What `settings.yaml` holds for a clone of the exported helpdesk (export/clone.py): every
+# What `settings.yaml` holds for a clone of the exported helpdesk (export/result.py): every
 # dropdown option seen (listed by the API or learned from values), in field and id order; the
 # sections the categories show; and, as comments, what the export could not see.
 

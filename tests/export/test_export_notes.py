@@ -1,4 +1,4 @@
-"""What `reconciler export` tells the user about a kind it reads (export/snapshot.py): a
+"""What `reconciler export` tells the user about a kind it reads (run/export.py): a
 user whose department the listing names only by an id that no listed department has is
 exported without `department`, and the export says so, first among its notes."""
 

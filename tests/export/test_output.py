@@ -11,11 +11,10 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.export.output import check_directory, existing_manifests, write_directory
 from reconciler.export.result import SCHEMA_FILE, ExportResult
-from reconciler.export.run import public_url
 from reconciler.manifest.loader import load_manifests
 from reconciler.manifest.schema import json_schema
+from reconciler.run.export import check_directory, existing_manifests, public_url, write_directory
 
 NOW = datetime(2026, 5, 4, 3, 2, 1, tzinfo=UTC)
 
@@ -97,7 +96,7 @@ def test_kinds_with_no_live_object_are_written_empty(tmp_path: Path) -> None:
     assert load_manifests([tmp_path], env={}).manifest.categories == []
 
 
-# `export --out DIR` into a directory that already holds manifests (export/output.py): the refusal
+# `export --out DIR` into a directory that already holds manifests (run/export.py): the refusal
 # names the first five as `plan DIR` would read them and counts the rest.
 
 

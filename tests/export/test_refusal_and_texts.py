@@ -10,7 +10,7 @@ import pytest
 
 from reconciler.errors import UsageError
 from reconciler.export.entries import text
-from reconciler.export.output import write_directory
+from reconciler.run.export import write_directory
 from tests.export.test_output import result
 
 

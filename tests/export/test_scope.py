@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from reconciler.errors import ManifestError
-from reconciler.export.run import export_live
 from reconciler.export.selection import Selection
+from reconciler.run.export import export_live
 from tests.export.sandbox import ROOT, connection, seeded, transport
 
 SHARED = ROOT / "examples" / "shared"

@@ -1,4 +1,4 @@
-"""Which services `reconciler export` signs in to (export/run.py). With only the
+"""Which services `reconciler export` signs in to (run/export.py). With only the
 workspace service configured, the helpdesk's kinds are skipped with one warning naming
 them, the employees exported, the source shown as its base URL; with nothing it can
 export, a usage error saying why."""
@@ -19,8 +19,8 @@ from reconciler.clients.connection import (
 )
 from reconciler.errors import AuthenticationError, UsageError
 from reconciler.export.result import ExportResult
-from reconciler.export.run import export_live
 from reconciler.export.selection import Selection
+from reconciler.run.export import export_live
 from tests.export.sandbox import HELPDESK_URL, connection, seeded, transport
 
 WORKSPACE = "http://127.0.0.1:8080/workspace/"
@@ -57,7 +57,7 @@ def test_nothing_to_export_says_which_services_are_missing() -> None:
 
 
 # `reconciler export` with both services configured and a technician's helpdesk token
-# (export/run.py): any selection with a helpdesk kind is refused on the `Authorization` answer,
+# (run/export.py): any selection with a helpdesk kind is refused on the `Authorization` answer,
 # naming the account, before any other request; a selection of workspace kinds only never signs in
 # to the helpdesk and is exported.
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from reconciler.export.run import convert
+from reconciler.export.entries import LiveSnapshot
+from reconciler.export.result import convert
 from reconciler.export.selection import Selection
-from reconciler.export.snapshot import LiveSnapshot
 from reconciler.kinds.employees.reader import LiveEmployees
 from reconciler.kinds.users.export import live_user_names
 from reconciler.kinds.users.reader import LiveUser, LiveUsers

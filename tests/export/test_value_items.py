@@ -1,4 +1,4 @@
-"""An object's custom field values as the listing gives them (export/values.py): an item
+"""An object's custom field values as the listing gives them (export/entries.py): an item
 without a usable field id is passed over, and the values listed after it are exported."""
 
 from __future__ import annotations

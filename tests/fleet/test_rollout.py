@@ -29,11 +29,11 @@ from reconciler.fleet.rollout import (
     ApplyRequest,
     Result,
     Stop,
+    Wave,
     apply_environment,
     apply_summary,
     apply_waves,
 )
-from reconciler.fleet.waves import Wave
 from reconciler.kinds.departments import Department
 from reconciler.kinds.users import User
 from reconciler.manifest.desired import DesiredState

@@ -22,9 +22,8 @@ from reconciler.fleet.plans import (
     plan_environments,
     prepare_all,
 )
-from reconciler.fleet.rollout import ApplyRequest, Result, apply_waves
+from reconciler.fleet.rollout import ApplyRequest, Result, Wave, apply_waves
 from reconciler.fleet.summary import exit_code
-from reconciler.fleet.waves import Wave
 from reconciler.plans import Action, Change, Plan
 from reconciler.plans.addresses import Selector
 from reconciler.project import load_project, resolve

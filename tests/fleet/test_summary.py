@@ -11,9 +11,8 @@ import pytest
 from reconciler.clients.auth import Secret
 from reconciler.clients.connection import Connection, HelpdeskConnection
 from reconciler.fleet.plans import EnvironmentRun
-from reconciler.fleet.rollout import Applied, Result
+from reconciler.fleet.rollout import Applied, Result, Wave
 from reconciler.fleet.summary import exit_code, report_json, summary_markdown, summary_text
-from reconciler.fleet.waves import Wave
 from reconciler.plans import Action, BrakeVerdict, Change, Diagnostic, Plan
 from reconciler.terminal.console import confirmation_text
 

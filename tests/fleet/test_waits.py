@@ -1,4 +1,4 @@
-"""Each environment of a fleet says when it waits for a `429` to pass (fleet/waits.py):
+"""Each environment of a fleet says when it waits for a `429` to pass (fleet/plans.py):
 once per wait, whichever of its calls were answered 429 together, and only its own."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from reconciler.clients import activity
-from reconciler.fleet.waits import EnvironmentWaits, saying_waits
+from reconciler.fleet.plans import EnvironmentWaits, saying_waits
 
 
 def test_a_429_wait_is_said_once_with_its_length() -> None:

@@ -1,4 +1,4 @@
-"""Apply waves (reconciler/fleet/waves.py, rollout.py): `wave: N` per environment in
+"""Apply waves (reconciler/fleet/rollout.py, rollout.py): `wave: N` per environment in
 reconciler.yaml, all or none, checked at load with file:line; the waves a selection
 applies in; and the summary an apply over several environments ends with."""
 
@@ -11,8 +11,7 @@ import pytest
 
 from reconciler.applying.executor import ApplyReport
 from reconciler.errors import ManifestError
-from reconciler.fleet.rollout import Applied, Result, apply_summary
-from reconciler.fleet.waves import Wave, waves
+from reconciler.fleet.rollout import Applied, Result, Wave, apply_summary, waves
 from reconciler.project import load_project
 
 

@@ -179,7 +179,7 @@ def saved_plan_from_json(text: str | bytes, *, source: str = "plan") -> SavedPla
         )
     if reader.problems:
         raise PlanFileError(reader.problems)
-    if inputs.manifests_digest and plan.live_digest != _live_digest(data):
+    if inputs.manifests_digest and plan.live_digest != data[MADE_FROM].get("live_digest"):
         raise PlanFileError([f"{source}: {MADE_FROM}.live_digest: differs from live_digest"])
     # The asserted operations are executed too, so they are part of what was reviewed. A
     # change's `cause` (drift, pending) says why it is there, and its `rename_hints` advise
@@ -308,10 +308,6 @@ def _read_var_files(reader: PlanReader, fields: dict[str, Any]) -> tuple[VarFile
         return VarFile(reader.text(entry, "path", at), digest)
 
     return tuple(reader.items(fields.get("var_files", []), where, var_file))
-
-
-def _live_digest(data: dict[str, Any]) -> Any:
-    return data[MADE_FROM].get("live_digest")
 
 
 def _as_json(value: Any) -> Any:

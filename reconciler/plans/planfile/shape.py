@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
 from reconciler.plans import (
@@ -93,14 +94,22 @@ class PlanReader:
         asserted = self.items(fields.get("asserted", []), "asserted", self.asserted_change)
         plan = Plan(
             changes=tuple(changes),
-            warnings=tuple(self.items(fields.get("warnings", []), "warnings", self.warning)),
-            errors=tuple(self.items(fields.get("errors", []), "errors", self.error)),
+            warnings=tuple(
+                self.items(
+                    fields.get("warnings", []), "warnings", partial(self.diagnostic, "warning")
+                )
+            ),
+            errors=tuple(
+                self.items(fields.get("errors", []), "errors", partial(self.diagnostic, "error"))
+            ),
             live_digest=self.text(fields, "live_digest", ""),
             brake=self.brake(fields["brake"]) if "brake" in fields else None,
             # What a partial plan covered (`--changed-since`): shown, never acted on.
             scope=fields["scope"] if isinstance(fields.get("scope"), dict) else None,
             asserted=tuple(asserted),
-            notes=tuple(self.items(fields.get("notes", []), "notes", self.note)),
+            notes=tuple(
+                self.items(fields.get("notes", []), "notes", partial(self.diagnostic, "note"))
+            ),
         )
         # The summary is derived from the changes; one that disagrees means the file was
         # edited after review, and applying it would not do what the reviewer read. (Not
@@ -216,14 +225,10 @@ class PlanReader:
             idempotent=self.flag(fields, "idempotent", where, default=True),
         )
 
-    def warning(self, data: Any, where: str) -> Diagnostic:
-        return self.diagnostic("warning", data, where)
-
-    def error(self, data: Any, where: str) -> Diagnostic:
-        return self.diagnostic("error", data, where)
-
-    def note(self, data: Any, where: str) -> Diagnostic:
-        return self.diagnostic("note", data, where)
+    def diagnostics(self, fields: dict[str, Any], severity: str) -> tuple[Diagnostic, ...]:
+        """The list named for `severity` ("warnings" of "warning"), each of it."""
+        name = f"{severity}s"
+        return tuple(self.items(fields.get(name, []), name, partial(self.diagnostic, severity)))
 
     def diagnostic(self, severity: str, data: Any, where: str) -> Diagnostic:
         fields = self.object(

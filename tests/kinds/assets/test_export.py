@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from reconciler.export.run import convert
+from reconciler.export.entries import LiveSnapshot
+from reconciler.export.result import convert
 from reconciler.export.selection import Selection
-from reconciler.export.snapshot import LiveSnapshot
 from reconciler.kinds.assets.reader import AssignedUser, LiveAsset, LiveAssets
 from reconciler.kinds.companies.reader import LiveCompanies, LiveCompany
 from reconciler.kinds.users.reader import LiveUser, LiveUsers
