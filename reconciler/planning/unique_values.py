@@ -32,9 +32,9 @@ from typing import Any, NamedTuple
 from reconciler.kinds.table import KINDS
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.kinds import KindSpec, email_key
-from reconciler.manifest.models import PREVIOUSLY
 from reconciler.manifest.references import entry_keys
 from reconciler.manifest.renames import formers_of
+from reconciler.planning.renames import previously_line
 from reconciler.plans import Action, Change, Diagnostic, address, error
 
 __all__ = ["ordered_handoffs", "uniqueness_errors"]
@@ -144,7 +144,7 @@ def _collision(
     unnamed = row.normalise(other.key, employee_key) not in named
     if holder.action is Action.create and not other.planned and unnamed and row.renamable:
         remedy = (
-            f"if it is {row.noun} '{other.key}' renamed, add `{PREVIOUSLY}: [{other.key}]` "
+            f"if it is {row.noun} '{other.key}' renamed, add `{previously_line(other.key)}` "
             f"to this entry, so that it is renamed in place (its id and history kept); "
             f"otherwise {remedy}"
         )
