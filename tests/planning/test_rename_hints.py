@@ -42,6 +42,11 @@ def test_a_plain_key_is_written_plain() -> None:
     assert previously_line("123") == 'previously: ["123"]'
 
 
+def test_a_quoted_key_keeps_its_letters_readable() -> None:
+    # The line is for a person to copy: "Zoë" stays "Zoë", not "Zo\u00eb".
+    assert previously_line("Zoë: sales") == 'previously: ["Zoë: sales"]'
+
+
 def test_serials_compare_without_case_spacing_or_separators() -> None:
     assert compact("PF4K-X2A2") == compact("pf4k x2a2") == compact("PF4K_X2.A2") == "pf4kx2a2"
     assert compact("PF4K-X2A3") != compact("PF4K-X2A2")
