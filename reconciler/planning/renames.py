@@ -173,13 +173,14 @@ def mark_renames(
     wait for the rename: applied concurrently, the service could create a second object
     of that name first."""
     renames = list(renames)
-    former = {(r.kind, r.normal): r.former for r in renames}
+    former: dict[tuple[str, str | None], str] = {(r.kind, r.normal): r.former for r in renames}
     out = []
     for change in changes:
-        row = BY_NAME.get(change.kind)
-        normal = row.normalise(change.key, employee_key) if row is not None else None
-        was = former.get((change.kind, normal or ""))
-        if was and not change.removal:
+        normal = BY_NAME[change.kind].normalise(change.key, employee_key)
+        # A removal's key is live and a rename's is not (that would be `_already_live`),
+        # but a removal is never labelled a rename, whatever the keys.
+        was = None if change.removal else former.get((change.kind, normal))
+        if was:
             change = replace(change, renamed_from=was)
         needs = tuple(_sent_names(change, renames))
         if needs:

@@ -1,7 +1,8 @@
 """The steps around the planner (planning/workflow.py), whole messages: an account that is
 not an administrator is refused on its `Authorization` answer, naming it; manifests whose
 services are both unconfigured get one line per service, each naming its variables; the
-clients `plan` opens and what reaches them; and `--prune` from the entry points."""
+clients `plan` opens and what reaches them; `--prune` from the entry points; and a kind left
+out with its unconfigured service, which is not read."""
 
 from __future__ import annotations
 
@@ -29,9 +30,12 @@ from reconciler.kinds.assets import Asset
 from reconciler.kinds.companies import Company
 from reconciler.kinds.departments import Department
 from reconciler.kinds.employees import Employee
+from reconciler.kinds.register import RESOURCES
 from reconciler.kinds.users import User
+from reconciler.live import read_live
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest, Workspace
+from reconciler.planning.plan import plan
 from reconciler.plans import Plan
 from reconciler.plans.addresses import Selector
 from reconciler.sandbox.seed import Credentials
@@ -45,6 +49,7 @@ from reconciler.session.workflow import (
     require_administrator,
 )
 from tests.applying.inprocess import asgi, connection, seeded
+from tests.planning.fakes import SnapshotClient
 
 NEEDS = (
     "is not an administrator: reconciler needs an administrator's token (or username and password)"
@@ -370,3 +375,29 @@ def test_an_exclude_of_one_object_does_not_excuse_an_unconfigured_service() -> N
         "or leave it out with --exclude users"
     )
     check_services(only_users, Connection(None, None), [Selector("users")])  # the whole kind
+
+
+def test_a_renamed_kind_left_out_with_its_unconfigured_service_is_skipped_whole() -> None:
+    """Companies renamed in the manifests (`previously:`) while the helpdesk is not configured
+    and `--exclude companies` leaves them out: nothing of theirs was read, so no rename is
+    looked for; the workspace is planned and the skip is a warning."""
+    renamed = DesiredState.from_manifest(
+        Manifest(
+            companies=[Company(name="Acme Corp", previously=["Acme"])],
+            workspace=Workspace(employees=[Employee(email="ann@acme.com", first_name="Ann")]),
+        )
+    )
+    left = [Selector("companies")]
+    employees = SnapshotClient({"employees": []})
+    live = asyncio.run(read_live(renamed, RESOURCES, helpdesk=None, workspace=employees))
+    planned = plan(renamed, live, resources=RESOURCES, excludes=left)
+    assert [(c.address, c.action.value) for c in planned.changes] == [
+        ('workspace.employees["ann@acme.com"]', "create")
+    ]
+    assert planned.errors == ()
+    assert [(w.message, w.remedy) for w in planned.warnings] == [
+        (
+            "companies skipped: the helpdesk service is not configured",
+            "set HELPDESK_URL and HELPDESK_TOKEN (or HELPDESK_USERNAME and HELPDESK_PASSWORD)",
+        )
+    ]
