@@ -1,9 +1,11 @@
 """Mutation testing with mutmut (configured in pyproject.toml, `[tool.mutmut]`) for the
-modules that match the globs given, or every module mutmut mutates when none is given;
-then a summary per module: killed, survived, equivalent (a survivor whose line is listed
-in tools/mutation-equivalents.txt), timeout, suspicious, no tests.
+modules that match the globs given, or the configured ones (`only_mutate`: the modules that
+decide what is written) when none is given; then a summary per module: killed, survived,
+equivalent (a survivor whose line is listed in tools/mutation-equivalents.txt), timeout,
+suspicious, no tests.
 
-    python tools/mutation.py                                  # every module
+    python tools/mutation.py                                  # the configured modules
+    python tools/mutation.py 'reconciler/*'                   # every module
     python tools/mutation.py 'reconciler/planning/*'          # one package
     python tools/mutation.py reconciler/plans/addresses.py --tests tests/planning
     python tools/mutation.py --summary-only 'reconciler/*'    # the last results, no run
@@ -40,7 +42,7 @@ AGAIN = {0, 33}
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("globs", nargs="*", help="module paths or globs (default: every module)")
+    parser.add_argument("globs", nargs="*", help="module paths or globs (default: only_mutate)")
     parser.add_argument("--tests", nargs="+", help="only these tests (default: the configured)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants at once")
     parser.add_argument("--summary-only", action="store_true", help="report the last results")

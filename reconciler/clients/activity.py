@@ -13,8 +13,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Protocol, runtime_checkable
 
-RATE_LIMIT = "rate limit"  # pragma: no mutate (only compared with itself)
-THROTTLED = "429"  # pragma: no mutate (only compared with RATE_LIMIT)
+RATE_LIMIT = "rate limit"
+THROTTLED = "429"
 
 
 class Observer(Protocol):

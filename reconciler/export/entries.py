@@ -64,9 +64,9 @@ from reconciler.kinds.table import ENTRY_MODELS
 from reconciler.manifest.models import Kind
 from reconciler.resources.base import norm_key
 
-T = TypeVar("T")  # pragma: no mutate
+T = TypeVar("T")
 
-Entry = dict[str, Any]  # pragma: no mutate
+Entry = dict[str, Any]
 
 
 def text(value: Any) -> str:

@@ -43,7 +43,7 @@ _UNKNOWN_RULES = (
 )
 
 
-T = TypeVar("T")  # pragma: no mutate
+T = TypeVar("T")
 # The kind whose custom fields each usage type holds (from the table of kinds).
 USAGE_NAMES = {row.custom_field_usage: row.name for row in KINDS if row.custom_field_usage}
 

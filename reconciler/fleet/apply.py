@@ -112,7 +112,7 @@ async def _rollout(
         return await apply_waves(changing, planned, _request(flags), max_parallel=max_parallel,
                                  on_done=show, stop=stop)  # fmt: skip
     finally:
-        interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run's close disarms too)
+        interrupts.disarm()
 
 
 def _question(changing: list[EnvironmentRun], planned: list[Wave]) -> str:

@@ -37,7 +37,7 @@ from reconciler.project.environments import Target, with_safety
 from reconciler.run.inputs import read_manifests
 from reconciler.session.workflow import read_and_plan
 
-T = TypeVar("T")  # pragma: no mutate
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)

@@ -40,8 +40,8 @@ from reconciler.kinds.users.planner import UsersResource
 from reconciler.plans import Change
 from reconciler.resources.base import Resource
 
-Convert = Callable[[Converter], list[Entry]]  # pragma: no mutate
-Locate = Callable[[Change, Any, Any, Any], Awaitable[Any]]  # pragma: no mutate
+Convert = Callable[[Converter], list[Entry]]
+Locate = Callable[[Change, Any, Any, Any], Awaitable[Any]]
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from reconciler.manifest.references import Path, entry_keys, keyed_entries, name
 _INVISIBLE = {0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180F, 0x3164}
 _INVISIBLE |= {0xFFA0, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)}
 
-Problem = tuple[Kind, str, Path, str]  # (kind, key, path, message)  # pragma: no mutate
+Problem = tuple[Kind, str, Path, str]  # (kind, key, path, message)
 
 
 def first_bad(text: str, invisible: bool) -> str | None:

@@ -15,7 +15,7 @@ from reconciler.manifest.models import Kind, Settings
 from reconciler.manifest.problems import Source
 from reconciler.manifest.yamltree import Node
 
-Entry = TypeVar("Entry", bound=BaseModel)  # pragma: no mutate
+Entry = TypeVar("Entry", bound=BaseModel)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from reconciler.manifest.models import Kind
 from reconciler.manifest.problems import Problems, Source
 from reconciler.manifest.yamltree import Node
 
-EntryKey = tuple[Kind, str]  # (kind, normalised key)  # pragma: no mutate
+EntryKey = tuple[Kind, str]  # (kind, normalised key)
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ OVERLAY = "overlay"
 DROP = "drop"
 _MERGED_BY_NAME = ("custom_fields",)  # mappings merged key by key, not replaced
 
-Refinements = dict[EntryKey, list[tuple[Source, Node]]]  # pragma: no mutate
+Refinements = dict[EntryKey, list[tuple[Source, Node]]]
 
 
 def apply_overlays(documents: Sequence[tuple[Source, Node]], problems: Problems) -> Refinements:

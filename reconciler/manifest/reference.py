@@ -19,7 +19,7 @@ from typing import Any
 from reconciler.manifest.schema import json_schema
 from reconciler.manifest.values import HOSTNAME_PATTERN, VARIABLE_PATTERN
 
-Schema = Mapping[str, Any]  # pragma: no mutate
+Schema = Mapping[str, Any]
 
 _REF_PREFIX = "#/$defs/"
 

@@ -14,7 +14,7 @@ from reconciler.kinds.table import KINDS, key_field
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import Kind
 
-Path = tuple[str | int, ...]  # pragma: no mutate
+Path = tuple[str | int, ...]
 
 
 def keyed_entries(desired: DesiredState, kind: Kind) -> list[tuple[str, BaseModel]]:

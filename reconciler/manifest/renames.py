@@ -20,7 +20,7 @@ from reconciler.manifest.kinds import KindSpec
 from reconciler.manifest.models import PREVIOUSLY, Kind
 from reconciler.manifest.references import entry_keys, keyed_entries
 
-T = TypeVar("T")  # pragma: no mutate
+T = TypeVar("T")
 
 __all__ = ["Formers", "formers_of", "live_match", "live_value", "rename_conflicts"]
 

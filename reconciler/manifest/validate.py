@@ -90,7 +90,7 @@ def reference_warnings(desired: DesiredState) -> list[str]:
     return _findings(desired, _WARNINGS)
 
 
-Check = Callable[[DesiredState, "_Findings"], None]  # pragma: no mutate
+Check = Callable[[DesiredState, "_Findings"], None]
 
 
 def _findings(desired: DesiredState, checks: tuple[Check, ...]) -> list[str]:

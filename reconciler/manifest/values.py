@@ -110,7 +110,7 @@ def _strict_bool(value: Any) -> Any:
     if isinstance(value, str) and value.lower() in _YAML11_BOOLEANS:
         hint = " (YAML 1.2 reads it as text)"
     raise PydanticCustomError(
-        "strict_bool",  # pragma: no mutate
+        "strict_bool",
         "expected true or false, found {found}{hint}",
         {"found": _found(value), "hint": hint},
     )
@@ -132,13 +132,13 @@ def _number(kind: type[int | float], minimum: int, maximum: int) -> Any:
             number = kind(value)
         elif isinstance(value, bool) or not isinstance(value, types):
             raise PydanticCustomError(
-                "strict_int" if whole else "strict_float",  # pragma: no mutate
+                "strict_int" if whole else "strict_float",
                 f"expected {noun}, found {{found}}",
                 {"found": _found(value)},
             )
         if not minimum <= number <= maximum:
             raise PydanticCustomError(
-                "int_range" if whole else "number_range",  # pragma: no mutate
+                "int_range" if whole else "number_range",
                 "{number} is out of range: from {minimum} to {maximum}" + limit,
                 {"number": number, "minimum": minimum, "maximum": maximum},
             )
@@ -187,7 +187,7 @@ def _email(value: Any) -> Any:
         if "special-use or reserved name" in str(exc):
             return value  # well-formed; `corp.local` is common on self-hosted installs
         raise PydanticCustomError(
-            "email",  # pragma: no mutate
+            "email",
             "'{value}' is not an e-mail address: {reason}",
             {"value": value, "reason": str(exc)},
         ) from None
@@ -201,7 +201,7 @@ def _both_services_accept(value: str) -> None:
     local, at, domain = value.rpartition("@")
     if at and local and domain and "." not in domain.strip("."):
         raise PydanticCustomError(
-            "email",  # pragma: no mutate
+            "email",
             "'{value}' is not an e-mail address: the domain '{domain}' has no '.', and "
             "the workspace service refuses such an address",
             {"value": value, "domain": domain},
@@ -214,7 +214,7 @@ def finite(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         written = str(value)  # "inf", "-inf" or "nan" (a NaN's sign is never shown)
         raise PydanticCustomError(
-            "finite",  # pragma: no mutate
+            "finite",
             "{written} is not a value a field can hold: YAML reads an unquoted .inf or .nan "
             "as a special number; quote it (for example '.{bare}') to write it as text",
             {"written": written, "bare": written.removeprefix("-")},
@@ -231,7 +231,7 @@ def _hostname(value: Any) -> Any:
             "holds ';'" if ";" in value else "holds white space" if re.search(r"\s", value) else ""
         )
         raise PydanticCustomError(
-            "hostname",  # pragma: no mutate
+            "hostname",
             "'{value}' is not a domain name{why}: letters, digits, '-' and '.' (an "
             "internationalised domain in its xn-- form); one domain per list item",
             {"value": value, "why": f" (it {why})" if why else ""},

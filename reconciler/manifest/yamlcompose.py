@@ -66,7 +66,7 @@ _NAME_READ_ALIKE = re.compile(r"[&*][0-9A-Za-z_-]++(?![?:%@`])")
 _STANDARD_TAG = re.compile(r"tag:yaml\.org,2002:[a-z]+\Z")
 
 
-@dataclass(slots=True)  # pragma: no mutate
+@dataclass(slots=True)
 class AliasUse:
     """What composing returns for `*name`: the anchored node and where it is used."""
 
@@ -207,7 +207,7 @@ class _Composer:
             node = _Mapping(_MAP if tag in (None, "!") else tag, mark, event.anchor)
             node.value = self._pairs()
         else:  # pragma: no cover - libyaml emits nothing else here
-            raise Declined  # pragma: no mutate
+            raise Declined
         if event.anchor is not None:
             self._anchors[event.anchor] = node
         return node

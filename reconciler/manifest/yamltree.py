@@ -41,17 +41,17 @@ MAX_DOCUMENTS = 10_000
 
 _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
-_STR = "tag:yaml.org,2002:str"  # pragma: no mutate
+_STR = "tag:yaml.org,2002:str"
 _MERGE = "tag:yaml.org,2002:merge"
 _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 
 # Reports a problem at a 1-based line and column.
-Report = Callable[[int, int, str], None]  # pragma: no mutate
+Report = Callable[[int, int, str], None]
 # Substitutes variables in a string value: the result and the problems found.
-Substitute = Callable[[str], tuple[str, list[str]]]  # pragma: no mutate
+Substitute = Callable[[str], tuple[str, list[str]]]
 
 
-@dataclass(eq=False, slots=True)  # pragma: no mutate
+@dataclass(eq=False, slots=True)
 class Node:
     """A value and where it starts (1-based). A mapping's `value` is {key: Node} and `keys`
     holds its key nodes; a sequence's is [Node]; a scalar's is the constructed value and
@@ -355,7 +355,7 @@ class _Converter:
 
 
 def _tag(item: Any) -> str:
-    tag = item.ctag  # str from libyaml's composer, `Tag` from ruamel's  # pragma: no mutate
+    tag = item.ctag  # str from libyaml's composer, `Tag` from ruamel's
     return tag if type(tag) is str else str(getattr(item.tag, "value", item.tag))
 
 

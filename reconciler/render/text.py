@@ -41,8 +41,8 @@ from reconciler.render.values import (
     quote,
 )
 
-Segment = tuple[str, str | None]  # (text, rich style or None)  # pragma: no mutate
-Line = list[Segment]  # pragma: no mutate
+Segment = tuple[str, str | None]  # (text, rich style or None)
+Line = list[Segment]
 
 ACTION_STYLES = {
     Action.create: "green",

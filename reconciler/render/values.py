@@ -267,7 +267,7 @@ def label(path: str, width: int) -> str:
     return text + " " * max(width - cells, 0)
 
 
-@lru_cache(maxsize=4096)  # pragma: no mutate
+@lru_cache(maxsize=4096)
 def _label_cells(path: str) -> tuple[str, int]:
     """`path:` cleaned, and its width in terminal cells. A plan's changes of one kind name
     the same few fields: a 1,100-change plan has thousands of labels and a few dozen

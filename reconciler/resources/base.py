@@ -28,7 +28,7 @@ from reconciler.manifest.kinds import norm_key
 from reconciler.manifest.models import Kind
 from reconciler.plans import Action, Change, Diagnostic, Operation, Ref, address, error, warning
 
-T = TypeVar("T")  # pragma: no mutate
+T = TypeVar("T")
 ADD_OR_DELETE = "add it to the manifests, or delete it in the helpdesk's admin panel"
 
 __all__ = [
@@ -63,7 +63,7 @@ class Identified(Protocol):
     def id(self) -> int: ...
 
 
-Obj = TypeVar("Obj", bound=Identified)  # pragma: no mutate
+Obj = TypeVar("Obj", bound=Identified)
 
 
 class Keyed:

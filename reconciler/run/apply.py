@@ -182,4 +182,4 @@ async def _run(session: Any, conn: Any, yes: bool, saved: Any) -> Any:
                     saved=saved,
                 )
             finally:
-                interrupts.disarm()  # pragma: no mutate (equivalent: asyncio.run disarms too)
+                interrupts.disarm()

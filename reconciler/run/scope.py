@@ -34,8 +34,8 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.loader import MANIFEST_SUFFIXES
 from reconciler.manifest.models import Kind
 
-EntryKey = tuple[Kind, str]  # pragma: no mutate
-Load = Callable[[Sequence[Path]], DesiredState]  # pragma: no mutate
+EntryKey = tuple[Kind, str]
+Load = Callable[[Sequence[Path]], DesiredState]
 
 
 @dataclass(frozen=True)

@@ -51,23 +51,24 @@ class ApplyInterrupts:
         self.task = task
         self.count = 0
         self.stopped_at_once = False
-        self._armed = False
+        self._previous: dict[int, Any] = {}  # signal -> its handler before `arm`
 
     def arm(self) -> None:
         loop = asyncio.get_running_loop()
         for signum in SIGNALS:
+            self._previous[signum] = signal.getsignal(signum)
             loop.add_signal_handler(signum, self._on_signal)
-        self._armed = True
 
     def disarm(self) -> None:
-        if not self._armed:
-            return
+        """The handlers as they were before `arm`: remove_signal_handler would leave
+        Python's defaults, so a command started with Ctrl-C ignored (a background job)
+        would take it again, and SIGTERM would no longer be Ctrl-C."""
         loop = asyncio.get_running_loop()
-        for signum in SIGNALS:
+        for signum, previous in self._previous.items():
             loop.remove_signal_handler(signum)
-        # remove_signal_handler restores the defaults: SIGTERM is Ctrl-C again.
-        signal.signal(signal.SIGTERM, _terminate_as_interrupt)
-        self._armed = False
+            if previous is not None:  # None: set from outside Python, not restorable
+                signal.signal(signum, previous)
+        self._previous.clear()
 
     def _on_signal(self) -> None:
         self.count += 1

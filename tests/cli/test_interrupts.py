@@ -1,7 +1,8 @@
 """Ctrl-C and SIGTERM while an apply executes (cli/interrupts.py), with real signals on a
 real event loop: the first asks the session to start nothing new and says so, the second
-(or a first the session cannot take) stops at once; disarmed, SIGTERM is Ctrl-C again,
-and disarming twice leaves alone a handler set in between. A command turns SIGTERM into
+(or a first the session cannot take) stops at once; disarmed, the handlers are those from
+before (SIGTERM as Ctrl-C, Ctrl-C ignored in a background job), and disarming twice leaves
+alone a handler set in between. A command turns SIGTERM into
 Ctrl-C for its own life only: a program that runs the CLI in-process (click's CliRunner,
 a wrapper script) gets its own SIGTERM handler back."""
 
@@ -96,25 +97,36 @@ def test_a_first_signal_the_session_cannot_take_stops_at_once(
     assert capsys.readouterr().err == ""
 
 
-def test_disarmed_sigterm_is_ctrl_c_and_a_second_disarm_does_nothing() -> None:
+def test_disarmed_the_handlers_are_those_from_before_and_a_second_disarm_does_nothing() -> None:
+    """A command started with Ctrl-C ignored (a background job) keeps it ignored after the
+    apply, and SIGTERM goes back to what the command made it (Ctrl-C), here `ours`."""
+
+    def handlers() -> tuple[object, object]:
+        return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+
     async def scenario() -> None:
         task = asyncio.ensure_future(asyncio.sleep(0))
         interrupts = ApplyInterrupts(Session(takes=True), task)
         interrupts.disarm()  # never armed: nothing to undo
-        assert signal.getsignal(signal.SIGTERM) is ours
+        assert handlers() == (signal.SIG_IGN, ours)
         interrupts.arm()
+        assert signal.SIG_IGN not in handlers() and ours not in handlers()  # the loop's
         interrupts.disarm()
-        handler = signal.getsignal(signal.SIGTERM)
-        assert callable(handler)
-        with pytest.raises(KeyboardInterrupt):
-            handler(signal.SIGTERM, None)
-        signal.signal(signal.SIGTERM, ours)
-        interrupts.disarm()
-        assert signal.getsignal(signal.SIGTERM) is ours
+        assert handlers() == (signal.SIG_IGN, ours)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        interrupts.disarm()  # a second time: leaves alone what was set in between
+        assert handlers() == (signal.SIG_IGN, signal.SIG_DFL)
         await task
 
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, ours)
-    asyncio.run(scenario())
+    try:
+        asyncio.run(scenario())
+    finally:
+        for signum, handler in before.items():
+            if handler is not None:
+                signal.signal(signum, handler)
 
 
 def test_sigterm_is_ctrl_c_for_the_commands_life_only() -> None:

@@ -52,5 +52,5 @@ async def read_rules(reader: Reader) -> LiveRules:
         ids.update(int(key) for key in reader.named(KIND))
     ordered = sorted(ids)
     found = await asyncio.gather(*(read_rule(reader.helpdesk, i) for i in ordered))
-    rules = dict(zip(ordered, found, strict=True))  # pragma: no mutate
+    rules = dict(zip(ordered, found, strict=True))
     return LiveRules(rules)

@@ -84,7 +84,7 @@ async def read_companies(reader: Reader) -> LiveCompanies:
         wanted += [c for k, c in companies.items() if k not in named and id(c) not in chosen]
     wanted += await full_values_for(reader, KIND, companies.values(), wanted, lambda c: c.name)
     values = await asyncio.gather(*(reader.helpdesk.company_custom_fields(c.id) for c in wanted))
-    for company, found in zip(wanted, values, strict=True):  # pragma: no mutate
+    for company, found in zip(wanted, values, strict=True):
         companies[norm_key(company.name)] = replace(company, custom_values=tuple(found))
     by_id = {c.id: c for c in companies.values()}
     return LiveCompanies(companies, tuple(by_id.get(c.id, c) for c in items), outside)

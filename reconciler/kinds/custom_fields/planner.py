@@ -62,7 +62,7 @@ class CustomFieldsResource:
 
 class ValueProblem(Exception):
     def __init__(self, message: str, remedy: str | None = None) -> None:
-        super().__init__(message)  # pragma: no mutate
+        super().__init__(message)
         self.message = message
         self.remedy = remedy
 

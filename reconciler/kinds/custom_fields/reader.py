@@ -27,7 +27,7 @@ USAGE = dict(
 # Usage type -> the kind whose custom fields it holds.
 KIND_OF_USAGE = {usage: kind for kind, usage in USAGE.items()}
 _DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%d.%m.%Y", "%Y/%m/%d", "%d %b %Y", "%b %d, %Y")
-T = TypeVar("T")  # pragma: no mutate
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ async def read_technicians(reader: Reader, ids: list[int]) -> dict[int, tuple[Te
     found = await asyncio.gather(*(reader.helpdesk.techs_for_category(i) for i in ids))
     return {
         i: tuple(parse_technician(raw) for raw in items)
-        for i, items in zip(ids, found, strict=True)  # pragma: no mutate
+        for i, items in zip(ids, found, strict=True)
     }
 
 

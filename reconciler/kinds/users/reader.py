@@ -318,10 +318,10 @@ async def read_users(reader: Reader) -> LiveUsers:
         *(helpdesk.user(u.id) for u in detail_for),
         *(helpdesk.user_custom_fields(u.id) for u in custom_for),
     )
-    for user, detail in zip(detail_for, found[: len(detail_for)], strict=True):  # pragma: no mutate
+    for user, detail in zip(detail_for, found[: len(detail_for)], strict=True):
         key = norm_key(user.username)
         users[key] = replace(users[key], detail=dict(detail))
-    for user, values in zip(custom_for, found[len(detail_for) :], strict=True):  # pragma: no mutate
+    for user, values in zip(custom_for, found[len(detail_for) :], strict=True):
         key = norm_key(user.username)
         users[key] = replace(users[key], custom_values=tuple(values))
     by_id = {u.id: u for u in users.values()}

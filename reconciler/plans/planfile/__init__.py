@@ -78,7 +78,7 @@ def var_file_mismatch(recorded: tuple[VarFile, ...], given: tuple[Path, ...]) ->
             f"the saved plan was made with {names}; {len(given)} --var-file given: give the "
             "same var files (a saved plan names them, never reads them), or plan again"
         )
-    for path, then in zip(given, recorded, strict=True):  # pragma: no mutate (lengths equal)
+    for path, then in zip(given, recorded, strict=True):
         now = VarFile.of(path)
         if now is not None and now.digest != then.digest:
             return (

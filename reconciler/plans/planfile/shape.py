@@ -27,7 +27,7 @@ from reconciler.plans import (
 from reconciler.plans.coverage import COVERAGE_KEYS
 from reconciler.plans.text import clean, shorten, summary_counts
 
-T = TypeVar("T")  # pragma: no mutate
+T = TypeVar("T")
 
 REF_MARKER = "known_after_apply"
 _ACTIONS = frozenset(a.value for a in Action)
