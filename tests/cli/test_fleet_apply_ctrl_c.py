@@ -89,3 +89,20 @@ def test_ctrl_c_during_a_fleet_apply_and_the_handlers_after_it(
     said = FIRST if presses else ""
     assert err.startswith(f"{applied}{said}environment  wave  result ")
     assert "globex          -  not attempted" in err
+
+
+def test_a_fleet_apply_in_a_background_job_leaves_ctrl_c_ignored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A shell starts a background job (`reconciler apply --env '*' &`) with Ctrl-C ignored:
+    the rollout takes Ctrl-C while it runs, and gives it back ignored."""
+    monkeypatch.setattr(rollout, "apply_waves", _rollout(0))
+    runs = [_run("acme"), _run("globex"), _run("initech")]
+    planned = [Wave(None, ("acme", "globex", "initech"))]
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with pytest.raises(SystemExit):
+            fleet_apply.apply_fleet(runs, ApplyFlags(yes=True), planned, 0)
+        assert handlers()[0] is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
