@@ -9,6 +9,7 @@ suspicious, no tests.
     python tools/mutation.py 'reconciler/planning/*'          # one package
     python tools/mutation.py reconciler/plans/addresses.py --tests tests/planning
     python tools/mutation.py --summary-only 'reconciler/*'    # the last results, no run
+    python tools/mutation.py --summary-only --sample 10 --seed 7   # 10 a module, at random
 
 mutmut keeps its work in `mutants/`: a mutant whose function has not changed since it was
 judged is not run again (a survivor is). Exit status 1 when a survivor is not listed as
@@ -21,6 +22,7 @@ import argparse
 import hashlib
 import json
 import os
+import random
 import shutil
 import sys
 from collections import Counter
@@ -47,6 +49,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants at once")
     parser.add_argument("--summary-only", action="store_true", help="report the last results")
     parser.add_argument("--equivalents", type=Path, default=EQUIVALENTS)
+    parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="count only N judged mutants a module, drawn at random with --seed (a sample's score)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the draw of --sample")
     args = parser.parse_args(argv)
     equivalents = read_equivalents(args.equivalents)
     os.chdir(ROOT)  # mutmut reads pyproject.toml and writes mutants/ in the working directory
@@ -61,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.summary_only:
         _prepare(args.globs, args.tests)
         cli(["run", "--max-children", str(args.jobs)], standalone_mode=False)
-    return summary(equivalents)
+    return summary(equivalents, (args.sample, args.seed) if args.sample else None)
 
 
 def _prepare(globs: list[str], tests: list[str] | None) -> None:
@@ -135,8 +144,9 @@ def read_equivalents(path: Path) -> dict[tuple[str, int], str]:
     return found
 
 
-def summary(equivalents: dict[tuple[str, int], str]) -> int:
-    """Prints the counts per module and every survivor not listed, with its diff; 1 if any."""
+def summary(equivalents: dict[tuple[str, int], str], sample: tuple[int, int] | None = None) -> int:
+    """Prints the counts per module and every survivor not listed, with its diff; 1 if any.
+    With `sample` (N, seed), each module counts N of its judged mutants drawn at random."""
     from mutmut.mutation.data import SourceFileMutationData
     from mutmut.mutation.diff_apply import get_diff_for_mutant
     from mutmut.stats import status_by_exit_code
@@ -149,7 +159,12 @@ def summary(equivalents: dict[tuple[str, int], str]) -> int:
         data = SourceFileMutationData(path=path)
         data.load()
         count = rows.setdefault(str(path), Counter())
-        for name, code in sorted(data.exit_code_by_key.items()):
+        verdicts = sorted(data.exit_code_by_key.items())
+        if sample:
+            judged = [(name, code) for name, code in verdicts if code is not None]
+            draw = random.Random(f"{sample[1]}:{path}")
+            verdicts = sorted(draw.sample(judged, min(sample[0], len(judged))))
+        for name, code in verdicts:
             status = status_by_exit_code[code]
             if status == "survived":
                 diff = get_diff_for_mutant(name, path=path)
