@@ -9,12 +9,17 @@ ended, on a machine other people share. So:
 - `_no_leftover_processes` (the session): at the end, any process that carries this run's
   marker in its environment (children inherit it, also the ones that were re-parented
   when their parent ended) or is still a child of pytest is killed and fails the run.
+
+The tests of Ctrl-C send SIGINT to their own process, so Ctrl-C is Python's own at the
+start even where the suite runs as a background job (`pytest &`, or under mutmut started
+so), which inherits Ctrl-C ignored.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import uuid
 from collections.abc import Iterator
 
@@ -22,6 +27,8 @@ import psutil
 import pytest
 
 MARKER = "RECONCILER_TEST_RUN"
+
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _running(processes: list[psutil.Process]) -> list[psutil.Process]:
