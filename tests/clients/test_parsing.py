@@ -35,12 +35,20 @@ def test_created_id_accepts_every_shape(body: Any, expected: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "body",
-    [None, True, "OK", "", [], [1], {}, {"name": "x"}, {"aId": 1, "bId": 2}, {"id": None}, 1.5],
-)
-def test_created_id_refuses_what_holds_no_id(body: Any) -> None:
-    with pytest.raises(ApiError, match="no id"):
+    ("body", "shown"),
+    [
+        (None, " null"), (True, " true"), ("OK", " OK"), ("", ""), ([], " []"), ([1], " [1]"),
+        ({}, " {}"), ({"name": "x"}, ' {"name": "x"}'),
+        ({"aId": 1, "bId": 2}, ' {"aId": 1, "bId": 2}'),
+        ({"id": None}, ' {"id": null}'), (1.5, " 1.5"),
+    ],
+)  # fmt: skip
+def test_created_id_refuses_what_holds_no_id(body: Any, shown: str) -> None:
+    with pytest.raises(ApiError) as refused:
         created_id(body, path="/api/Asset")
+    assert str(refused.value) == (
+        "POST /api/Asset failed: the answer carries no id of the created object:" + shown
+    )
 
 
 @pytest.mark.parametrize(

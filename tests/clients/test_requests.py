@@ -190,16 +190,27 @@ async def test_an_authorization_answer_that_is_no_user_is_an_error() -> None:
     async with HelpdeskClient(
         "http://h", BasicAuth("a", "b"), transport=httpx.MockTransport(login_page)
     ) as client:
-        with pytest.raises(ApiError, match="not a user object"):
+        with pytest.raises(ApiError) as refused:
             await client.companies()
+    assert str(refused.value) == (
+        "POST /api/Authorization failed: 200 the answer is not a user object: "
+        "is the URL the helpdesk's base (the part before /api)?"
+    )
 
 
 async def test_read_only_client_refuses_writes_and_sends_nothing(state: SandboxState) -> None:
     async with helpdesk_client(state, read_only=True) as client:
-        with pytest.raises(ReadOnlyViolation, match="POST /api/Company"):
+        with pytest.raises(ReadOnlyViolation) as post:
             await client.request("POST", "Company", {"name": "Acme"}, write=True)
-        with pytest.raises(ReadOnlyViolation):
+        assert (
+            str(post.value) == "POST /api/Company is a write, attempted through a read-only client"
+        )
+        with pytest.raises(ReadOnlyViolation) as get:
             await client.request("GET", "DisableRule/1", write=True)  # a write through GET
+        assert (
+            str(get.value)
+            == "GET /api/DisableRule/1 is a write, attempted through a read-only client"
+        )
         assert state.requests == type(state.requests)()  # nothing sent, not even Authorization
         assert await client.companies() == []  # reads still work
     assert [r["path"] for r in api_requests(state)] == [
@@ -208,10 +219,18 @@ async def test_read_only_client_refuses_writes_and_sends_nothing(state: SandboxS
     ]
     assert state.store.rows("companies") == []
     async with workspace_client(state, read_only=True) as ws:
-        with pytest.raises(ReadOnlyViolation):
+        with pytest.raises(ReadOnlyViolation) as create:
             await ws.create_employee({"email": "a@b.co", "firstName": "A", "lastName": "B"})
-        with pytest.raises(ReadOnlyViolation):
+        assert (
+            str(create.value)
+            == "POST /api/employees is a write, attempted through a read-only client"
+        )
+        with pytest.raises(ReadOnlyViolation) as delete:
             await ws.delete_employee("x")
+        assert (
+            str(delete.value)
+            == "DELETE /api/employees/x is a write, attempted through a read-only client"
+        )
         assert await ws.employees() == []
     assert len(api_requests(state, "workspace")) == 1
 

@@ -71,15 +71,24 @@ async def test_workspace_reads_are_retried_and_creates_are_not(state: SandboxSta
         faults = FaultConfig(error_rate=1.0)
         state.config.faults = faults
         state.faults.configure(faults)
-        with pytest.raises(TransportFailure):
+        with pytest.raises(TransportFailure) as failed:
             await ws.employees()
+        assert str(failed.value) == (
+            "GET /api/employees: no usable answer from sandbox.test:80 after 5 attempts (last: "
+            "500 Internal server error (injected))"
+        )
         assert len(sleeper.waits) == 4
         with pytest.raises(OutcomeUnknown):
             await ws.create_employee(ANN)
         dropped = FaultConfig(drop_rate=1.0)
         state.faults.configure(dropped)
-        with pytest.raises(OutcomeUnknown):
+        with pytest.raises(OutcomeUnknown) as lost:
             await ws.create_employee(BOB)
+        assert str(lost.value) == (
+            "POST /api/employees failed: no answer (RemoteProtocolError: server disconnected "
+            "(ConnectionDropped)); the write may or may not have happened: re-read before "
+            "trying again"
+        )
         assert [e["email"] for e in await ws.employees()] == ["bob@example.com"]
     assert [r["status"] for r in api_requests(state, "workspace")][-3:] == [500, "dropped", 200]
 
@@ -162,16 +171,26 @@ async def test_a_next_link_that_loops_is_refused() -> None:
         (BASE + "?p=2", {"data": [E2], "next": BASE}),
     )
     async with mock(service) as ws:
-        with pytest.raises(ApiError, match="repeats a page"):
+        with pytest.raises(ApiError) as refused:
             await ws.employees()
+    assert str(refused.value) == "GET /api/employees failed: the list's next link repeats a page"
 
 
-@pytest.mark.parametrize("body", [{"error": "x"}, "text", [1, 2], {"data": [1]}])
-async def test_answers_that_are_no_list_are_refused(body: Any) -> None:
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"error": "x"}, "GET /api/employees failed: the answer holds no list of items"),
+        ("text", "GET /api/employees failed: expected a list, got str"),
+        ([1, 2], "GET /api/employees failed: the list holds items that are not objects"),
+        ({"data": [1]}, "GET /api/employees failed: the list holds items that are not objects"),
+    ],
+)
+async def test_answers_that_are_no_list_are_refused(body: Any, message: str) -> None:
     service = Pages((BASE, body))
     async with mock(service) as ws:
-        with pytest.raises(ApiError):
+        with pytest.raises(ApiError) as refused:
             await ws.employees()
+    assert str(refused.value) == message
 
 
 async def test_workspace_429_is_waited_out() -> None:
