@@ -176,8 +176,11 @@ def test_wrong_credentials_stop_before_anything_is_read(desired: DesiredState) -
         credentials.helpdesk_token,
         credentials.workspace_api_key,
     )
-    with pytest.raises(AuthenticationError):
+    with pytest.raises(AuthenticationError) as refused:
         asyncio.run(plan_in(state, wrong, desired))
+    assert str(refused.value) == (
+        "POST /api/Authorization failed: 401 Invalid username, password or token"
+    )
     assert [(r["path"], r["status"]) for r in state.requests] == [
         ("/helpdesk/api/Authorization", 401)
     ]
@@ -268,9 +271,11 @@ def test_a_session_that_ended_holds_no_lock() -> None:
             await first.plan()
         async with opened() as second:  # the same process, the same services: not refused
             await second.plan()
-        with pytest.raises(RuntimeError):
+        ended = RuntimeError("ended by an error")
+        with pytest.raises(RuntimeError) as raised:
             async with opened():
-                raise RuntimeError("ended by an error")
+                raise ended
+        assert raised.value is ended  # the session's end lets the error through as it was
 
     asyncio.run(main())
     with ApplyLock(URLS, directory=where, timeout=0):  # another apply may start at once
