@@ -285,6 +285,10 @@ def test_a_symbolic_link_is_never_appended_to(tmp_path: Path) -> None:
     target = tmp_path / "elsewhere.txt"
     target.write_text("kept\n", encoding="utf-8")
     (tmp_path / "apply.jsonl").symlink_to(target)
-    with pytest.raises(UsageError, match=r"apply\.jsonl: it is a symbolic link"):
+    with pytest.raises(UsageError) as refused:
         ApplyLog(tmp_path / "apply.jsonl").__enter__()
+    assert str(refused.value) == (
+        f"cannot write the apply log {tmp_path / 'apply.jsonl'}: it is a symbolic link (the "
+        "log would be appended to whatever it points to); give the file's own path"
+    )
     assert target.read_text(encoding="utf-8") == "kept\n"
