@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -111,14 +112,25 @@ def test_parse_rule_tolerates_variants(xml: str, expected: RuleInfo) -> None:
         "",
         "not xml",
         "<AutomationRule><Name>unclosed</AutomationRule>",
-        "<html><body>Sign in</body></html>",
         '<!DOCTYPE r [<!ENTITY a "aaaa">]><AutomationRule>&a;</AutomationRule>',
     ],
 )
-def test_parse_rule_refuses_what_is_no_rule(xml: str) -> None:
+def test_parse_rule_refuses_what_is_no_xml(xml: str) -> None:
     with pytest.raises(ApiError) as caught:
         parse_rule(xml, rule_id=5)
     assert caught.value.path == "/api/Rule/5"
+    # After the colon, the XML parser's own words (expat's or defusedxml's).
+    assert re.fullmatch(
+        r"GET /api/Rule/5 failed: the answer is not a valid rule document: .+", str(caught.value)
+    ), str(caught.value)
+
+
+def test_parse_rule_refuses_a_document_of_another_kind() -> None:
+    with pytest.raises(ApiError) as caught:
+        parse_rule("<html><body>Sign in</body></html>", rule_id=5)
+    assert str(caught.value) == (
+        "GET /api/Rule/5 failed: the answer is not a rule document (root <html>)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -168,10 +168,10 @@ async def test_client_errors_carry_the_api_message(state: SandboxState) -> None:
             await client.request("POST", "Company", {"name": "  "}, write=True)
         err = caught.value
         assert err.status == 400 and err.method == "POST" and err.path == "/api/Company"
-        assert "name" in err.message.lower()
+        assert str(err) == "POST /api/Company failed: 400 Parameter 'name' must not be empty"
         with pytest.raises(ApiError) as missing:
             await client.user(999)
-        assert missing.value.status == 404 and "User 999 not found" in str(missing.value)
+        assert str(missing.value) == "GET /api/User failed: 404 User 999 not found"
 
 
 async def test_redirects_are_not_followed() -> None:
@@ -179,7 +179,10 @@ async def test_redirects_are_not_followed() -> None:
     async with mock_client("http://h", recorder) as client:
         with pytest.raises(ApiError) as caught:
             await client.request("GET", "Companies", write=False)
-    assert caught.value.status == 302 and "https://elsewhere/login" in caught.value.message
+    assert caught.value.status == 302 and str(caught.value) == (
+        "GET /api/Companies failed: 302 redirected to https://elsewhere/login: check the "
+        "service's URL"
+    )
     assert len(recorder.requests) == 2
 
 

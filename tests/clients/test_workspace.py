@@ -55,13 +55,18 @@ async def test_workspace_errors_carry_the_apis_message(state: SandboxState) -> N
         await ws.create_employee(ANN)
         with pytest.raises(ApiError) as duplicate:
             await ws.create_employee(ANN)
-        assert duplicate.value.status == 409 and "already exists" in duplicate.value.message
+        assert str(duplicate.value) == (
+            "POST /api/employees failed: 409 An employee with email ann@example.com already exists"
+        )
         with pytest.raises(ApiError) as invalid:
             await ws.create_employee({"email": "x@example.com", "shoeSize": 44})
-        assert invalid.value.status == 422 and "shoeSize" in invalid.value.message
+        assert str(invalid.value) == (
+            "POST /api/employees failed: 422 unknown field(s): shoeSize; firstName is required and "
+            "must be a non-empty string; lastName is required and must be a non-empty string"
+        )
         with pytest.raises(ApiError) as missing:
             await ws.employee("nope")
-        assert missing.value.status == 404 and "Employee nope not found" in missing.value.message
+        assert str(missing.value) == "GET /api/employees/nope failed: 404 Employee nope not found"
         assert missing.value.path == "/api/employees/nope"
 
 
