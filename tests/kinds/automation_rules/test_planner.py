@@ -104,4 +104,4 @@ def test_an_error_other_than_not_found_stops_the_read(tmp_path: Path) -> None:
                 "Rule/9": {"status": 500, "error": "boom"},
             },
         )
-    assert (raised.value.status, raised.value.path) == (500, "/api/Rule/9")
+    assert str(raised.value) == "GET /api/Rule/9 failed: 500 boom"
