@@ -121,8 +121,9 @@ def test_fail_on(causes: list[Cause | None] | None, fail_on: str, expected: bool
 
 
 def test_fail_on_refuses_an_unknown_value() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as refused:
         fails([], {}, "hand")
+    assert str(refused.value) == "'hand' is not a valid FailOn"  # the enum's own refusal
 
 
 def test_the_counts_line_names_each_cause_present() -> None:

@@ -48,6 +48,10 @@ def test_a_rejected_token_sends_one_request(who: str) -> None:
     status = 403 if who == "technician" else 401
     assert requests_made(state) == [("/helpdesk/api/Authorization", 200 if status == 403 else 401)]
     assert refused.value.status == status
-    if who == "technician":
-        assert f"'{technician['username']}' is not an administrator" in str(refused.value)
+    said = {
+        "technician": f"403 the helpdesk account '{technician['username']}' is not an "
+        "administrator: reconciler needs an administrator's token (or username and password)",
+        "wrong token": "401 Invalid username, password or token",
+    }[who]
+    assert str(refused.value) == f"POST /api/Authorization failed: {said}"
     assert token not in str(refused.value)

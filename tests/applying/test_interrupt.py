@@ -89,8 +89,9 @@ async def _halted_while_waiting_for_the_rate_limit() -> tuple[list[str], float]:
         loop = asyncio.get_running_loop()
         started = loop.time()
         client.halt()
-        with pytest.raises(Halted):
+        with pytest.raises(Halted) as halted:
             await waiting
+        assert halted.value.reached is False  # stopped before it was sent
         return sent, loop.time() - started
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from reconciler.applying.lock import LOCK_DIR_VARIABLE, ApplyLock, ApplyLocked, lock_directory
+from tests.applying.test_applylock import held_here
 
 HELPDESK = "https://acme.example.com/helpdesk"
 
@@ -48,7 +49,10 @@ def test_a_lock_taken_in_one_thread_is_released_from_another(tmp_path: Path) -> 
     taken = threading.Thread(target=lock.__enter__)
     taken.start()
     taken.join()
-    with pytest.raises(ApplyLocked), ApplyLock([HELPDESK], directory=tmp_path):
+    with (
+        pytest.raises(ApplyLocked, match=held_here(HELPDESK)),
+        ApplyLock([HELPDESK], directory=tmp_path),
+    ):
         pass  # held, though by another thread of this process
     lock.__exit__(None, None, None)
     with ApplyLock([HELPDESK], directory=tmp_path):  # released: taken again at once

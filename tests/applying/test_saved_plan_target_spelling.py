@@ -44,8 +44,9 @@ def test_a_target_spelled_otherwise_is_the_same_flag(tmp_path: Path) -> None:
             return False
 
         async with session(f'companies["{key}"]') as applying:
-            with pytest.raises(ApplyDeclined):
+            with pytest.raises(ApplyDeclined) as declined:
                 await applying.apply(confirm=confirm, saved=saved)
+            assert str(declined.value) == "nothing applied"
         return asked
 
     assert len(asyncio.run(main())) == 1  # the flags matched: the plan was shown, declined

@@ -54,12 +54,17 @@ def test_excluding_the_whole_kind_is_the_way_out(example: DesiredState) -> None:
         Connection(HELPDESK, None),
         [Selector("workspace.employees")],
     )
-    with pytest.raises(UsageError):  # one employee left out is not the kind
+    with pytest.raises(UsageError) as refused:  # one employee left out is not the kind
         check_services(
             example,
             Connection(HELPDESK, None),
             [Selector("workspace.employees", "alice@acme.com")],
         )
+    assert str(refused.value) == (
+        "the manifests manage workspace.employees, but the workspace service is not configured: "
+        "set WORKSPACE_URL and WORKSPACE_API_KEY, or leave it out with --exclude "
+        "workspace.employees"
+    )
 
 
 @pytest.mark.parametrize("command", ["plan", "apply"])

@@ -36,6 +36,7 @@ from tests.applying.inprocess import (
     requests_to,
     seeded,
 )
+from tests.applying.test_applylock import held_here
 
 # The creates whose repetition would make a duplicate, and where they are sent.
 CREATE_PATHS = {
@@ -176,8 +177,11 @@ def test_wrong_credentials_stop_before_anything_is_read(desired: DesiredState) -
         credentials.helpdesk_token,
         credentials.workspace_api_key,
     )
-    with pytest.raises(AuthenticationError):
+    with pytest.raises(AuthenticationError) as refused:
         asyncio.run(plan_in(state, wrong, desired))
+    assert str(refused.value) == (
+        "POST /api/Authorization failed: 401 Invalid username, password or token"
+    )
     assert [(r["path"], r["status"]) for r in state.requests] == [
         ("/helpdesk/api/Authorization", 401)
     ]
@@ -268,9 +272,11 @@ def test_a_session_that_ended_holds_no_lock() -> None:
             await first.plan()
         async with opened() as second:  # the same process, the same services: not refused
             await second.plan()
-        with pytest.raises(RuntimeError):
+        ended = RuntimeError("ended by an error")
+        with pytest.raises(RuntimeError) as raised:
             async with opened():
-                raise RuntimeError("ended by an error")
+                raise ended
+        assert raised.value is ended  # the session's end lets the error through as it was
 
     asyncio.run(main())
     with ApplyLock(URLS, directory=where, timeout=0):  # another apply may start at once
@@ -351,6 +357,8 @@ def test_the_lock_is_taken_in_the_directory_the_session_is_given(tmp_path: Path)
     elsewhere.mkdir()
     with ApplyLock(URLS, directory=elsewhere, timeout=0):
         asyncio.run(enter(session_in(tmp_path)))
-    with ApplyLock(URLS, directory=tmp_path, timeout=0), pytest.raises(ApplyLocked) as refused:
+    with (
+        ApplyLock(URLS, directory=tmp_path, timeout=0),
+        pytest.raises(ApplyLocked, match=held_here("http://127.0.0.1/helpdesk")),
+    ):
         asyncio.run(enter(session_in(tmp_path)))
-    assert "127.0.0.1" in str(refused.value)

@@ -188,12 +188,12 @@ def test_gitlab_finds_its_note_past_the_first_page(tmp_path: Path) -> None:
 def test_gitlab_without_a_token_or_a_comment_posts_nothing(tmp_path: Path) -> None:
     with FakeGitLab() as gitlab:
         nothing = post_on_gitlab(tmp_path, gitlab, None)
-        assert "Nothing to post" in nothing.stderr
+        assert nothing.stderr == "Nothing to post: the job stopped before validating.\n"
         no_token = post_on_gitlab(tmp_path, gitlab, f"{MARKER}\nplan", token="")
-        assert "RECONCILER_GITLAB_TOKEN is not set" in no_token.stderr
+        assert no_token.stderr == "RECONCILER_GITLAB_TOKEN is not set: the plan is not posted.\n"
     assert gitlab.requests == [] and gitlab.notes == []
     # after_script failing does not fail a GitLab job; the message is in its log.
-    assert nothing.returncode != 0 and no_token.returncode != 0
+    assert nothing.returncode == 1 and no_token.returncode == 1
 
 
 def test_the_docs_say_what_comment_dir_writes_first_and_what_the_recipes_add(

@@ -35,7 +35,7 @@ def _run(name: str) -> Any:
     return SimpleNamespace(name=name, plan=plan, connection=None)
 
 
-def _rollout(presses: int) -> Callable[..., Any]:
+def _rollout(presses: int, ended: list[str]) -> Callable[..., Any]:
     async def apply_waves(
         runs: list[Any], planned: list[Wave], request: Any, *, on_done: Any, stop: Any, **_: Any
     ) -> list[Applied]:
@@ -48,7 +48,11 @@ def _rollout(presses: int) -> Callable[..., Any]:
                 await asyncio.sleep(0)
         if presses > 1:
             os.kill(os.getpid(), signal.SIGINT)
-            await asyncio.Event().wait()  # the second Ctrl-C cancels this
+            try:
+                await asyncio.Event().wait()  # the second Ctrl-C cancels this
+            except asyncio.CancelledError:
+                ended.append("cancelled")
+                raise
         rest = [Applied(run.name, planned[0], Result.NOT_ATTEMPTED) for run in runs[1:]]
         return [first, *rest]
 
@@ -63,7 +67,8 @@ def handlers() -> tuple[Any, Any]:
 def test_ctrl_c_during_a_fleet_apply_and_the_handlers_after_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], presses: int
 ) -> None:
-    monkeypatch.setattr(rollout, "apply_waves", _rollout(presses))
+    ended: list[str] = []
+    monkeypatch.setattr(rollout, "apply_waves", _rollout(presses, ended))
     runs = [_run("acme"), _run("globex"), _run("initech")]
     planned = [Wave(None, ("acme", "globex", "initech"))]
     before = handlers()
@@ -78,6 +83,7 @@ def test_ctrl_c_during_a_fleet_apply_and_the_handlers_after_it(
         "=== Applied environment acme: applied\n"
         "Apply complete: 0 change(s), 0 operation(s). Log: acme.jsonl\n"
     )
+    assert ended == (["cancelled"] if presses == 2 else [])  # the wave in flight was cancelled
     if presses == 2:
         assert code == 130
         assert err == (

@@ -90,8 +90,10 @@ def test_a_failed_run_still_writes_its_findings(
     monkeypatch.chdir(tmp_path)
     quality = tmp_path / "cq.json"
     inside = f"{tmp_path}/m/a.yaml:3:5: unknown field"
-    with pytest.raises(ProblemsError), reported("github", quality, (Path("m"),)):
-        raise ProblemsError([inside, "/elsewhere/b.yaml:1:1: bad"])
+    error = ProblemsError([inside, "/elsewhere/b.yaml:1:1: bad"])
+    with pytest.raises(ProblemsError) as raised, reported("github", quality, (Path("m"),)):
+        raise error
+    assert raised.value is error  # passed on as it was, once its findings are written
     expected = [
         Finding("error", "Invalid manifest", "unknown field", "m/a.yaml", 3, 5),
         Finding("error", "Invalid manifest", "bad", "/elsewhere/b.yaml", 1, 1),
@@ -104,8 +106,10 @@ def test_any_other_error_of_the_run_is_one_finding(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     quality = tmp_path / "cq.json"
-    with pytest.raises(ReconcilerError), reported("none", quality, ()):
-        raise ReconcilerError("the helpdesk refused")
+    error = ReconcilerError("the helpdesk refused")
+    with pytest.raises(ReconcilerError) as raised, reported("none", quality, ()):
+        raise error
+    assert raised.value is error
     found = [Finding("error", "reconciler failed", "the helpdesk refused")]
     assert quality.read_text(encoding="utf-8") == code_quality_json(found, ".")
     assert capsys.readouterr().err == ""  # annotations: none

@@ -88,7 +88,7 @@ def test_values_out_of_range_are_refused_before_any_call(
     workdir: Path, args: tuple[str, ...], env: dict[str, str], message: str
 ) -> None:
     result = run("plan", "c.yaml", "--sandbox", *args, **env)
-    assert result.exit_code != 0
+    assert result.exit_code == 1  # a usage error is an error like any other
     assert result.output.endswith(f"Error: {message}\n")
     assert not (workdir / ".reconciler").exists()
 

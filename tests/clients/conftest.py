@@ -4,12 +4,13 @@ a fake clock shared by the sandbox and the client, and a sleep that records its 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 
+from reconciler import masking
 from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy, WorkspaceClient
 from reconciler.clients.auth import HelpdeskAuth
 from reconciler.sandbox.app import create_app
@@ -28,6 +29,16 @@ WORKSPACE_URL = "http://sandbox.test/workspace"
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def credentials_forgotten() -> Iterator[None]:
+    """Each credential a client is made with is masked process-wide from then on (by
+    design): forgotten after each test, so that a later test elsewhere does not find `***`
+    in what it writes where a test password such as "secret" stood (the manifest schema
+    holds that word)."""
+    yield
+    masking.install({})
 
 
 class Sleeper:

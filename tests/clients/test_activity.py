@@ -80,12 +80,17 @@ def test_a_request_on_the_wire_is_followed_until_it_ends_however_it_ends() -> No
                 "waiting for the helpdesk to answer GET /api/Companies (3 s)"
             )
         assert tracker.wait_text() == ""
-        with pytest.raises(TimeoutError), activity.sending("workspace", "POST", "/employees"):
+        timeout = TimeoutError("no answer in time")
+        with (
+            pytest.raises(TimeoutError) as raised,
+            activity.sending("workspace", "POST", "/employees"),
+        ):
             clock.now += 2
             assert tracker.wait_text() == (
                 "waiting for the workspace to answer POST /employees (2 s)"
             )
-            raise TimeoutError
+            raise timeout
+        assert raised.value is timeout  # the request's own error, passed on as it was
         assert tracker.wait_text() == ""
     assert tracker.calls == 2
     with activity.sending("helpdesk", "GET", "/api/Users"):  # no observer: nothing told

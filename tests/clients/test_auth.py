@@ -29,6 +29,8 @@ from tests.clients.conftest import (
 
 pytestmark = pytest.mark.anyio
 
+WRONG_LOGIN = "POST /api/Authorization failed: 401 Invalid username, password or token"
+
 
 async def test_authorization_is_the_first_call_and_made_once(state: SandboxState) -> None:
     async with helpdesk_client(state) as client:
@@ -55,11 +57,15 @@ async def test_wrong_password_makes_exactly_one_request(state: SandboxState) -> 
         with pytest.raises(AuthenticationError) as caught:
             await client.users()
         assert caught.value.status == 401
-        # Later calls are refused without reaching the server: no second failed login.
-        with pytest.raises(AuthenticationError):
+        assert str(caught.value) == WRONG_LOGIN
+        # Later calls are refused without reaching the server: no second failed login; each
+        # is told the failure of that login, not an error of its own.
+        with pytest.raises(AuthenticationError) as later:
             await client.companies()
-        with pytest.raises(AuthenticationError):
+        assert str(later.value) == str(caught.value)
+        with pytest.raises(AuthenticationError) as again:
             await client.authenticate()
+        assert str(again.value) == str(caught.value)
     assert len(state.requests) == 1
     assert state.requests[0]["status"] == 401
 
@@ -83,17 +89,21 @@ async def test_forbidden_is_an_authentication_error_and_ends_the_client(
         with pytest.raises(AuthenticationError) as caught:
             await client.companies()  # needs an administrator
         assert caught.value.status == 403
-        assert "administrator" in caught.value.message
-        with pytest.raises(AuthenticationError):
+        assert str(caught.value) == (
+            "GET /api/Companies failed: 403 Access denied: administrator permission required"
+        )
+        with pytest.raises(AuthenticationError) as later:
             await client.departments()
+        assert str(later.value) == str(caught.value)
     assert [r["status"] for r in state.requests] == [200, 403]
 
 
 async def test_authentication_errors_are_not_retried(state: SandboxState) -> None:
     sleeper = Sleeper()
     async with helpdesk_client(state, BasicAuth("admin", "nope"), sleeper=sleeper) as client:
-        with pytest.raises(AuthenticationError):
+        with pytest.raises(AuthenticationError) as caught:
             await client.authenticate()
+    assert str(caught.value) == WRONG_LOGIN
     assert sleeper.waits == []
     assert len(state.requests) == 1
 
@@ -116,8 +126,9 @@ def test_header_breaking_tokens_are_refused_without_echo(bad: str) -> None:
 
 
 def test_a_username_with_a_colon_is_refused() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as refused:
         BasicAuth("a:b", "pw")
+    assert str(refused.value) == USERNAME
 
 
 async def test_clients_repr_hides_secrets(state: SandboxState) -> None:
@@ -169,9 +180,10 @@ async def test_workspace_bad_key_makes_exactly_one_request(state: SandboxState) 
     async with workspace_client(state, "wrong-key") as ws:
         with pytest.raises(AuthenticationError) as caught:
             await ws.employees()
-        assert caught.value.status == 401 and "Invalid API key" in caught.value.message
-        with pytest.raises(AuthenticationError):
+        assert str(caught.value) == "GET /api/employees failed: 401 Invalid API key"
+        with pytest.raises(AuthenticationError) as later:
             await ws.create_employee({"email": "a@b.co", "firstName": "A", "lastName": "B"})
+        assert str(later.value) == str(caught.value)
     assert len(api_requests(state, "workspace")) == 1
     assert isinstance(ws, WorkspaceClient) and WORKSPACE_KEY != "wrong-key"
 

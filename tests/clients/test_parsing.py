@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -35,12 +36,20 @@ def test_created_id_accepts_every_shape(body: Any, expected: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "body",
-    [None, True, "OK", "", [], [1], {}, {"name": "x"}, {"aId": 1, "bId": 2}, {"id": None}, 1.5],
-)
-def test_created_id_refuses_what_holds_no_id(body: Any) -> None:
-    with pytest.raises(ApiError, match="no id"):
+    ("body", "shown"),
+    [
+        (None, " null"), (True, " true"), ("OK", " OK"), ("", ""), ([], " []"), ([1], " [1]"),
+        ({}, " {}"), ({"name": "x"}, ' {"name": "x"}'),
+        ({"aId": 1, "bId": 2}, ' {"aId": 1, "bId": 2}'),
+        ({"id": None}, ' {"id": null}'), (1.5, " 1.5"),
+    ],
+)  # fmt: skip
+def test_created_id_refuses_what_holds_no_id(body: Any, shown: str) -> None:
+    with pytest.raises(ApiError) as refused:
         created_id(body, path="/api/Asset")
+    assert str(refused.value) == (
+        "POST /api/Asset failed: the answer carries no id of the created object:" + shown
+    )
 
 
 @pytest.mark.parametrize(
@@ -103,14 +112,25 @@ def test_parse_rule_tolerates_variants(xml: str, expected: RuleInfo) -> None:
         "",
         "not xml",
         "<AutomationRule><Name>unclosed</AutomationRule>",
-        "<html><body>Sign in</body></html>",
         '<!DOCTYPE r [<!ENTITY a "aaaa">]><AutomationRule>&a;</AutomationRule>',
     ],
 )
-def test_parse_rule_refuses_what_is_no_rule(xml: str) -> None:
+def test_parse_rule_refuses_what_is_no_xml(xml: str) -> None:
     with pytest.raises(ApiError) as caught:
         parse_rule(xml, rule_id=5)
     assert caught.value.path == "/api/Rule/5"
+    # After the colon, the XML parser's own words (expat's or defusedxml's).
+    assert re.fullmatch(
+        r"GET /api/Rule/5 failed: the answer is not a valid rule document: .+", str(caught.value)
+    ), str(caught.value)
+
+
+def test_parse_rule_refuses_a_document_of_another_kind() -> None:
+    with pytest.raises(ApiError) as caught:
+        parse_rule("<html><body>Sign in</body></html>", rule_id=5)
+    assert str(caught.value) == (
+        "GET /api/Rule/5 failed: the answer is not a rule document (root <html>)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -58,10 +58,14 @@ async def test_a_zero_limit_never_waits(clock: FakeClock) -> None:
 
 
 def test_rate_limits_are_validated() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as negative:
         RateLimits(general=-1)
-    with pytest.raises(ValueError):
+    assert str(negative.value) == "rate limits must be 0 (off) or more"
+    with pytest.raises(ValueError) as no_window:
         RateLimits(window=0)
+    assert str(no_window.value) == (
+        "the rate-limit window must be positive and the margin not negative"
+    )
     assert RateLimits().limit("search") == 60 and RateLimits().limit("general") == 90
 
 

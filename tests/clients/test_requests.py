@@ -168,10 +168,10 @@ async def test_client_errors_carry_the_api_message(state: SandboxState) -> None:
             await client.request("POST", "Company", {"name": "  "}, write=True)
         err = caught.value
         assert err.status == 400 and err.method == "POST" and err.path == "/api/Company"
-        assert "name" in err.message.lower()
+        assert str(err) == "POST /api/Company failed: 400 Parameter 'name' must not be empty"
         with pytest.raises(ApiError) as missing:
             await client.user(999)
-        assert missing.value.status == 404 and "User 999 not found" in str(missing.value)
+        assert str(missing.value) == "GET /api/User failed: 404 User 999 not found"
 
 
 async def test_redirects_are_not_followed() -> None:
@@ -179,7 +179,10 @@ async def test_redirects_are_not_followed() -> None:
     async with mock_client("http://h", recorder) as client:
         with pytest.raises(ApiError) as caught:
             await client.request("GET", "Companies", write=False)
-    assert caught.value.status == 302 and "https://elsewhere/login" in caught.value.message
+    assert caught.value.status == 302 and str(caught.value) == (
+        "GET /api/Companies failed: 302 redirected to https://elsewhere/login: check the "
+        "service's URL"
+    )
     assert len(recorder.requests) == 2
 
 
@@ -190,16 +193,27 @@ async def test_an_authorization_answer_that_is_no_user_is_an_error() -> None:
     async with HelpdeskClient(
         "http://h", BasicAuth("a", "b"), transport=httpx.MockTransport(login_page)
     ) as client:
-        with pytest.raises(ApiError, match="not a user object"):
+        with pytest.raises(ApiError) as refused:
             await client.companies()
+    assert str(refused.value) == (
+        "POST /api/Authorization failed: 200 the answer is not a user object: "
+        "is the URL the helpdesk's base (the part before /api)?"
+    )
 
 
 async def test_read_only_client_refuses_writes_and_sends_nothing(state: SandboxState) -> None:
     async with helpdesk_client(state, read_only=True) as client:
-        with pytest.raises(ReadOnlyViolation, match="POST /api/Company"):
+        with pytest.raises(ReadOnlyViolation) as post:
             await client.request("POST", "Company", {"name": "Acme"}, write=True)
-        with pytest.raises(ReadOnlyViolation):
+        assert (
+            str(post.value) == "POST /api/Company is a write, attempted through a read-only client"
+        )
+        with pytest.raises(ReadOnlyViolation) as get:
             await client.request("GET", "DisableRule/1", write=True)  # a write through GET
+        assert (
+            str(get.value)
+            == "GET /api/DisableRule/1 is a write, attempted through a read-only client"
+        )
         assert state.requests == type(state.requests)()  # nothing sent, not even Authorization
         assert await client.companies() == []  # reads still work
     assert [r["path"] for r in api_requests(state)] == [
@@ -208,10 +222,18 @@ async def test_read_only_client_refuses_writes_and_sends_nothing(state: SandboxS
     ]
     assert state.store.rows("companies") == []
     async with workspace_client(state, read_only=True) as ws:
-        with pytest.raises(ReadOnlyViolation):
+        with pytest.raises(ReadOnlyViolation) as create:
             await ws.create_employee({"email": "a@b.co", "firstName": "A", "lastName": "B"})
-        with pytest.raises(ReadOnlyViolation):
+        assert (
+            str(create.value)
+            == "POST /api/employees is a write, attempted through a read-only client"
+        )
+        with pytest.raises(ReadOnlyViolation) as delete:
             await ws.delete_employee("x")
+        assert (
+            str(delete.value)
+            == "DELETE /api/employees/x is a write, attempted through a read-only client"
+        )
         assert await ws.employees() == []
     assert len(api_requests(state, "workspace")) == 1
 

@@ -200,8 +200,9 @@ async def test_a_request_halted_while_waiting_leaves_its_task_free_to_go_on() ->
     client = hour_long_rate_limit()
 
     async def caller() -> str:
-        with pytest.raises(Halted):
+        with pytest.raises(Halted) as halted:
             await client.companies()  # waits an hour for the rate limit
+        assert halted.value.reached is False  # halted before it was sent
         task = asyncio.current_task()
         assert task is not None and task.cancelling() == 0
         try:
@@ -218,6 +219,7 @@ async def test_a_request_halted_while_waiting_leaves_its_task_free_to_go_on() ->
             await asyncio.sleep(0)
         client.halt()
         assert await waiting == "timed out"
+        assert client.calls == 2  # the Authorization and the first call: nothing more sent
 
 
 async def test_a_429_answered_after_a_whole_window_waits_a_whole_window() -> None:
@@ -270,6 +272,8 @@ async def test_a_request_cancelled_while_waiting_is_cancelled_not_halted() -> No
         waiting.cancel()
         with pytest.raises(asyncio.CancelledError):
             await waiting
+        assert waiting.cancelled()
+        assert client.calls == 2  # the Authorization and the first call: the wait sent nothing
 
 
 NOWHERE = httpx.MockTransport(lambda request: httpx.Response(599))

@@ -55,13 +55,18 @@ async def test_workspace_errors_carry_the_apis_message(state: SandboxState) -> N
         await ws.create_employee(ANN)
         with pytest.raises(ApiError) as duplicate:
             await ws.create_employee(ANN)
-        assert duplicate.value.status == 409 and "already exists" in duplicate.value.message
+        assert str(duplicate.value) == (
+            "POST /api/employees failed: 409 An employee with email ann@example.com already exists"
+        )
         with pytest.raises(ApiError) as invalid:
             await ws.create_employee({"email": "x@example.com", "shoeSize": 44})
-        assert invalid.value.status == 422 and "shoeSize" in invalid.value.message
+        assert str(invalid.value) == (
+            "POST /api/employees failed: 422 unknown field(s): shoeSize; firstName is required and "
+            "must be a non-empty string; lastName is required and must be a non-empty string"
+        )
         with pytest.raises(ApiError) as missing:
             await ws.employee("nope")
-        assert missing.value.status == 404 and "Employee nope not found" in missing.value.message
+        assert str(missing.value) == "GET /api/employees/nope failed: 404 Employee nope not found"
         assert missing.value.path == "/api/employees/nope"
 
 
@@ -71,15 +76,24 @@ async def test_workspace_reads_are_retried_and_creates_are_not(state: SandboxSta
         faults = FaultConfig(error_rate=1.0)
         state.config.faults = faults
         state.faults.configure(faults)
-        with pytest.raises(TransportFailure):
+        with pytest.raises(TransportFailure) as failed:
             await ws.employees()
+        assert str(failed.value) == (
+            "GET /api/employees: no usable answer from sandbox.test:80 after 5 attempts (last: "
+            "500 Internal server error (injected))"
+        )
         assert len(sleeper.waits) == 4
         with pytest.raises(OutcomeUnknown):
             await ws.create_employee(ANN)
         dropped = FaultConfig(drop_rate=1.0)
         state.faults.configure(dropped)
-        with pytest.raises(OutcomeUnknown):
+        with pytest.raises(OutcomeUnknown) as lost:
             await ws.create_employee(BOB)
+        assert str(lost.value) == (
+            "POST /api/employees failed: no answer (RemoteProtocolError: server disconnected "
+            "(ConnectionDropped)); the write may or may not have happened: re-read before "
+            "trying again"
+        )
         assert [e["email"] for e in await ws.employees()] == ["bob@example.com"]
     assert [r["status"] for r in api_requests(state, "workspace")][-3:] == [500, "dropped", 200]
 
@@ -162,16 +176,26 @@ async def test_a_next_link_that_loops_is_refused() -> None:
         (BASE + "?p=2", {"data": [E2], "next": BASE}),
     )
     async with mock(service) as ws:
-        with pytest.raises(ApiError, match="repeats a page"):
+        with pytest.raises(ApiError) as refused:
             await ws.employees()
+    assert str(refused.value) == "GET /api/employees failed: the list's next link repeats a page"
 
 
-@pytest.mark.parametrize("body", [{"error": "x"}, "text", [1, 2], {"data": [1]}])
-async def test_answers_that_are_no_list_are_refused(body: Any) -> None:
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"error": "x"}, "GET /api/employees failed: the answer holds no list of items"),
+        ("text", "GET /api/employees failed: expected a list, got str"),
+        ([1, 2], "GET /api/employees failed: the list holds items that are not objects"),
+        ({"data": [1]}, "GET /api/employees failed: the list holds items that are not objects"),
+    ],
+)
+async def test_answers_that_are_no_list_are_refused(body: Any, message: str) -> None:
     service = Pages((BASE, body))
     async with mock(service) as ws:
-        with pytest.raises(ApiError):
+        with pytest.raises(ApiError) as refused:
             await ws.employees()
+    assert str(refused.value) == message
 
 
 async def test_workspace_429_is_waited_out() -> None:

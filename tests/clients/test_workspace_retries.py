@@ -45,6 +45,10 @@ async def test_a_request_whose_answer_was_lost_is_sent_again(
 async def test_a_create_whose_answer_was_lost_is_not_sent_again(sleeper: Sleeper) -> None:
     transport, seen = dropping_once()
     async with client(transport, sleeper) as workspace:
-        with pytest.raises(OutcomeUnknown):
+        with pytest.raises(OutcomeUnknown) as unknown:
             await workspace.request("POST", "employees", {"a": 1}, write=True, idempotent=False)
+    assert str(unknown.value) == (
+        "POST /api/employees failed: no answer (ReadError: injected); the write may or may not "
+        "have happened: re-read before trying again"
+    )
     assert seen == ["POST /api/employees"]

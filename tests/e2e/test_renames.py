@@ -176,6 +176,16 @@ def test_a_username_changed_without_previously_is_an_error_and_writes_nothing(
     sandbox.forget_requests()
     applied = cli(workdir, sandbox.process, "apply", "acme", "--yes")
     assert applied.returncode == 1
+    said = applied.stderr.splitlines()
+    # The refusal names the entry that blocks it, where it is and the remedy, then says why
+    # nothing was applied.
+    assert said[:2] == [
+        "Error: users[\"tina.nguyen\"]: user 'tina.nguyen' (created by this plan) would have "
+        "the e-mail 'tina.nguyen@acme.com', which live user 'tina' (id 3) has: the helpdesk "
+        "requires e-mails to be unique, and the call would fail half-way through the apply",
+        "  at acme/people.yaml:31:3",
+    ]
+    assert said[-1] == "Error: the plan has errors: fix them, then apply again"
     assert sandbox.writes() == []
     assert "Initech" not in _companies(sandbox)
 

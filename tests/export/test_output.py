@@ -57,8 +57,14 @@ def test_a_directory_with_manifests_is_refused_without_force(tmp_path: Path) -> 
     write_directory(result(), tmp_path)
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "mine.yml").write_text("users: []\n")
-    with pytest.raises(UsageError, match=r"already holds manifests .*--force"):
+    with pytest.raises(UsageError) as refused:
         write_directory(result(), tmp_path)
+    assert str(refused.value) == (
+        f"--out {tmp_path} already holds manifests (companies.yaml, departments.yaml, "
+        "sub/mine.yml), which `plan` would read together with the export: export into an "
+        "empty directory, or add --force to overwrite the files the export writes (the "
+        "others are left as they are)"
+    )
     written = write_directory(result(companies=[{"name": "Globex"}]), tmp_path, force=True)
     assert [p.relative_to(tmp_path).as_posix() for p in written.others] == [
         "departments.yaml",
@@ -69,8 +75,9 @@ def test_a_directory_with_manifests_is_refused_without_force(tmp_path: Path) -> 
 
 def test_a_file_is_not_a_directory(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("")
-    with pytest.raises(UsageError, match="is not a directory"):
+    with pytest.raises(UsageError) as refused:
         check_directory(tmp_path / "f", force=True)
+    assert str(refused.value) == f"--out {tmp_path / 'f'}: exists and is not a directory"
     assert existing_manifests(tmp_path / "missing") == []
 
 

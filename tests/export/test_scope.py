@@ -38,5 +38,9 @@ def test_an_export_from_a_scope_writes_only_the_scope() -> None:
 def test_scope_from_manifests_that_do_not_load_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "m.yaml"
     bad.write_text("settings: {scope: {users: {list_mode: everyone}}}\n", encoding="utf-8")
-    with pytest.raises(ManifestError):
+    with pytest.raises(ManifestError) as refused:
         Selection.build(scope_from=bad)
+    assert refused.value.problems == [
+        f"{bad}:1:39: settings.scope.users.list_mode: unknown list mode 'everyone' (the API's "
+        "list modes: all, techs, admins or regular)"
+    ]

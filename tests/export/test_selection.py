@@ -43,30 +43,53 @@ def test_a_rule_target_names_the_rule_to_read() -> None:
     assert selection.kinds == ("automation_rules",) and selection.rule_ids == (102,)
 
 
+KINDS = (
+    "kinds: companies, departments, categories, users, tech_permissions, assets, "
+    "automation_rules, workspace.employees"
+)
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"kinds": ["widgets"]}, "unknown kind 'widgets'"),
-        ({"targets": ["widgets/x"]}, "unknown kind 'widgets'"),
-        ({"kinds": ["automation_rules"]}, "--rule-ids 101,102"),
-        ({"kinds": ["users"], "rule_ids": [1]}, "automation_rules is not among the kinds"),
-        ({"targets": ["automation_rules/x"]}, "rules are keyed by id"),
-        ({"kinds": ["users"], "excludes": ["users"]}, "nothing to export"),
+        ({"kinds": ["widgets"]}, f"unknown kind 'widgets'; {KINDS}"),
+        ({"targets": ["widgets/x"]}, f"unknown kind 'widgets' in 'widgets/x'; {KINDS}"),
+        (
+            {"kinds": ["automation_rules"]},
+            "the API cannot list automation rules: name the rules to export with "
+            "--rule-ids 101,102",
+        ),
+        (
+            {"kinds": ["users"], "rule_ids": [1]},
+            "--rule-ids names automation rules, but automation_rules is not among the kinds "
+            "exported",
+        ),
+        (
+            {"targets": ["automation_rules/x"]},
+            "--target automation_rules/x: rules are keyed by id (a number)",
+        ),
+        (
+            {"kinds": ["users"], "excludes": ["users"]},
+            "nothing to export: the options leave out every kind",
+        ),
     ],
 )
 def test_selections_that_cannot_work_are_usage_errors(
     options: dict[str, list[str]], message: str
 ) -> None:
-    with pytest.raises(UsageError, match=message):
+    with pytest.raises(UsageError) as refused:
         Selection.build(**options)  # type: ignore[arg-type]
+    assert str(refused.value) == message
 
 
 def test_rule_ids_are_whole_numbers_from_one_read_once_each() -> None:
     assert parse_rule_ids(["101,102", "101", " 7 "]) == [101, 102, 7]
-    with pytest.raises(UsageError, match="not 'x'"):
+    with pytest.raises(UsageError) as not_a_number:
         parse_rule_ids(["x"])
-    with pytest.raises(UsageError, match="ids start at 1"):
+    assert str(not_a_number.value) == "--rule-ids takes rule ids (numbers), not 'x'"
+    with pytest.raises(UsageError) as zero:
         parse_rule_ids(["0"])
+    assert str(zero.value) == "--rule-ids: 0 is not a rule id (ids start at 1)"
 
 
 def test_only_the_targeted_objects_are_read_and_written(tmp_path: Path) -> None:
@@ -97,8 +120,12 @@ def test_only_the_targeted_objects_are_read_and_written(tmp_path: Path) -> None:
 
 def test_a_missing_rule_is_a_usage_error() -> None:
     state, credentials = seeded()
-    with pytest.raises(UsageError, match="no automation rule with id 999"):
+    with pytest.raises(UsageError) as missing:
         export(state, credentials, Selection.build(rule_ids=[101, 999]))
+    assert str(missing.value) == (
+        "no automation rule with id 999: check the ids given with --rule-ids (the helpdesk's "
+        "automation rules page shows them)"
+    )
 
 
 def test_kinds_of_a_service_not_configured_are_skipped_with_a_warning() -> None:
@@ -108,8 +135,12 @@ def test_kinds_of_a_service_not_configured_are_skipped_with_a_warning() -> None:
     assert result.warnings == [
         "workspace.employees skipped: the workspace service is not configured"
     ]
-    with pytest.raises(UsageError, match="nothing to export"):
+    with pytest.raises(UsageError) as nothing:
         export(state, credentials, Selection.build(kinds=["workspace.employees"]), workspace=False)
+    assert str(nothing.value) == (
+        "nothing to export: the services of the kinds asked for are not configured "
+        "(workspace.employees skipped: the workspace service is not configured)"
+    )
 
 
 def test_objects_sharing_a_key_are_reported(tmp_path: Path) -> None:

@@ -106,7 +106,7 @@ def test_every_environment_planned_or_failed_on_its_own(tmp_path: Path) -> None:
     assert first.desired is acme.desired and first.connection is acme.connection
     assert first.seconds > 0
     assert second.plan is None and second.error is not None
-    assert second.error.startswith("POST /api/Authorization failed: 401")
+    assert second.error == "POST /api/Authorization failed: 401 Invalid username, password or token"
     assert (third.error, third.problems, third.plan) == (broken.error, broken.problems, None)
     assert (fourth.error, fourth.seconds) == (unset.error, 0.0)
     assert exit_code(runs, detailed=True) == 1

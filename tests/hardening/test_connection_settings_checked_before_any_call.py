@@ -99,12 +99,23 @@ def test_loopback_and_https_need_no_permission(url: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "url",
-    ["http://192.0.2.10/", "http://acme.example.com/", "http://[2001:db8::1]/", "http://10.1/"],
+    ("url", "host"),
+    [
+        ("http://192.0.2.10/", "192.0.2.10"),
+        ("http://acme.example.com/", "acme.example.com"),
+        ("http://[2001:db8::1]/", "2001:db8::1"),
+        ("http://10.1/", "10.1"),
+    ],
 )
-def test_other_hosts_over_http_are_refused(url: str) -> None:
-    with pytest.raises(UsageError, match="Use https://"):
+def test_other_hosts_over_http_are_refused(url: str, host: str) -> None:
+    with pytest.raises(UsageError) as refused:
         refuse_cleartext(url, "helpdesk", allowed=False)
+    assert str(refused.value) == (
+        f"the helpdesk URL uses http:// to {host}, which is not loopback: the credentials "
+        "would cross the network unencrypted. Use https://, or give --allow-http "
+        "(allow_http: true for the environment in reconciler.yaml) to send them in clear "
+        "text anyway"
+    )
 
 
 def _certificate(directory: Path) -> tuple[Path, Path]:

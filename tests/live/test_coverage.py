@@ -140,8 +140,12 @@ class Scope:
 def test_fail_on_unmanaged_refuses_a_partial_plan() -> None:
     refuse_partial_coverage(Scope(partial=False), True)  # --changed-since planned everything
     refuse_partial_coverage(Scope(partial=True), False)
-    with pytest.raises(UsageError, match="needs the full plan"):
+    with pytest.raises(UsageError) as refused:
         refuse_partial_coverage(Scope(partial=True), True)
+    assert (
+        str(refused.value)
+        == "--fail-on-unmanaged needs the full plan (every entry): leave out --changed-since"
+    )
 
 
 # The coverage a plan reports (live/coverage.py), as the plan's JSON gives it, whole: per kind

@@ -58,8 +58,10 @@ def test_a_value_written_in_pieces_is_masked_in_the_stream() -> None:
     assert out.getvalue() == f"token: {REDACTED}\nnext "
     stream.write(SECRET.encode() + b"\n")  # bytes (click's echo of them) are masked as text
     assert out.getvalue() == f"token: {REDACTED}\nnext {REDACTED}\n"
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError) as missing:
         stream.buffer  # noqa: B018  (click must not find a way around the masking)
+    # Refused by the stream itself, not by the stream it wraps (which may have a buffer).
+    assert (missing.value.args, missing.value.obj) == (("buffer",), stream)
 
 
 def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

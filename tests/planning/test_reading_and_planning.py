@@ -25,6 +25,7 @@ from reconciler.clients.connection import (
     Timeouts,
     WorkspaceConnection,
 )
+from reconciler.clients.ratelimit import RATE_MARGIN
 from reconciler.errors import AuthenticationError, ReadOnlyViolation, UsageError
 from reconciler.kinds.assets import Asset
 from reconciler.kinds.companies import Company
@@ -286,8 +287,11 @@ def test_the_search_rate_limit_reaches_the_helpdesk_client(search: int, waits: b
 
     with activity.observing(StopAtTheRateLimit()):
         if waits:
-            with pytest.raises(RateWait):
+            with pytest.raises(RateWait) as waited:
                 asyncio.run(main())
+            (seconds,) = waited.value.args
+            # The second search waits out the minute of the first, widened by the margin.
+            assert 60.0 < seconds <= 60.0 * (1 + RATE_MARGIN)
         else:
             asyncio.run(main())
 

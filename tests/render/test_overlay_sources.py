@@ -108,8 +108,11 @@ def test_a_saved_plan_reads_the_sources_back(desired: DesiredState) -> None:
     data = json.loads(format_json(plan))
     assert plan_from_dict(data).changes == plan.changes
     data["changes"][0]["sources"][0] = "elsewhere.yaml:1"  # edited after review
-    with pytest.raises(PlanFileError, match=r"changes\[0\]\.sources: does not start with"):
+    with pytest.raises(PlanFileError) as refused:
         plan_from_dict(data)
+    assert refused.value.problems == [
+        "plan: changes[0].sources: does not start with the change's source"
+    ]
 
 
 def test_validate_names_both_lines_of_an_overlaid_entry(tmp_path: Path) -> None:

@@ -84,13 +84,19 @@ def test_the_html_page_shows_invisible_controls_as_escapes(raw: str, shown: str)
     ],
 )
 def test_only_an_http_source_url_becomes_a_link(base: str) -> None:
-    with pytest.raises(UsageError, match=r"^--source-url .*: not an http:// or https:// URL"):
+    with pytest.raises(UsageError) as refused:
         checked_source_url(base)
-    with pytest.raises(UsageError):
+    assert str(refused.value) == (
+        f"--source-url {base!r}: not an http:// or https:// URL "
+        "(e.g. https://github.com/ORG/REPO/blob/COMMIT)"
+    )
+    with pytest.raises(UsageError) as in_html:
         html_report([Planned(drifted())], source_url=base)
+    assert str(in_html.value) == str(refused.value)
     change = Change("companies", "Acme", Action.create, source="m.yaml:3")
-    with pytest.raises(UsageError):
+    with pytest.raises(UsageError) as in_markdown:
         format_markdown(Plan((change,)), source_url=base)
+    assert str(in_markdown.value) == str(refused.value)
 
 
 @pytest.mark.parametrize("base", ["https://github.com/o/r/blob/abc", "HTTP://git.example.com/x/"])

@@ -65,10 +65,10 @@ def test_a_user_whose_create_was_lost_is_found_by_username() -> None:
 
 
 def test_an_error_while_looking_for_a_user_is_not_taken_for_absence() -> None:
-    failing = Helpdesk([], ApiError(500, "GET", "/UserByUsername", "internal error"))
+    error = ApiError(500, "GET", "/UserByUsername", "internal error")
     with pytest.raises(ApiError) as raised:
-        locate(UsersResource(), "users", "jdoe", failing)
-    assert raised.value.status == 500
+        locate(UsersResource(), "users", "jdoe", Helpdesk([], error))
+    assert raised.value is error  # passed on as it was, not taken for "no such user"
 
 
 # Assets and employees: apply asks `locate` whether the object exists now, and a wrong answer

@@ -49,5 +49,8 @@ def test_the_content_type_may_carry_options_and_any_case() -> None:
 def test_a_large_form_is_read_whole_within_the_form_parsers_limits() -> None:
     body = b"&".join(b"f%d=%s" % (n, b"v" * 100) for n in range(900))  # over 64 KiB
     assert read(body) == [(f"f{n}", "v" * 100) for n in range(900)]
-    with pytest.raises(HttpError, match="Too many fields"):
+    with pytest.raises(HttpError) as refused:
         read(b"&".join(b"f%d=1" % n for n in range(1001)))
+    # After the prefix, the form parser's own words (starlette's, which may change).
+    assert refused.value.status == 400
+    assert refused.value.message.startswith("Malformed form body: ")

@@ -278,13 +278,15 @@ def test_error_faults_answer_500_and_change_nothing(clock: FakeClock) -> None:
 
 def test_dropped_connection_after_the_write_is_applied(clock: FakeClock) -> None:
     _, api = client_for(SandboxConfig(rate_limit=0, faults=FaultConfig(drop_rate=1.0)), clock)
-    with pytest.raises(ConnectionDropped):
+    with pytest.raises(ConnectionDropped) as dropped:
         api.post("Company", name="Acme")
+    assert str(dropped.value) == "connection dropped by the sandbox's fault injection"
     assert [c["name"] for c in api.state.store.rows("companies")] == ["Acme"]
     # Reads are never dropped, and a write that changed nothing is answered.
     assert api.get("Companies").status_code == 200
-    with pytest.raises(ConnectionDropped):
+    with pytest.raises(ConnectionDropped) as dropped_again:
         api.post("UpdateCompany", id=1, notes="x")
+    assert str(dropped_again.value) == str(dropped.value)
 
 
 def test_a_throttle_stretch_answers_429_for_its_duration(clock: FakeClock) -> None:
@@ -323,6 +325,12 @@ def test_faults_configured_over_http(api: Api) -> None:
     assert api.client.put("/_sandbox/faults", content=b"not json").status_code == 400
 
 
+KNOWN_FAULTS = (
+    "drop, drop_rate, error, error_rate, seed, slow, slow_rate, slow_seconds, throttle_after, "
+    "throttle_for"
+)
+
+
 def test_fault_settings_are_parsed_from_their_spec() -> None:
     cfg = FaultConfig.parse(
         "error=0.05, drop=0.02,slow=0.05,slow_seconds=2,throttle_after=5,throttle_for=20,seed=3"
@@ -334,9 +342,15 @@ def test_fault_settings_are_parsed_from_their_spec() -> None:
         2.0,
     )
     assert (cfg.throttle_after, cfg.throttle_for, cfg.seed) == (5.0, 20.0, 3)
-    for bad in ("error=2", "bogus=1", "error", "error=x"):
-        with pytest.raises(ValueError):
+    for bad, message in [
+        ("error=2", "fault setting error_rate must be between 0 and 1"),
+        ("bogus=1", f"unknown fault setting 'bogus=1'; known: {KNOWN_FAULTS}"),
+        ("error", f"unknown fault setting 'error'; known: {KNOWN_FAULTS}"),
+        ("error=x", "fault setting error_rate needs a number, got 'x'"),
+    ]:
+        with pytest.raises(ValueError) as refused:
             FaultConfig.parse(bad)
+        assert str(refused.value) == message, bad
 
 
 def test_request_log_lists_requests_without_secrets(api: Api) -> None:

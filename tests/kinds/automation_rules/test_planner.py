@@ -26,13 +26,29 @@ def _case(answer: object) -> dict[str, object]:
 def test_a_server_error_is_not_taken_for_a_missing_rule(tmp_path: Path) -> None:
     with pytest.raises(ApiError) as raised:
         run_case(_case({"status": 500, "error": "Internal error"}), tmp_path)
-    assert raised.value.status == 500
+    assert str(raised.value) == "GET /api/Rule/5 failed: 500 Internal error"
 
 
-@pytest.mark.parametrize("answer", ["not xml at all", "<Ticket><Name>x</Name></Ticket>"])
-def test_an_answer_that_is_not_a_rule_stops_the_plan(answer: str, tmp_path: Path) -> None:
-    with pytest.raises(ApiError, match="rule document"):
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (
+            "not xml at all",
+            "GET /api/Rule/5 failed: the answer is not a valid rule document: syntax error: "
+            "line 1, column 0",
+        ),
+        (
+            "<Ticket><Name>x</Name></Ticket>",
+            "GET /api/Rule/5 failed: the answer is not a rule document (root <ticket>)",
+        ),
+    ],
+)
+def test_an_answer_that_is_not_a_rule_stops_the_plan(
+    answer: str, message: str, tmp_path: Path
+) -> None:
+    with pytest.raises(ApiError) as refused:
         run_case(_case(answer), tmp_path)
+    assert str(refused.value) == message
 
 
 def test_attributes_and_a_disabled_element_are_read(tmp_path: Path) -> None:
@@ -88,4 +104,4 @@ def test_an_error_other_than_not_found_stops_the_read(tmp_path: Path) -> None:
                 "Rule/9": {"status": 500, "error": "boom"},
             },
         )
-    assert (raised.value.status, raised.value.path) == (500, "/api/Rule/9")
+    assert str(raised.value) == "GET /api/Rule/9 failed: 500 boom"

@@ -21,12 +21,13 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from reconciler.errors import ApiError, MalformedAnswer
 from reconciler.kinds.register import RESOURCES
 from reconciler.live import LiveState, read_live
 from reconciler.manifest.loader import load_manifests
 from reconciler.planning.plan import plan, prune_kinds
 from reconciler.plans import Plan
-from tests.planning.fakes import SnapshotClient
+from tests.planning.fakes import MissingFromSnapshot, SnapshotClient
 
 Path_ = tuple[Any, ...]
 
@@ -123,7 +124,9 @@ def test_whatever_changes_the_plan_changes_the_digest(kind: str, tmp_path: Path)
     for path, what, new in variants:
         try:
             result = planned(manifest, replaced(setup["live"], path, new))
-        except Exception:  # a value of the wrong type for the parser: not a live state
+        except (MalformedAnswer, ApiError):  # a value the reader refuses: not a live state
+            continue
+        except MissingFromSnapshot:  # an id changed to one whose own read the case lacks
             continue
         if without_digest(result) != without_digest(base):
             plan_changed.add(path)
