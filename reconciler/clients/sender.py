@@ -161,7 +161,7 @@ class Sender:
                 )
                 if call.write and not call.idempotent:
                     raise OutcomeUnknown(None, method, label, f"{what}; {_MAYBE_DONE}") from None
-                raise call.error(None, what) from None
+                raise call.error(what) from None
             except httpx.TransportError as exc:
                 await self._after_transport_error(call, request, exc)
                 continue
@@ -188,7 +188,7 @@ class Sender:
             raise OutcomeUnknown(
                 None, call.method, call.label, f"no answer ({what}); {_MAYBE_DONE}"
             ) from None
-        await self._count_failure(call, request, None, what)
+        await self._count_failure(call, request, what)
 
     async def _is_final(
         self, call: _Call, request: httpx.Request, response: httpx.Response
@@ -204,10 +204,11 @@ class Sender:
             return False
         if status >= 500:
             call.reached = True  # the service had it: it may have carried it out
-            what = f"{status} {error_message(response)}"
-            if not call.idempotent:
-                raise OutcomeUnknown(status, method, label, f"{what}; {_MAYBE_DONE}")
-            await self._count_failure(call, request, status, what)
+            if not call.idempotent:  # ApiError shows the status before the message
+                raise OutcomeUnknown(
+                    status, method, label, f"{error_message(response)}; {_MAYBE_DONE}"
+                )
+            await self._count_failure(call, request, f"{status} {error_message(response)}")
             return False
         if status >= 400:
             raise ApiError(status, method, label, error_message(response))
@@ -239,11 +240,10 @@ class Sender:
         async with self._gate.closed():
             await self._unless_halted(policy.sleep(wait))
 
-    async def _count_failure(
-        self, call: _Call, request: httpx.Request, status: int | None, what: str
-    ) -> None:
+    async def _count_failure(self, call: _Call, request: httpx.Request, what: str) -> None:
         """A failed attempt that may be retried: give up after `max_attempts`, or once
-        `retry_for` seconds have passed since the first failure; else back off."""
+        `retry_for` seconds have passed since the first failure; else back off. The error
+        given up with has no status of its own: `what` names the last attempt's."""
         policy = self.retry
         now = policy.clock()
         if call.first_failure is None:
@@ -251,7 +251,6 @@ class Sender:
         call.failures += 1
         if call.failures >= policy.max_attempts or now - call.first_failure >= policy.retry_for:
             raise call.error(
-                status,
                 f"no usable answer from {host_and_port(request.url)} after {call.failures} "
                 f"attempts (last: {what})",
             ) from None
@@ -345,11 +344,11 @@ class _Call:
     first_failure: float | None = None  # when (retry.clock) an attempt first failed
     reached: bool = False  # an attempt was sent and got a 5xx or no answer
 
-    def error(self, status: int | None, message: str) -> ApiError | TransportFailure:
+    def error(self, message: str) -> ApiError | TransportFailure:
         """The failure of a request given up on: a write's is an API error; a read's a
         transport failure (the service, not the request, is at fault)."""
         if self.write:
-            return ApiError(status, self.method, self.label, message)
+            return ApiError(None, self.method, self.label, message)
         return TransportFailure(f"{self.method} {self.label}: {message}")
 
 

@@ -69,6 +69,8 @@ async def test_createuser_duplicate_500() -> None:
                 "POST", "CreateUser", {"email": "tina@example.com"}, write=True, idempotent=False
             )
         assert caught.value.status == 500
+        assert str(caught.value).startswith("POST /api/CreateUser failed: 500 ")
+        assert "500 500" not in str(caught.value)  # the status once
         # Never repeated; a re-read tells apply the user is there.
         assert "tina@example.com" in [u["Email"] for u in await client.users()]
     assert len(endpoint_calls(state, "CreateUser")) == 1

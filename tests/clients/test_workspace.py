@@ -83,8 +83,12 @@ async def test_workspace_reads_are_retried_and_creates_are_not(state: SandboxSta
             "500 Internal server error (injected))"
         )
         assert len(sleeper.waits) == 4
-        with pytest.raises(OutcomeUnknown):
+        with pytest.raises(OutcomeUnknown) as answered:
             await ws.create_employee(ANN)
+        assert str(answered.value) == (
+            "POST /api/employees failed: 500 Internal server error (injected); the write may "
+            "or may not have happened: re-read before trying again"
+        )
         dropped = FaultConfig(drop_rate=1.0)
         state.faults.configure(dropped)
         with pytest.raises(OutcomeUnknown) as lost:
