@@ -26,6 +26,7 @@ import random
 import shutil
 import sys
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TypeVar
 
@@ -39,6 +40,8 @@ KILLED = {"killed", "caught by type check", "segfault"}
 T = TypeVar("T")
 # Survivors and mutants no test calls are judged again on every run: a test written since
 # may kill them, and mutmut itself would keep their verdict while their function is as it was.
+# Not a survivor on a line listed as equivalent: nothing can kill it while its function is
+# unchanged (a change of the function judges it again), and each costs all its tests.
 AGAIN = {0, 33}
 
 
@@ -68,12 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.tests:
         settings.pytest_add_cli_args_test_selection = args.tests
     if not args.summary_only:
-        _prepare(args.globs, args.tests)
+        _prepare(args.globs, args.tests, equivalents)
         cli(["run", "--max-children", str(args.jobs)], standalone_mode=False)
     return summary(equivalents, (args.sample, args.seed) if args.sample else None)
 
 
-def _prepare(globs: list[str], tests: list[str] | None) -> None:
+def _prepare(
+    globs: list[str], tests: list[str] | None, equivalents: Mapping[tuple[str, int], str]
+) -> None:
     """Readies mutants/ for mutmut, whose cache would otherwise keep wrong verdicts.
 
     - mutmut measures coverage on its copy of a module before mutating it again, so the
@@ -95,7 +100,7 @@ def _prepare(globs: list[str], tests: list[str] | None) -> None:
     make = mutmut.__main__.create_mutants_for_file
 
     def create_mutants_for_file(filename: Path, output_path: Path) -> FileMutationResult:
-        return _checked(filename, make(filename, output_path))
+        return _checked(filename, make(filename, output_path), equivalents)
 
     mutmut.__main__.create_mutants_for_file = create_mutants_for_file
     choice, chosen = MUTANTS / "chosen.json", json.dumps({"globs": globs, "tests": tests})
@@ -108,9 +113,9 @@ def _prepare(globs: list[str], tests: list[str] | None) -> None:
     choice.write_text(chosen)
 
 
-def _checked(path: Path, made: T) -> T:
+def _checked(path: Path, made: T, equivalents: Mapping[tuple[str, int], str]) -> T:
     """Forgets the verdict of each mutant of `path` whose diff is not the one judged, and
-    of each survivor and mutant without tests."""
+    of each survivor (but those on a line listed as equivalent) and mutant without tests."""
     from mutmut.mutation.data import SourceFileMutationData
     from mutmut.mutation.diff_apply import get_diff_for_mutant
 
@@ -118,12 +123,12 @@ def _checked(path: Path, made: T) -> T:
     data.load()
     record = MUTANTS / f"{path}.diffs"
     judged = json.loads(record.read_text()) if record.is_file() else {}
-    diffs = {
-        name: hashlib.sha256(get_diff_for_mutant(name, path=path).encode()).hexdigest()
-        for name in data.exit_code_by_key
-    }
+    texts = {name: get_diff_for_mutant(name, path=path) for name in data.exit_code_by_key}
+    diffs = {name: hashlib.sha256(text.encode()).hexdigest() for name, text in texts.items()}
     for name, diff in diffs.items():
-        if judged.get(name) != diff or data.exit_code_by_key[name] in AGAIN:
+        code = data.exit_code_by_key[name]
+        listed = code == 0 and (str(path), changed_line(path, texts[name])) in equivalents
+        if judged.get(name) != diff or (code in AGAIN and not listed):
             data.exit_code_by_key[name] = None
     data.save()
     record.write_text(json.dumps(diffs))
