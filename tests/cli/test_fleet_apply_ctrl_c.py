@@ -102,7 +102,7 @@ def test_a_fleet_apply_in_a_background_job_leaves_ctrl_c_ignored(
 ) -> None:
     """A shell starts a background job (`reconciler apply --env '*' &`) with Ctrl-C ignored:
     the rollout takes Ctrl-C while it runs, and gives it back ignored."""
-    monkeypatch.setattr(rollout, "apply_waves", _rollout(0))
+    monkeypatch.setattr(rollout, "apply_waves", _rollout(0, []))
     runs = [_run("acme"), _run("globex"), _run("initech")]
     planned = [Wave(None, ("acme", "globex", "initech"))]
     before = signal.signal(signal.SIGINT, signal.SIG_IGN)
