@@ -69,7 +69,7 @@ class RetryPolicy:
         response: httpx.Response,
         *,
         window_age: float,
-        probe: int = 1,
+        probe: int,
     ) -> float:
         """Seconds to wait after a `429`: its `Retry-After`; else until the rate window
         can have freed, `window_age` being how long ago this client's first call in the

@@ -272,6 +272,37 @@ async def test_reads_give_up_with_a_transport_failure(sleeper: Sleeper) -> None:
             await client.companies()
 
 
+async def test_a_server_that_never_answers_is_given_up_once_retry_for_has_passed() -> None:
+    """Each attempt times out after 10 s and `retry_for` is 10 s: the second attempt ends
+    10 s after the first failure, so no third one starts (about twice the timeout, not
+    `max_attempts` times it)."""
+    clock = FakeClock()
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json=USER)
+        clock.advance(10.0)
+        raise httpx.ReadTimeout("no answer", request=request)
+
+    retry = fast_retry(Sleeper(), clock=clock, retry_for=10.0)
+    async with HelpdeskClient(
+        "http://h",
+        BasicAuth("admin", "pw"),
+        transport=httpx.MockTransport(handler),
+        limits=RateLimits(general=0, search=0),
+        retry=retry,
+    ) as client:
+        with pytest.raises(TransportFailure) as caught:
+            await client.companies()
+    assert str(caught.value) == (
+        "GET /api/Companies: no usable answer from h:80 after 2 attempts (last: ReadTimeout: "
+        "no answer within the timeout (120 s, --timeout SECONDS))"
+    )
+    assert seen == ["/api/Authorization", "/api/Companies", "/api/Companies"]
+
+
 # -- 429 ---------------------------------------------------------------------------------
 
 
@@ -303,6 +334,15 @@ async def test_429_beyond_max_throttle_wait_is_an_error(sleeper: Sleeper) -> Non
         "waiting 200 s)"
     )
     assert sleeper.waits == [100.0, 100.0]
+
+
+async def test_429_waits_may_add_up_to_exactly_max_throttle_wait(sleeper: Sleeper) -> None:
+    limited = httpx.Response(429, headers={"Retry-After": "100"}, text="API rate limit exceeded")
+    transport, seen = scripted(limited, limited, httpx.Response(200, json=[{"CompanyID": 1}]))
+    async with mock_client(transport, sleeper, max_throttle_wait=200) as client:
+        assert await client.companies() == [{"CompanyID": 1}]
+    assert sleeper.waits == [100.0, 100.0]
+    assert seen.count("GET /api/Companies") == 3
 
 
 async def test_a_429_pauses_the_other_tasks_of_the_client() -> None:
@@ -351,11 +391,12 @@ def test_retry_after_forms() -> None:
     for unusable in (None, "", "soon", "inf", "nan"):
         assert retry_after(answer(unusable)) is None
     policy = RetryPolicy(rate_window=60, rate_margin=0.0)
-    assert policy.throttle(answer("7"), window_age=50) == 7.0  # told: obeyed
-    assert policy.throttle(answer("0"), window_age=0) == 1.0  # a floor: zeros still add up
+    assert policy.throttle(answer("7"), window_age=50, probe=1) == 7.0  # told: obeyed
+    # A floor: zeros still add up.
+    assert policy.throttle(answer("0"), window_age=0, probe=1) == 1.0
     # Not told: until a minute after the client's first call in the window...
-    assert policy.throttle(answer(None), window_age=0) == 60.0
-    assert policy.throttle(answer(None), window_age=45) == 15.0
+    assert policy.throttle(answer(None), window_age=0, probe=1) == 60.0
+    assert policy.throttle(answer(None), window_age=45, probe=1) == 15.0
     # ...but when that minute is over, probing, in growing steps of at most 15 s.
     assert [policy.throttle(answer(None), window_age=60, probe=n) for n in range(1, 7)] == [
         1.0,
@@ -389,6 +430,36 @@ async def test_429_without_retry_after_waits_for_the_window_of_the_first_call() 
     # 40 s until a minute after the first call (at 0 s); the 429 at 60 s is measured from
     # the call at 20 s (20 s more), the one at 80 s from the call at 60 s (40 s more).
     assert sleeper.waits == [40.0, 20.0, 40.0]
+
+
+async def test_a_429_on_a_search_waits_for_the_window_of_the_first_search() -> None:
+    """Searches have a rate budget of their own: a `429` without `Retry-After` on one is
+    waited out from this client's first search in the window, not from its first call."""
+    clock = FakeClock()
+    sleeper = Sleeper(clock)
+    limited = httpx.Response(429, text="API rate limit exceeded")
+    transport, seen = scripted(httpx.Response(200, json=[]), limited)
+    async with HelpdeskClient(
+        "http://h",
+        BasicAuth("admin", "pw"),
+        transport=transport,
+        limits=RateLimits(general=0, search=0),
+        retry=RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0),
+    ) as client:
+        await client.companies()  # the first call of the window, at 0 s
+        clock.advance(30)
+        assert await client.request("GET", "Search", {"q": "x"}, write=False) == []  # 429
+    assert sleeper.waits == [60.0]  # a minute after the search at 30 s
+    assert seen.count("GET /api/Search") == 2
+
+
+def test_a_retry_after_date_is_measured_from_the_current_time() -> None:
+    def answer(when: datetime) -> httpx.Response:
+        return httpx.Response(429, headers={"Retry-After": format_datetime(when, usegmt=True)})
+
+    assert retry_after(answer(datetime(2015, 1, 1, tzinfo=UTC))) == 0.0  # long past
+    in_an_hour = retry_after(answer(datetime.now(UTC) + timedelta(hours=1)))
+    assert in_an_hour == pytest.approx(3600, abs=60)
 
 
 def test_backoff_grows_exponentially_with_jitter_and_a_cap() -> None:
