@@ -117,8 +117,9 @@ class Executor:
         await asyncio.gather(*(self._run_change(c, forward_addresses) for c in forward))
         # Removals after everything else, kind by kind in reverse order (permissions
         # before the users they name), each kind's removals concurrently. The phases are
-        # the order: a removal waits for no other change.
-        for kind in sorted({c.kind for c in removals}, key=_kind_rank, reverse=True):
+        # the order: a removal waits for no other change. Every change comes from the
+        # planner, whose kinds are the table's: each has its place in KIND_ORDER.
+        for kind in sorted({c.kind for c in removals}, key=KIND_ORDER.index, reverse=True):
             await asyncio.gather(*(self._run_change(c, set()) for c in removals if c.kind == kind))
         return self.report
 
@@ -283,7 +284,3 @@ def _created_id(operation: Operation, answer: Any) -> Any:
             return answer["id"]
         raise ApiError(None, operation.method, operation.path, "the answer carries no id")
     return created_id(answer, path=operation.path)
-
-
-def _kind_rank(kind: str) -> int:
-    return KIND_ORDER.index(kind) if kind in KIND_ORDER else len(KIND_ORDER)

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from reconciler.applying.executor import ApplyReport, Executor
-from reconciler.clients import BasicAuth, Halted, HelpdeskClient, RateLimits
+from reconciler.clients import BasicAuth, Halted, HelpdeskClient, RateLimits, RetryPolicy
 from tests.applying.fakes import FakeClient, change, op, plan_of
 
 
@@ -99,3 +99,45 @@ def test_a_request_waiting_for_the_rate_limiter_is_never_sent_after_halt() -> No
     sent, waited = asyncio.run(_halted_while_waiting_for_the_rate_limit())
     assert sent == ["/api/Authorization", "/api/Companies"]
     assert waited < 30  # not the hour the limiter would have waited
+
+
+def test_an_interrupt_halts_a_write_waiting_to_be_sent_again() -> None:
+    """The clients are halted too: a write answered 503 and backing off before its next
+    attempt is not sent again; its change stopped partway (the service may have made it)."""
+    sent: list[str] = []
+    backing_off = asyncio.Event()
+    interrupted = asyncio.Event()
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.path)
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1})
+        if sent.count(request.url.path) == 1:
+            return httpx.Response(503, json={"message": "busy"})
+        return httpx.Response(200, text="OK")
+
+    async def sleep(seconds: float) -> None:
+        backing_off.set()
+        await interrupted.wait()  # the back-off lasts until the interrupt
+
+    client = HelpdeskClient(
+        "http://h.example.test",
+        BasicAuth("admin", "pw"),
+        limits=RateLimits(general=0, search=0),
+        retry=RetryPolicy(sleep=sleep),
+        transport=httpx.MockTransport(handler),
+    )
+
+    async def scenario() -> ApplyReport:
+        async with client:
+            executor = Executor(plan_of(change("companies", "Busy", op("busy"))), helpdesk=client)
+            task = asyncio.create_task(executor.run())
+            await backing_off.wait()
+            executor.interrupt()
+            interrupted.set()
+            return await task
+
+    report = asyncio.run(scenario())
+    assert report.interrupted and report.in_flight == ['companies["Busy"]']
+    assert report.partial == ['companies["Busy"]'] and report.done == []
+    assert sent == ["/api/Authorization", "/api/UpdateCompany"]
