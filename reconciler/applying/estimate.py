@@ -34,12 +34,11 @@ def budget_seconds(calls: int, per_minute: int, used: int = 0) -> float:
     return ((calls + min(used, per_minute) - 1) // per_minute) * 60.0
 
 
-def estimate(plan: Plan, per_minute: int, used: int = 0) -> Estimate:
-    """`used`: calls already made within the current minute (the reading just before).
-    Every operation `apply` sends counts: the changes' and the asserted ones'."""
+def estimate(plan: Plan, per_minute: int) -> Estimate:
+    """Every operation `apply` sends counts: the changes' and the asserted ones'."""
     helpdesk = sum(1 for c in plan.to_apply for o in c.operations if o.service == "helpdesk")
     workspace = plan.operation_count - helpdesk
-    return Estimate(helpdesk, workspace, budget_seconds(helpdesk, per_minute, used))
+    return Estimate(helpdesk, workspace, budget_seconds(helpdesk, per_minute))
 
 
 def duration_text(seconds: float) -> str:

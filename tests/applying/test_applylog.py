@@ -11,6 +11,8 @@ import io
 import json
 import os
 import re
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +145,41 @@ def test_the_default_path_is_under_dot_reconciler_and_timestamped() -> None:
     assert path.parent == Path(".reconciler")
     assert re.fullmatch(r"apply-\d{8}T\d{6}Z\.jsonl", path.name)
     assert default_path(Path("elsewhere")).parent == Path("elsewhere")
+
+
+@pytest.fixture
+def local_time_far_from_utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Local time 14 hours ahead of UTC: no stamp in local time can pass for UTC."""
+    monkeypatch.setenv("TZ", "UTC-14")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def utc_stamps(form: str, during: Callable[[], Any]) -> tuple[set[str], Any]:
+    """What `during()` returns, and the UTC time in `form` just before and just after it."""
+    before = time.strftime(form, time.gmtime())
+    result = during()
+    return {before, time.strftime(form, time.gmtime())}, result
+
+
+@pytest.mark.usefixtures("local_time_far_from_utc")
+def test_the_default_path_is_stamped_with_the_utc_time() -> None:
+    stamps, path = utc_stamps("%Y%m%dT%H%M%SZ", default_path)
+    assert path.name in {f"apply-{stamp}.jsonl" for stamp in stamps}
+
+
+@pytest.mark.usefixtures("local_time_far_from_utc")
+def test_each_entry_is_stamped_with_the_utc_time() -> None:
+    log = ListLog()
+    plan = plan_of(change("companies", "A", op("a")))
+    stamps, report = utc_stamps(
+        "%Y-%m-%dT%H:%M:%SZ",
+        lambda: asyncio.run(Executor(plan, helpdesk=FakeClient(), log=log).run()),
+    )
+    assert report.ok and len(log.entries) == 1
+    assert log.entries[0]["time"] in stamps
 
 
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")

@@ -44,6 +44,29 @@ def test_a_cache_that_cannot_be_written_falls_back_to_a_directory_of_the_user(
     assert found.is_dir()
 
 
+@pytest.mark.parametrize(
+    ("username", "directory"),
+    [("tina", "reconciler-locks-tina"), (None, "reconciler-locks-user")],
+)
+def test_without_user_ids_the_fallback_directory_is_named_for_the_login_name(
+    username: str | None, directory: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system without numeric user ids (Windows) names the user's own directory with
+    the login name, `USERNAME`, or `user` when it is not set."""
+    monkeypatch.delenv(LOCK_DIR_VARIABLE, raising=False)
+    blocked = tmp_path / "cache"
+    blocked.write_text("a file where the cache directory should be")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.delattr(os, "getuid")
+    if username is None:
+        monkeypatch.delenv("USERNAME", raising=False)
+    else:
+        monkeypatch.setenv("USERNAME", username)
+    assert lock_directory() == tmp_path / "tmp" / directory
+
+
 def test_a_lock_taken_in_one_thread_is_released_from_another(tmp_path: Path) -> None:
     lock = ApplyLock([HELPDESK], directory=tmp_path)
     taken = threading.Thread(target=lock.__enter__)
