@@ -17,14 +17,20 @@ from reconciler.clients.retry import RetryPolicy
 from tests.applying.fakes import FakeClient, change, op, plan_of
 
 
-async def _halted_while_backing_off(status: int) -> tuple[Halted, list[str]]:
+async def _halted_while_backing_off(
+    answer: int | type[httpx.TransportError],
+) -> tuple[Halted, list[str]]:
+    """A write answered with the status `answer`, or not at all (the transport error
+    `answer`), then halted while it waits to be sent again."""
     sent: list[str] = []
 
     def handler(request: httpx.Request) -> httpx.Response:
         sent.append(request.url.path)
         if request.url.path.endswith("/Authorization"):
             return httpx.Response(200, json={"UserID": 1})
-        return httpx.Response(status, json={"message": "busy"})
+        if isinstance(answer, int):
+            return httpx.Response(answer, json={"message": "busy"})
+        raise answer("injected", request=request)
 
     client = HelpdeskClient(
         "http://h.example.test",
@@ -49,6 +55,23 @@ def test_a_write_answered_5xx_then_halted_says_it_may_have_been_carried_out() ->
     halted, sent = asyncio.run(_halted_while_backing_off(503))
     assert halted.reached
     assert sent.count("/api/UpdateCompany") == 1  # sent once, and not again after the halt
+
+
+@pytest.mark.parametrize(
+    ("error", "reached"),
+    [
+        (httpx.ReadTimeout, True),  # sent, and no answer: it may have been carried out
+        (httpx.RemoteProtocolError, True),
+        (httpx.ConnectError, False),  # the connection never opened: nothing was sent
+        (httpx.ConnectTimeout, False),
+    ],
+)
+def test_a_write_without_an_answer_then_halted_says_whether_it_was_sent(
+    error: type[httpx.TransportError], reached: bool
+) -> None:
+    halted, sent = asyncio.run(_halted_while_backing_off(error))
+    assert halted.reached is reached
+    assert sent.count("/api/UpdateCompany") == 1
 
 
 def test_the_summary_tells_a_change_whose_write_was_sent_from_one_never_sent() -> None:
