@@ -10,6 +10,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+import platformdirs
+import platformdirs.windows
 import pytest
 
 from reconciler.applying.lock import LOCK_DIR_VARIABLE, ApplyLock, ApplyLocked, lock_directory
@@ -65,6 +67,18 @@ def test_without_user_ids_the_fallback_directory_is_named_for_the_login_name(
     else:
         monkeypatch.setenv("USERNAME", username)
     assert lock_directory() == tmp_path / "tmp" / directory
+
+
+def test_on_windows_the_lock_directory_is_the_apps_own_under_local_app_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`%LOCALAPPDATA%\\reconciler\\Cache\\locks`: no folder of an author above the
+    app's (platformdirs' Windows layout, its folder lookup pointed at a directory here)."""
+    monkeypatch.delenv(LOCK_DIR_VARIABLE, raising=False)
+    local = tmp_path / "AppData" / "Local"
+    monkeypatch.setattr(platformdirs, "PlatformDirs", platformdirs.windows.Windows)
+    monkeypatch.setattr(platformdirs.windows, "get_win_folder", lambda csidl: str(local))
+    assert lock_directory() == local / "reconciler" / "Cache" / "locks"
 
 
 def test_a_lock_taken_in_one_thread_is_released_from_another(tmp_path: Path) -> None:
