@@ -186,6 +186,16 @@ async def test_redirects_are_not_followed() -> None:
     assert len(recorder.requests) == 2
 
 
+async def test_a_redirect_without_a_location_says_it_leads_elsewhere() -> None:
+    recorder = Recorder(status_code=301)
+    async with mock_client("http://h", recorder) as client:
+        with pytest.raises(ApiError) as caught:
+            await client.request("GET", "Companies", write=False)
+    assert str(caught.value) == (
+        "GET /api/Companies failed: 301 redirected to elsewhere: check the service's URL"
+    )
+
+
 async def test_an_authorization_answer_that_is_no_user_is_an_error() -> None:
     def login_page(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, html="<html>Sign in</html>")

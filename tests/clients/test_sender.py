@@ -314,3 +314,38 @@ def test_one_request_in_flight_is_accepted(make: Callable[[int], Any]) -> None:
             pass
 
     asyncio.run(build())
+
+
+async def test_a_429_a_whole_window_after_the_only_call_waits_a_whole_window() -> None:
+    """A call exactly one window old has left the window: a `429` answered then is
+    waited out for a whole window, from now, not probed after a second."""
+    clock = FakeClock()
+    sleeper = Sleeper(clock)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1})
+        if not sleeper.waits:
+            clock.advance(60.0)  # answered exactly one window after it started
+            return httpx.Response(429, text="API rate limit exceeded")
+        return httpx.Response(200, json=[])
+
+    retry = RetryPolicy(sleep=sleeper, clock=clock, rate_window=60.0, rate_margin=0.0)
+    async with client_of(httpx.MockTransport(handler), retry) as client:
+        assert await client.companies() == []
+    assert sleeper.waits == [60.0]
+
+
+async def test_a_transport_error_without_words_is_named_by_its_type_alone() -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1})
+        raise httpx.ReadError(" ", request=request)  # a blank text, as some errors have
+
+    retry = RetryPolicy(sleep=Sleeper(), max_attempts=2)
+    async with client_of(httpx.MockTransport(handler), retry) as client:
+        with pytest.raises(TransportFailure) as caught:
+            await client.companies()
+    assert str(caught.value) == (
+        "GET /api/Companies: no usable answer from h:80 after 2 attempts (last: ReadError)"
+    )
