@@ -2,20 +2,27 @@
 answer (its head, its body, the `100 Continue`s before it), not each read, so a server
 that drips a byte at a time ends the run within about 2 x SECONDS, naming the endpoint and
 the timeout; and an answer's decoded body stops at 64 MiB, a gzip bomb included, without
-reading the rest. Servers on 127.0.0.1 (servers.py)."""
+reading the rest, and is not asked for again (a create's is an unknown outcome). Servers on
+127.0.0.1 (servers.py), and the client in-process on a mock transport."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import socket
 import threading
 import time
 import zlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import httpx
 import pytest
 
+from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, RetryPolicy
+from reconciler.errors import ApiError, OutcomeUnknown, TransportFailure
 from reconciler.sandbox.process import SandboxProcess
+from tests.clients.conftest import Sleeper
 from tests.e2e.test_plan_cli import run
 from tests.hardening.servers import Answer, continue_forever, drip, raw_server
 from tests.hardening.table import OK, basic_env
@@ -119,3 +126,55 @@ def test_the_gzip_bomb_of_the_test_is_one() -> None:
     compressor = zlib.compressobj(wbits=31)
     data = compressor.compress(b"0" * MIB) + compressor.flush()
     assert len(data) < MIB // 500 and gzip.decompress(data) == b"0" * MIB
+
+
+TOO_LARGE = (
+    "the helpdesk's answer from h.example.test:80 is larger than 64 MiB, the most one "
+    "answer may hold: refused"
+)
+MAYBE_DONE = "the write may or may not have happened: re-read before trying again"
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "write", "idempotent", "error", "message"),
+    [
+        ("GET", "Companies", False, True, TransportFailure, f"GET /api/Companies: {TOO_LARGE}"),
+        ("POST", "UpdateCompany", True, True, ApiError,
+         f"POST /api/UpdateCompany failed: {TOO_LARGE}"),
+        ("POST", "Asset", True, False, OutcomeUnknown,
+         f"POST /api/Asset failed: {TOO_LARGE}; {MAYBE_DONE}"),
+    ],
+    ids=["a read", "an idempotent write", "a create"],
+)  # fmt: skip
+def test_an_answer_past_the_bound_is_refused_once_and_not_asked_again(
+    method: str, path: str, write: bool, idempotent: bool, error: type[Exception], message: str
+) -> None:
+    """In-process: a read or an update is refused as it would be as large again; a create
+    may have been made (its answer was lost), so it is an unknown outcome."""
+    sent: list[str] = []
+
+    async def endless() -> AsyncIterator[bytes]:
+        block = b"0" * MIB
+        for _ in range(65):
+            yield block
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1})
+        sent.append(request.url.path)
+        return httpx.Response(200, content=endless())
+
+    async def scenario() -> None:
+        async with HelpdeskClient(
+            "http://h.example.test",
+            BasicAuth("admin", "pw"),
+            transport=httpx.MockTransport(handler),
+            limits=RateLimits(general=0, search=0),
+            retry=RetryPolicy(sleep=Sleeper()),
+        ) as client:
+            await client.request(method, path, {"id": 1}, write=write, idempotent=idempotent)
+
+    with pytest.raises(error) as caught:
+        asyncio.run(scenario())
+    assert type(caught.value) is error and str(caught.value) == message
+    assert sent == [f"/api/{path}"]
