@@ -1,14 +1,23 @@
 """What a client made without a `timeout` (the library's own use, as its docstring shows)
 gives each request: 30 s to connect, write and wait for a connection, 120 s for the
-answer; the same for both services. A timeout given is what every request carries."""
+answer; the same for both services. A timeout given is what every request carries, and a
+request that times out names the bound of the answer, when there is one."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
 
-from reconciler.clients import BasicAuth, HelpdeskClient, RateLimits, WorkspaceClient
+from reconciler.clients import (
+    BasicAuth,
+    HelpdeskClient,
+    RateLimits,
+    RetryPolicy,
+    WorkspaceClient,
+)
 from reconciler.clients.connection import Timeouts
+from reconciler.errors import TransportFailure
+from tests.clients.conftest import Sleeper
 from tests.clients.test_requests import Recorder
 
 pytestmark = pytest.mark.anyio
@@ -68,4 +77,35 @@ def test_a_call_opens_its_connection_within_the_lesser_of_its_timeout_and_10_s(
         seconds,
         seconds,
         seconds,
+    )
+
+
+@pytest.mark.parametrize(
+    ("timeout", "said"),
+    [
+        (httpx.Timeout(30.0, read=None), "(--timeout SECONDS)"),  # no bound: none named
+        (httpx.Timeout(30.0, read=45.0), "(45 s, --timeout SECONDS)"),
+    ],
+)
+async def test_a_timeout_names_the_bound_of_the_answer_when_there_is_one(
+    timeout: httpx.Timeout, said: str
+) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1})
+        raise httpx.ReadTimeout("", request=request)
+
+    async with HelpdeskClient(
+        "http://h",
+        BasicAuth("admin", "pw"),
+        transport=httpx.MockTransport(handler),
+        limits=RateLimits(general=0, search=0),
+        retry=RetryPolicy(sleep=Sleeper(), max_attempts=2),
+        timeout=timeout,
+    ) as client:
+        with pytest.raises(TransportFailure) as caught:
+            await client.companies()
+    assert str(caught.value) == (
+        "GET /api/Companies: no usable answer from h:80 after 2 attempts (last: ReadTimeout: "
+        f"no answer within the timeout {said})"
     )
