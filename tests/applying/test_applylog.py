@@ -12,7 +12,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -147,16 +147,6 @@ def test_the_default_path_is_under_dot_reconciler_and_timestamped() -> None:
     assert default_path(Path("elsewhere")).parent == Path("elsewhere")
 
 
-@pytest.fixture
-def local_time_far_from_utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Local time 14 hours ahead of UTC: no stamp in local time can pass for UTC."""
-    monkeypatch.setenv("TZ", "UTC-14")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
-
-
 def utc_stamps(form: str, during: Callable[[], Any]) -> tuple[set[str], Any]:
     """What `during()` returns, and the UTC time in `form` just before and just after it."""
     before = time.strftime(form, time.gmtime())
@@ -180,6 +170,20 @@ def test_each_entry_is_stamped_with_the_utc_time() -> None:
     )
     assert report.ok and len(log.entries) == 1
     assert log.entries[0]["time"] in stamps
+
+
+@pytest.mark.usefixtures("local_time_far_from_utc")
+def test_each_event_is_stamped_with_the_utc_time(tmp_path: Path) -> None:
+    path = tmp_path / "apply.jsonl"
+
+    def start() -> None:
+        with ApplyLog(path) as log:
+            log.event("start", summary={"create": 1})
+
+    stamps, _ = utc_stamps("%Y-%m-%dT%H:%M:%SZ", start)
+    (record,) = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert record.pop("time") in stamps
+    assert record == {"event": "start", "summary": {"create": 1}}
 
 
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,16 @@ def test_the_holder_names_itself(tmp_path: Path) -> None:
         f"another apply is running for {HELPDESK}: process {os.getpid()} on "
         f"{socket.gethostname()}, started {record['started']}; refused. {ADVICE}"
     )
+
+
+@pytest.mark.usefixtures("local_time_far_from_utc")
+def test_the_holder_says_when_it_started_in_utc(tmp_path: Path) -> None:
+    before = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    with ApplyLock([HELPDESK], directory=tmp_path):
+        after = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        (holder,) = tmp_path.glob("*.holder.json")
+        started = json.loads(holder.read_text(encoding="utf-8"))["started"]
+    assert started in {before, after}
 
 
 @pytest.mark.parametrize(
