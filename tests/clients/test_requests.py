@@ -187,12 +187,12 @@ async def test_redirects_are_not_followed() -> None:
 
 
 async def test_a_redirect_without_a_location_says_it_leads_elsewhere() -> None:
-    recorder = Recorder(status_code=301)
+    recorder = Recorder(status_code=300)
     async with mock_client("http://h", recorder) as client:
         with pytest.raises(ApiError) as caught:
             await client.request("GET", "Companies", write=False)
     assert str(caught.value) == (
-        "GET /api/Companies failed: 301 redirected to elsewhere: check the service's URL"
+        "GET /api/Companies failed: 300 redirected to elsewhere: check the service's URL"
     )
 
 
