@@ -94,6 +94,35 @@ async def test_a_request_waiting_for_a_free_slot_when_halted_is_never_sent() -> 
     assert seen == ["/api/Authorization", "/api/Companies"]
 
 
+async def test_a_request_made_after_halt_gives_up_at_once_while_every_slot_is_busy() -> None:
+    release = asyncio.Event()
+    seen: list[str] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        if request.url.path.endswith("/Companies"):
+            await release.wait()
+        return httpx.Response(200, json={"UserID": 1} if "Authorization" in seen[-1] else [])
+
+    retry = RetryPolicy(sleep=Sleeper())
+    async with client_of(httpx.MockTransport(handler), retry, max_concurrency=1) as client:
+        await client.authenticate()
+        first = asyncio.create_task(client.companies())
+        while "/api/Companies" not in seen:
+            await asyncio.sleep(0)
+        client.halt()
+        later = asyncio.create_task(client.departments())
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert later.done()  # not left waiting for the slot the first request holds
+        with pytest.raises(Halted) as halted:
+            await later
+        assert not halted.value.reached
+        release.set()
+        assert await first == []
+    assert seen == ["/api/Authorization", "/api/Companies"]
+
+
 async def test_a_url_of_a_scheme_the_transport_does_not_speak_fails_at_once() -> None:
     sleeper = Sleeper()
     http = new_http_client("ftp://h.example/api/", None, 5.0, max_connections=10)
