@@ -123,6 +123,44 @@ async def test_a_request_made_after_halt_gives_up_at_once_while_every_slot_is_bu
     assert seen == ["/api/Authorization", "/api/Companies"]
 
 
+@pytest.mark.parametrize(
+    ("answer", "reached"),
+    [
+        (httpx.Response(503, json={"message": "busy"}), True),  # it may have been done
+        (httpx.Response(429, headers={"Retry-After": "30"}), False),  # refused: not done
+    ],
+    ids=["5xx", "429"],
+)
+async def test_a_write_answered_after_halt_gives_up_without_waiting_to_send_it_again(
+    answer: httpx.Response, reached: bool
+) -> None:
+    release = asyncio.Event()
+    seen: list[str] = []
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.url.path)
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1})
+        await release.wait()
+        return answer
+
+    sleeper = Sleeper()
+    async with client_of(httpx.MockTransport(handler), RetryPolicy(sleep=sleeper)) as client:
+        await client.authenticate()
+        update = asyncio.create_task(
+            client.request("POST", "UpdateCompany", {"id": 1}, write=True, idempotent=True)
+        )
+        while "/api/UpdateCompany" not in seen:
+            await asyncio.sleep(0)
+        client.halt()
+        release.set()
+        with pytest.raises(Halted) as halted:
+            await update
+    assert halted.value.reached is reached
+    assert sleeper.waits == []
+    assert seen == ["/api/Authorization", "/api/UpdateCompany"]
+
+
 async def test_a_url_of_a_scheme_the_transport_does_not_speak_fails_at_once() -> None:
     sleeper = Sleeper()
     http = new_http_client("ftp://h.example/api/", None, 5.0, max_connections=10)
