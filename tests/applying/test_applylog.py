@@ -186,6 +186,24 @@ def test_each_event_is_stamped_with_the_utc_time(tmp_path: Path) -> None:
     assert record == {"event": "start", "summary": {"create": 1}}
 
 
+def test_each_entry_says_how_long_its_operation_took_in_milliseconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [500.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
+
+    async def answer_after_12_345_ms() -> str:
+        now[0] += 0.012345
+        return "OK"
+
+    log = ListLog()
+    hd = FakeClient({"slow": [answer_after_12_345_ms]})
+    report = asyncio.run(Executor(plan_of(change("companies", "A", op("slow"))), helpdesk=hd,
+                                  log=log).run())  # fmt: skip
+    assert report.ok
+    assert [entry["ms"] for entry in log.entries] == [12.3]
+
+
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
 
 
