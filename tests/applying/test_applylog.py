@@ -11,6 +11,7 @@ import io
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 
 from reconciler.applying.executor import ApplyReport, Executor
-from reconciler.applying.log import ApplyLog, LogUnwritable, default_path
+from reconciler.applying.log import ApplyLog, LogUnwritable, default_path, open_for_append
 from reconciler.errors import ApiError, OutcomeUnknown, UsageError
 from reconciler.plans import Action, Change
 from tests.applying.fakes import FakeClient, ListLog, change, create, op, plan_of, ref
@@ -351,3 +352,37 @@ def test_a_symbolic_link_is_never_appended_to(tmp_path: Path) -> None:
         "log would be appended to whatever it points to); give the file's own path"
     )
     assert target.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_the_file_is_not_opened_through_a_link_made_after_the_check(tmp_path: Path) -> None:
+    """A link that appears between the check and the opening is refused by the opening
+    itself (the check alone would leave that moment open)."""
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("kept\n", encoding="utf-8")
+    (tmp_path / "apply.jsonl").symlink_to(target)
+    with pytest.raises(OSError) as refused:
+        open_for_append(tmp_path / "apply.jsonl")
+    assert refused.value.errno == errno.ELOOP
+    assert target.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_a_new_log_may_be_read_and_written_as_the_umask_allows(tmp_path: Path) -> None:
+    before = os.umask(0o022)
+    try:
+        with ApplyLog(tmp_path / "apply.jsonl") as log:
+            log.event("start")
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE((tmp_path / "apply.jsonl").stat().st_mode) == 0o644
+
+
+def test_a_system_without_o_nofollow_still_opens_the_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows has no O_NOFOLLOW: the log opens without it (the check before opening
+    still refuses a link)."""
+    monkeypatch.delattr(os, "O_NOFOLLOW")
+    (tmp_path / "apply.jsonl").write_bytes(b'{"event":"start"}\n')
+    with open_for_append(tmp_path / "apply.jsonl") as file:
+        file.write(b'{"event":"end"}\n')
+    assert (tmp_path / "apply.jsonl").read_bytes() == b'{"event":"start"}\n{"event":"end"}\n'
