@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from reconciler.applying.executor import ApplyReport
-from reconciler.applying.session import _end_record
+from reconciler.applying.log import ApplyLog
+from reconciler.applying.session import _end, _end_record
+from tests.applying.test_applylog import FillingFile
 
 
 def test_an_interrupt_counts_partway_and_waiting_changes_as_the_summary_does() -> None:
@@ -41,4 +46,47 @@ def test_a_finished_run_is_ok_with_nothing_left() -> None:
         "partial": 0,
         "not_attempted": 0,
         "operations": 0,
+    }
+
+
+def test_an_end_record_the_disk_refuses_is_reported_with_the_outcome(tmp_path: Path) -> None:
+    report = ApplyReport(done=["a"], total=1)
+    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: FillingFile(0)) as log:
+        _end(log, report, cut=False)
+    assert report.log_error == (
+        f"cannot write the apply log {tmp_path / 'apply.jsonl'}: No space left on device"
+    )
+    assert report.done == ["a"] and not report.ok
+
+
+def test_a_log_that_lost_a_line_gets_no_end_record(tmp_path: Path) -> None:
+    """It ends at its last whole line: an end record after a missing one would read as
+    a log that is whole."""
+    file = FillingFile(10_000)
+    report = ApplyReport(done=["a"], total=1, log_error="cannot write the apply log: full")
+    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
+        _end(log, report, cut=False)
+    assert file.getvalue() == b""
+    assert report.log_error == "cannot write the apply log: full"
+
+
+def test_an_interrupted_runs_end_record_is_written_as_it_ended(tmp_path: Path) -> None:
+    file = FillingFile(10_000)
+    report = ApplyReport(
+        done=["a"], not_attempted=["b"], interrupted=True, total=2, operations_sent=1
+    )
+    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
+        _end(log, report, cut=False)
+    record = json.loads(file.getvalue())
+    assert record.pop("time")
+    assert record == {
+        "event": "end",
+        "result": "interrupted",
+        "done": 1,
+        "failed": 0,
+        "partial": 0,
+        "not_attempted": 1,
+        "operations": 1,
+        "in_flight": [],
+        "stopped_at_once": False,
     }
