@@ -90,3 +90,23 @@ def test_an_interrupted_runs_end_record_is_written_as_it_ended(tmp_path: Path) -
         "in_flight": [],
         "stopped_at_once": False,
     }
+
+
+def test_a_run_cut_short_says_so_in_its_end_record(tmp_path: Path) -> None:
+    file = FillingFile(10_000)
+    report = ApplyReport(done=["a"], in_flight=["b"], total=3, operations_sent=1)
+    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
+        _end(log, report, cut=True)
+    record = json.loads(file.getvalue())
+    assert record.pop("time")
+    assert record == {
+        "event": "end",
+        "result": "interrupted",
+        "done": 1,
+        "failed": 0,
+        "partial": 0,
+        "not_attempted": 1,
+        "operations": 1,
+        "in_flight": ["b"],
+        "stopped_at_once": True,
+    }
