@@ -1,9 +1,10 @@
 """The retry loop (clients/sender.py) as a caller meets it: `429`s without `Retry-After`
 wait the probing's growing steps (at least a second, even just before the window frees),
 each wait told to whoever shows progress and logged; a request made after `halt()`, or
-waiting for a free slot when the client is halted, is never sent; a URL of a scheme httpx
-does not speak fails at once, without retries; the bound of requests in flight
-(`apply --parallelism`) below one is refused."""
+waiting for a free slot when the client is halted, is never sent, and one made after the
+halt or answered 5xx or 429 after it gives up at once; a URL of a scheme httpx does not
+speak fails at once, without retries; a transport error without words is named by its type;
+the bound of requests in flight (`apply --parallelism`) below one is refused."""
 
 from __future__ import annotations
 
