@@ -203,6 +203,25 @@ async def test_acquire_returns_the_seconds_it_waited(clock: FakeClock) -> None:
     assert sleeper.waits == [7.0, 10.0]
 
 
+async def test_a_sleep_that_wakes_a_moment_early_is_slept_out_and_counted_whole(
+    clock: FakeClock,
+) -> None:
+    """The event loop may wake a sleep up to its clock's resolution early: the window is
+    then still full for that moment, which is slept too, and the wait returned is the
+    whole of it, not its last moment."""
+    asked: list[float] = []
+
+    async def wakes_early_once(seconds: float) -> None:
+        asked.append(seconds)
+        clock.advance(seconds - 1e-6 if len(asked) == 1 else seconds)
+
+    window = SlidingWindow(1, 10.0, clock, wakes_early_once)
+    assert await window.acquire() == 0.0
+    assert await window.acquire() == pytest.approx(10.0)
+    assert clock() == 1010.0
+    assert asked == [10.0, pytest.approx(1e-6)]
+
+
 async def test_a_start_exactly_one_window_old_has_left_it(clock: FakeClock) -> None:
     sleeper = Sleeper(clock)
     window = SlidingWindow(1, 10.0, clock, sleeper)
