@@ -81,10 +81,10 @@ class Sender:
         *,
         auth_headers: Callable[[], dict[str, str]],
         retry: RetryPolicy,
-        limiter: RateLimiter | None = None,
-        max_concurrency: int = 6,
-        service: str = "service",
-        deadline: float | None = None,
+        limiter: RateLimiter | None,
+        max_concurrency: int,
+        service: str,
+        deadline: float | None,
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")

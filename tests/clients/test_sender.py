@@ -165,7 +165,15 @@ async def test_a_write_answered_after_halt_gives_up_without_waiting_to_send_it_a
 async def test_a_url_of_a_scheme_the_transport_does_not_speak_fails_at_once() -> None:
     sleeper = Sleeper()
     http = new_http_client("ftp://h.example/api/", None, 5.0, max_connections=10)
-    sender = Sender(http, auth_headers=dict, retry=RetryPolicy(sleep=sleeper))
+    sender = Sender(
+        http,
+        auth_headers=dict,
+        retry=RetryPolicy(sleep=sleeper),
+        limiter=None,
+        max_concurrency=6,
+        service="helpdesk",
+        deadline=5.0,
+    )
     try:
         with pytest.raises(TransportFailure) as failed:
             await sender.send(
