@@ -118,7 +118,7 @@ class Sender:
         label: str,
         write: bool,
         idempotent: bool,
-        bucket: str = "general",
+        bucket: str = GENERAL,
         params: Mapping[str, Any] | None = None,
         data: Mapping[str, Any] | None = None,
         json_body: Any = None,
