@@ -100,7 +100,6 @@ class Sender:
         self._gate = ThrottleGate()
         self._halted = asyncio.Event()
         self._waiting: set[asyncio.Task[Any]] = set()  # tasks waiting to send
-        self._cancelled_by_halt: set[asyncio.Task[Any]] = set()
         self.calls = 0
         self.calls_by_path: Counter[str] = Counter()
         # Seconds the calls waited for the client-side rate limiter (added up over tasks
@@ -270,13 +269,14 @@ class Sender:
         """Send nothing more: requests not yet sent raise `Halted`."""
         self._halted.set()
         for task in self._waiting:
-            self._cancelled_by_halt.add(task)
             task.cancel()
 
     async def _unless_halted(self, waiting: Awaitable[T]) -> T:
         """Await `waiting` in this task (no extra hop, so the rate limiter's clock stays
         exact), or raise `Halted` as soon as the client is halted: `halt` cancels the
-        waiting tasks, and that cancellation becomes `Halted` here."""
+        waiting tasks, and that cancellation becomes `Halted` here. A task waits here only
+        while the client is not halted (it is refused at once after), so a cancellation met
+        once halted is the halt's; one met before is the caller's own, and is raised."""
         if self._halted.is_set():
             if asyncio.iscoroutine(waiting):
                 waiting.close()
@@ -287,9 +287,8 @@ class Sender:
         try:
             return await waiting
         except asyncio.CancelledError:
-            if not self._halted.is_set() or task not in self._cancelled_by_halt:
+            if not self._halted.is_set():
                 raise
-            self._cancelled_by_halt.discard(task)
             task.uncancel()
             raise Halted() from None
         finally:
