@@ -110,3 +110,22 @@ def test_a_run_cut_short_says_so_in_its_end_record(tmp_path: Path) -> None:
         "in_flight": ["b"],
         "stopped_at_once": True,
     }
+
+
+def test_a_failed_run_is_stopped_with_its_counts() -> None:
+    report = ApplyReport(done=["a"], failed=[("b", "400 no")], not_attempted=["c"], total=3)
+    assert _end_record(report) == {
+        "result": "stopped",
+        "done": 1,
+        "failed": 1,
+        "partial": 0,
+        "not_attempted": 1,
+        "operations": 0,
+    }
+
+
+def test_a_run_cut_short_with_every_change_accounted_for_adds_none_unstarted() -> None:
+    # 3 changes: a done, b in flight with no outcome, c not attempted: none left over.
+    report = ApplyReport(done=["a"], not_attempted=["c"], in_flight=["b"], total=3)
+    record = _end_record(report, cut=True)
+    assert (record["done"], record["not_attempted"], record["in_flight"]) == (1, 1, ["b"])
