@@ -125,7 +125,15 @@ def test_a_failed_run_is_stopped_with_its_counts() -> None:
 
 
 def test_a_run_cut_short_with_every_change_accounted_for_adds_none_unstarted() -> None:
-    # 3 changes: a done, b in flight with no outcome, c not attempted: none left over.
-    report = ApplyReport(done=["a"], not_attempted=["c"], in_flight=["b"], total=3)
+    # 4 changes: a done, b in flight with no outcome, c not attempted, d failed: none
+    # left over.
+    report = ApplyReport(
+        done=["a"], failed=[("d", "400 no")], not_attempted=["c"], in_flight=["b"], total=4
+    )
     record = _end_record(report, cut=True)
-    assert (record["done"], record["not_attempted"], record["in_flight"]) == (1, 1, ["b"])
+    assert (record["done"], record["failed"], record["not_attempted"], record["in_flight"]) == (
+        1,
+        1,
+        1,
+        ["b"],
+    )
