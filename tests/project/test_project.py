@@ -16,7 +16,7 @@ from reconciler.project import (
     resolve,
     select,
 )
-from reconciler.project.environments import affected
+from reconciler.project.environments import affected, listings
 from reconciler.project.load import find_project_file
 
 GOOD = """\
@@ -217,7 +217,8 @@ def test_the_committed_schema_is_current() -> None:
 # The project file (project/load.py, environments.py), whole messages: where the project file is
 # found (here, above, not at all), a file that cannot be read or decoded, every problem of a bad
 # file at once; the selection error and the wrong-tenant guard in full; the variables an
-# environment's connection is made from; which changed files concern it.
+# environment's connection is made from; which changed files concern it; the listing of the
+# project file given.
 
 TWO = """\
 environments:
@@ -398,3 +399,25 @@ def test_an_environment_without_safety_overrides_keeps_the_manifests_brake(
     globex = resolve(load_project(write(tmp_path)), "globex")
     given = Safety(max_change_percent=12, min_existing=4, max_irreversible=2)
     assert globex.safety(given) == given
+
+
+def test_the_listing_is_of_the_project_file_given_not_of_the_one_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    given = write(tmp_path)
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    write(here, "environments:\n  other:\n    paths: [x]\n")
+    monkeypatch.chdir(here)
+    assert listings(given, ["a*"]) == [
+        {
+            "name": "acme",
+            "description": None,
+            "paths": [str(tmp_path / "baseline"), "/abs/acme"],
+            "var_files": [str(tmp_path / "vars" / "acme.yaml")],
+            "helpdesk_url": "https://acme.example.com/helpdesk",
+            "workspace_url": "https://ws.acme.example.com",
+            "credentials": {},
+            "wave": None,
+        }
+    ]
