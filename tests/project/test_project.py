@@ -196,6 +196,39 @@ def test_a_missing_credential_variable_is_named_never_its_value(tmp_path: Path) 
     )
 
 
+def test_every_missing_credential_variable_is_named_at_once(tmp_path: Path) -> None:
+    target = resolve(load_project(project(tmp_path)), "acme")
+    with pytest.raises(UsageError) as refused:
+        target.variables({})
+    assert str(refused.value) == (
+        "environment acme: ACME_HELPDESK_TOKEN (its HELPDESK_TOKEN), ACME_WORKSPACE_API_KEY "
+        f"(its WORKSPACE_API_KEY) not set ({tmp_path / 'reconciler.yaml'}:2:3)"
+    )
+
+
+def test_a_workspace_credential_alone_is_read_and_the_helpdesk_variables_serve(
+    tmp_path: Path,
+) -> None:
+    text = "environments:\n  ws:\n    paths: [x]\n    credentials: {WORKSPACE_API_KEY: WS_KEY}\n"
+    target = resolve(load_project(project(tmp_path, text)), "ws")
+    environ = {"WS_KEY": "ws-key", "WORKSPACE_API_KEY": "someone-elses", "HELPDESK_TOKEN": "t"}
+    assert target.variables(environ) == {
+        "WS_KEY": "ws-key",
+        "WORKSPACE_API_KEY": "ws-key",
+        "HELPDESK_TOKEN": "t",
+    }
+
+
+def test_each_environment_knows_every_variable_any_environment_reads_a_credential_from(
+    tmp_path: Path,
+) -> None:
+    loaded = load_project(project(tmp_path))
+    assert resolve(loaded, "globex").credential_variables == {
+        "ACME_HELPDESK_TOKEN",
+        "ACME_WORKSPACE_API_KEY",
+    }
+
+
 def test_without_credentials_the_plain_variables_serve(tmp_path: Path) -> None:
     target = resolve(load_project(project(tmp_path)), "globex")
     assert target.variables({"HELPDESK_TOKEN": "t"})["HELPDESK_TOKEN"] == "t"
@@ -367,6 +400,7 @@ def test_what_an_environment_is_made_of(tmp_path: Path) -> None:
     assert acme.var_files == (tmp_path / "vars/acme.yaml",)
     assert (acme.rate_limit, acme.search_rate_limit) == (None, 12)
     assert acme.where == f"{tmp_path / 'reconciler.yaml'}:2:3"
+    assert acme.root == globex.root == tmp_path  # var files outside it are not read
     assert project.where("nobody") == str(tmp_path / "reconciler.yaml")
     assert acme.variables({"X": "1"}) == {
         "X": "1",
