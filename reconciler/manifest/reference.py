@@ -54,8 +54,7 @@ def reference_markdown(schema: Schema | None = None) -> str:
     the order the top-level keys first use it (definitions nothing uses come last), each
     saying where in a manifest it is used."""
     schema = json_schema() if schema is None else schema
-    definitions: Schema = schema.get("$defs", {})
-    title = str(schema.get("title", "manifest")).capitalize()
+    title = str(schema["title"]).capitalize() if "title" in schema else "Manifest"
     lines = [f"# {title} reference", "", _INTRO, "", "## Top-level keys", ""]
     description = schema.get("description")
     if description:
@@ -65,7 +64,7 @@ def reference_markdown(schema: Schema | None = None) -> str:
         lines += ["", f"## {name}", ""]
         if places:
             lines += ["Used at: " + ", ".join(f"`{place}`" for place in places) + ".", ""]
-        lines += _definition_section(definitions[name])
+        lines += _definition_section(schema["$defs"][name])  # definition_uses names no other
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -73,9 +72,8 @@ def reference_markdown(schema: Schema | None = None) -> str:
 
 
 def _definition_section(definition: Schema) -> list[str]:
-    lines: list[str] = []
-    if definition.get("description"):
-        lines += [_paragraph(definition["description"]), ""]
+    description = definition.get("description")
+    lines = [_paragraph(description), ""] if description else []
     if "enum" in definition:
         lines.append("One of: " + ", ".join(f"`{value}`" for value in definition["enum"]) + ".")
         return lines
@@ -239,7 +237,8 @@ def definition_uses(schema: Schema) -> dict[str, list[str]]:
         visit(node.get("additionalProperties"), f"{place}.<name>", inside)
         visit(node.get("propertyNames"), f"{place} (keys)", inside)
 
-    visit({"properties": schema.get("properties", {})}, "", ())
+    for field, prop in schema.get("properties", {}).items():
+        visit(prop, field, ())
     for name in sorted(definitions):
         uses.setdefault(name, [])
     return uses

@@ -15,6 +15,7 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.models import Kind
 
 Path = tuple[str | int, ...]
+Reference = tuple[Kind, str, Path, Kind, str]  # (kind, entry key, path, kind referred to, name)
 
 
 def keyed_entries(desired: DesiredState, kind: Kind) -> list[tuple[str, BaseModel]]:
@@ -34,12 +35,14 @@ def entry_keys(desired: DesiredState, kind: Kind) -> list[str]:
     return [key for key, _ in keyed_entries(desired, kind)]
 
 
-def named_references(desired: DesiredState) -> Iterable[tuple[Kind, str, Path, Kind, str]]:
+def named_references(desired: DesiredState) -> Iterable[Reference]:
     """Names that refer to another kind's objects, as the table of kinds declares them
     (`KindSpec.references`): (kind, entry key, path, kind referred to, name). A
     permission's key is the name of the category it is for. In the order: names in fields,
     then keys that are names, then the items of lists (each in the table's order)."""
-    found: list[tuple[int, tuple[Kind, str, Path, Kind, str]]] = []
+    fields: list[Reference] = []
+    keys: list[Reference] = []
+    items: list[Reference] = []
     for row in KINDS:
         key_name = row.key_field_for(desired.settings.employee_key)
         for entry in desired.entries(row.kind):
@@ -47,9 +50,8 @@ def named_references(desired: DesiredState) -> Iterable[tuple[Kind, str, Path, K
             for name, target in row.references:
                 value = getattr(entry, name)
                 if isinstance(value, list):
-                    found += [
-                        (2, (row.kind, key, (name, i), target, v)) for i, v in enumerate(value)
-                    ]
+                    items += [(row.kind, key, (name, i), target, v) for i, v in enumerate(value)]
                 elif value:
-                    found.append((int(name == key_name), (row.kind, key, (name,), target, value)))
-    return [reference for _, reference in sorted(found, key=lambda item: item[0])]
+                    found = keys if name == key_name else fields
+                    found.append((row.kind, key, (name,), target, value))
+    return fields + keys + items

@@ -43,7 +43,7 @@ def formers_of(desired: DesiredState, row: KindSpec) -> list[Formers]:
     employee_key = desired.settings.employee_key
     found = []
     for key, entry in keyed_entries(desired, row.kind):
-        written = tuple(getattr(entry, PREVIOUSLY, None) or ())
+        written = tuple(getattr(entry, PREVIOUSLY) or ())
         normal = row.normalise(key, employee_key)
         if written and normal is not None:
             normals = tuple(row.normalise(w, employee_key) for w in written)

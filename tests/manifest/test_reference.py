@@ -384,3 +384,23 @@ def test_a_field_name_over_two_lines_is_still_one_row() -> None:
 def test_the_last_section_ends_as_written() -> None:
     text = reference_markdown({"properties": {}, "$defs": {"Mark": {"description": "An X"}}})
     assert text.endswith("\n## Mark\n\nAn X\n")
+
+
+TABLE_HEAD = "| field | type | required | default | description |\n|---|---|---|---|---|\n"
+
+
+def after_the_intro(text: str) -> str:
+    return text[text.index("\n\n## Top-level keys") :]
+
+
+def test_a_schema_of_definitions_only_has_an_empty_table_of_top_level_keys() -> None:
+    schema = {"$defs": {"Mark": {"description": "A mark.", "enum": ["x"]}}}
+    assert definition_uses(schema) == {"Mark": []}
+    assert after_the_intro(reference_markdown(schema)) == (
+        f"\n\n## Top-level keys\n\n{TABLE_HEAD}\n## Mark\n\nA mark.\n\nOne of: `x`.\n"
+    )
+
+
+def test_a_last_definition_with_nothing_to_say_ends_the_file_at_its_heading_as_written() -> None:
+    text = reference_markdown({"properties": {}, "$defs": {"Later ": {}}})
+    assert after_the_intro(text) == f"\n\n## Top-level keys\n\n{TABLE_HEAD}\n## Later \n"

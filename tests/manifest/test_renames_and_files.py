@@ -45,6 +45,16 @@ RENAMES = [
         ],
     ),
     (
+        "claimed by two employees, the first keyed with spaces around its id",
+        "settings:\n  employee_key: employee_id\nworkspace:\n  employees:\n"
+        '    - employee_id: " E1 "\n      previously: [E0]\n'
+        "    - employee_id: E2\n      previously: [E0]\n",
+        [
+            "8:20: former key 'E0' is also listed under employee 'E1': one live employee "
+            "cannot become two; keep it under one entry"
+        ],
+    ),
+    (
         "an asset's own serial number",
         "assets:\n  - serial_number: S1\n    previously: [s1]\n",
         ["3:18: former key 's1' is this asset's own key"],

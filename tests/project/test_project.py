@@ -16,7 +16,7 @@ from reconciler.project import (
     resolve,
     select,
 )
-from reconciler.project.environments import affected
+from reconciler.project.environments import affected, listings
 from reconciler.project.load import find_project_file
 
 GOOD = """\
@@ -196,6 +196,39 @@ def test_a_missing_credential_variable_is_named_never_its_value(tmp_path: Path) 
     )
 
 
+def test_every_missing_credential_variable_is_named_at_once(tmp_path: Path) -> None:
+    target = resolve(load_project(project(tmp_path)), "acme")
+    with pytest.raises(UsageError) as refused:
+        target.variables({})
+    assert str(refused.value) == (
+        "environment acme: ACME_HELPDESK_TOKEN (its HELPDESK_TOKEN), ACME_WORKSPACE_API_KEY "
+        f"(its WORKSPACE_API_KEY) not set ({tmp_path / 'reconciler.yaml'}:2:3)"
+    )
+
+
+def test_a_workspace_credential_alone_is_read_and_the_helpdesk_variables_serve(
+    tmp_path: Path,
+) -> None:
+    text = "environments:\n  ws:\n    paths: [x]\n    credentials: {WORKSPACE_API_KEY: WS_KEY}\n"
+    target = resolve(load_project(project(tmp_path, text)), "ws")
+    environ = {"WS_KEY": "ws-key", "WORKSPACE_API_KEY": "someone-elses", "HELPDESK_TOKEN": "t"}
+    assert target.variables(environ) == {
+        "WS_KEY": "ws-key",
+        "WORKSPACE_API_KEY": "ws-key",
+        "HELPDESK_TOKEN": "t",
+    }
+
+
+def test_each_environment_knows_every_variable_any_environment_reads_a_credential_from(
+    tmp_path: Path,
+) -> None:
+    loaded = load_project(project(tmp_path))
+    assert resolve(loaded, "globex").credential_variables == {
+        "ACME_HELPDESK_TOKEN",
+        "ACME_WORKSPACE_API_KEY",
+    }
+
+
 def test_without_credentials_the_plain_variables_serve(tmp_path: Path) -> None:
     target = resolve(load_project(project(tmp_path)), "globex")
     assert target.variables({"HELPDESK_TOKEN": "t"})["HELPDESK_TOKEN"] == "t"
@@ -217,7 +250,8 @@ def test_the_committed_schema_is_current() -> None:
 # The project file (project/load.py, environments.py), whole messages: where the project file is
 # found (here, above, not at all), a file that cannot be read or decoded, every problem of a bad
 # file at once; the selection error and the wrong-tenant guard in full; the variables an
-# environment's connection is made from; which changed files concern it.
+# environment's connection is made from; which changed files concern it; the listing of the
+# project file given.
 
 TWO = """\
 environments:
@@ -366,6 +400,7 @@ def test_what_an_environment_is_made_of(tmp_path: Path) -> None:
     assert acme.var_files == (tmp_path / "vars/acme.yaml",)
     assert (acme.rate_limit, acme.search_rate_limit) == (None, 12)
     assert acme.where == f"{tmp_path / 'reconciler.yaml'}:2:3"
+    assert acme.root == globex.root == tmp_path  # var files outside it are not read
     assert project.where("nobody") == str(tmp_path / "reconciler.yaml")
     assert acme.variables({"X": "1"}) == {
         "X": "1",
@@ -398,3 +433,25 @@ def test_an_environment_without_safety_overrides_keeps_the_manifests_brake(
     globex = resolve(load_project(write(tmp_path)), "globex")
     given = Safety(max_change_percent=12, min_existing=4, max_irreversible=2)
     assert globex.safety(given) == given
+
+
+def test_the_listing_is_of_the_project_file_given_not_of_the_one_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    given = write(tmp_path)
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    write(here, "environments:\n  other:\n    paths: [x]\n")
+    monkeypatch.chdir(here)
+    assert listings(given, ["a*"]) == [
+        {
+            "name": "acme",
+            "description": None,
+            "paths": [str(tmp_path / "baseline"), "/abs/acme"],
+            "var_files": [str(tmp_path / "vars" / "acme.yaml")],
+            "helpdesk_url": "https://acme.example.com/helpdesk",
+            "workspace_url": "https://ws.acme.example.com",
+            "credentials": {},
+            "wave": None,
+        }
+    ]
