@@ -306,7 +306,7 @@ class Planner:
     ) -> None:
         """A diagnostic of the entry `key`, located at its value `at` when given (and
         known; `exact`: only there), else at the entry."""
-        where = self.ctx.desired.location(self.kind, key, *at) if at else None
+        where = self.ctx.desired.location(self.kind, key, *at)
         location = where if exact else where or self.ctx.location(self.kind, key)
         self.result.diagnostics.append(report(message, address(self.kind, key), remedy, location))
 

@@ -86,7 +86,7 @@ async def scoped_ids(reader: Reader, kind: str, field: str, live: Any = None) ->
 
 def users_filters(scope: Any, company: int | None, department: int | None) -> dict[str, Any]:
     """The `Users` filters of one read: the scope's `listMode`, one company, one department."""
-    mode = getattr(scope, "list_mode", None)
+    mode = scope.list_mode
     given = {"listMode": None if mode is None else mode.value}
     given |= {"companyId": company, "departmentId": department}
     return {k: v for k, v in given.items() if v is not None}

@@ -260,6 +260,13 @@ def test_no_catalogue_read_means_no_field_exists() -> None:
     )
 
 
+def test_a_catalogue_read_without_the_usage_type_has_no_field_of_it() -> None:
+    other_usage = CustomFieldCatalogue({USAGE + 1: CATALOGUE.by_usage[USAGE]})
+    assert run("Nickname", "Bob", None, catalogue=other_usage) == problem(
+        "custom field 'Nickname' does not exist", None
+    )
+
+
 def test_a_problem_or_an_equal_value_does_not_stop_the_fields_after_it() -> None:
     fields, operations, problems = diff_values(
         catalogue=CATALOGUE,

@@ -64,6 +64,12 @@ def test_a_user_whose_create_was_lost_is_found_by_username() -> None:
     assert locate(UsersResource(), "users", "jdoe", missing) is None
 
 
+@pytest.mark.parametrize("answer", [None, "", []])
+def test_a_user_lookup_answered_without_a_user_object_finds_no_user(answer: Any) -> None:
+    # An empty body, or one that is no User object: nothing says the create went through.
+    assert locate(UsersResource(), "users", "jdoe", Helpdesk([], answer)) is None
+
+
 def test_an_error_while_looking_for_a_user_is_not_taken_for_absence() -> None:
     error = ApiError(500, "GET", "/UserByUsername", "internal error")
     with pytest.raises(ApiError) as raised:

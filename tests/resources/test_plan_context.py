@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from reconciler.kinds.employees.reader import LiveEmployees
 from reconciler.kinds.register import RESOURCES
 from reconciler.live import read_live
 from reconciler.manifest.desired import DesiredState
@@ -84,6 +85,19 @@ def test_the_names_offered_for_an_unknown_reference() -> None:
     assert ctx.live_names("assets") == []
     assert ctx.known_names("companies") == ["Initech", "Globex"]  # live, then written
     assert ctx.known_names("departments") == ["Finance", "Human Resources", "Finance"]
+
+
+def test_employees_are_offered_by_the_employee_key_as_the_manifests_write_it() -> None:
+    """Live employees are keyed records without names to offer: only the manifests' keys."""
+    manifest = {
+        "settings": {"employee_key": "employeeNumber"},
+        "workspace": {"employees": [{"employeeNumber": "E-7", "email": "amy@acme.com"}]},
+    }
+    desired = DesiredState.from_manifest(Manifest.model_validate(manifest))
+    live = LiveEmployees(key_field="employeeNumber", by_key={"E-1": ({"employeeNumber": "E-1"},)})
+    ctx = PlanContext(desired, {"workspace.employees": live}, frozenset())
+    assert ctx.live_names("workspace.employees") == []
+    assert ctx.known_names("workspace.employees") == ["E-7"]
 
 
 def test_each_kind_counts_and_keys_the_live_objects_read() -> None:

@@ -137,7 +137,7 @@ def test_categories_whose_technicians_were_not_read_are_an_error_when_pruning() 
     desired = DesiredState.from_manifest(
         Manifest.model_validate({"tech_permissions": [{"category": "Hardware", "technicians": []}]})
     )
-    categories = _live((1, "Hardware", None), (2, "Network", None))
+    categories = _live((1, "Hardware", None), (2, "Network", None), (3, "Printers", None))
     live = {"categories": categories, "tech_permissions": LiveTechPermissions({1: ()})}
     ctx = PlanContext(desired, live, frozenset({"tech_permissions"}))
     result = TechPermissionsResource().diff(ctx)
@@ -146,8 +146,8 @@ def test_categories_whose_technicians_were_not_read_are_an_error_when_pruning() 
         (
             "error",
             None,
-            "the technicians of 1 categories not in the manifests were not read, so their "
-            "permissions cannot be pruned (Network)",
+            "the technicians of 2 categories not in the manifests were not read, so their "
+            "permissions cannot be pruned (Network, Printers)",
             "plan again; if this persists, it is a bug of the reconciler",
         )
     ]
