@@ -512,6 +512,65 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
         ],
     ),
     (
+        "address a number",
+        _set("changes[2].address", 7),
+        [
+            "changes[2].address: expected a string, found a number",
+            'changes[2].address: "" is not the address of kind "users" and key "gone"',
+        ],
+    ),
+    (
+        "source a number",
+        _set("changes[0].source", 3),
+        ["changes[0].source: expected a string, found a number"],
+    ),
+    (
+        "sources of another change",
+        _set("changes[0].sources", ["other.yaml:1"]),
+        ["changes[0].sources: does not start with the change's source"],
+    ),
+    (
+        "asserted not a flag",
+        _set("changes[0].asserted", "yes"),
+        ["changes[0].asserted: expected true or false, found a string"],
+    ),
+    (
+        "renamed_from a number",
+        _set("changes[1].renamed_from", 5),
+        ["changes[1].renamed_from: expected a string, found a number"],
+    ),
+    (
+        "operation of numbers",
+        _both(
+            *(
+                _set(f"changes[0].operations[0].{name}", 1)
+                for name in ("service", "method", "path", "creates", "description")
+            )
+        ),
+        [
+            f"changes[0].operations[0].{name}: expected a string, found a number"
+            for name in ("creates", "service", "method", "path", "description")
+        ],
+    ),
+    ("missing warnings", _delete("warnings"), ["warnings: missing"]),
+    ("missing errors", _delete("errors"), ["errors: missing"]),
+    (
+        "sources of numbers",
+        _set("changes[0].sources", [5]),
+        [
+            "changes[0].sources[0]: expected a string, found a number",
+            "changes[0].sources: does not start with the change's source",
+        ],
+    ),
+    (
+        "ref before",
+        _set("changes[1].fields[0].before", {"known_after_apply": "companies"}),
+        [
+            'changes[1].fields[0].before.known_after_apply: expected "address.attribute", '
+            'found "companies"'
+        ],
+    ),
+    (
         "two problems",
         _both(_set("changes[0].reason", 1), _set("errors", None)),
         [
