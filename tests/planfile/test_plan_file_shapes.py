@@ -27,6 +27,7 @@ from reconciler.plans import (
     Operation,
     Plan,
     Ref,
+    RenameHint,
     error,
     note,
     warning,
@@ -877,7 +878,7 @@ def test_a_long_var_file_path_is_shortened_to_300_characters_in_a_message() -> N
 
 # A plan read back from its JSON (planfile/shape.py) is the plan that was written, every optional
 # part of a change and of the plan included: overlays' lines, a rename, the dependencies, the
-# reason, a removal, asserted values, notes, the brake and the scope.
+# reason, a removal, rename hints, asserted values, notes, the brake and the scope.
 
 CHANGE = Change(
     "users",
@@ -903,6 +904,16 @@ EVERY_PART_PLAN = Plan(
     (
         CHANGE,
         Change("companies", "Old", Action.delete, removal=True, source="c.yaml:1"),
+        Change(
+            "companies",
+            "Acme Corp",
+            Action.create,
+            rename_hints=(
+                RenameHint(
+                    "Acme", 12, "both have the e-mail domain acme.com", "previously: [Acme]"
+                ),
+            ),
+        ),
     ),
     warnings=(warning("w", 'users["ann"]', "do this", "users.yaml:3:1"),),
     errors=(error("e"),),
