@@ -8,7 +8,7 @@ Pure: the live state and the desired state are given."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -76,7 +76,7 @@ def selections(targets: Iterable[str], excludes: Iterable[str]) -> tuple[list[Se
 def unmatched(
     selectors: Iterable[Selector],
     desired: DesiredState,
-    live_kinds: Any,
+    live_kinds: Mapping[str, Any],
     changes: Sequence[Change],
     flag: str,
 ) -> list[Diagnostic]:
@@ -126,15 +126,16 @@ def _in_manifests(kind: str, key: str, desired: DesiredState) -> bool:
     wanted = normalise_key(kind, key, employee_key)
     field = key_field(kind, employee_key)
     for entry in desired.entries(kind):
-        if normalise_key(kind, getattr(entry, field, None), employee_key) == wanted:
+        # Every entry has its key: loading refuses one without.
+        if normalise_key(kind, getattr(entry, field), employee_key) == wanted:
             return True
     return False
 
 
-def _in_live(kind: str, key: str, live_kinds: Any, desired: DesiredState) -> bool:
-    """Live objects by key, where the kind's live state keeps them by key (`by_key`)."""
-    data = live_kinds.get(kind) if live_kinds is not None else None
-    by_key = getattr(data, "by_key", None)
+def _in_live(kind: str, key: str, live_kinds: Mapping[str, Any], desired: DesiredState) -> bool:
+    """Live objects by key, where the kind's live state keeps them by key (`by_key`); a
+    kind not read has no entry in `live_kinds`."""
+    by_key = getattr(live_kinds.get(kind), "by_key", None)
     if by_key is None:
         return False
     wanted = normalise_key(kind, key, desired.settings.employee_key)

@@ -27,6 +27,7 @@ from reconciler.plans import (
     Operation,
     Plan,
     Ref,
+    RenameHint,
     error,
     note,
     warning,
@@ -458,6 +459,119 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
         ["made_from.live_digest: differs from live_digest"],
     ),
     (
+        "made_from null",
+        _set("made_from", None),
+        ["made_from: expected an object, found null"],
+    ),
+    ("made_from without targets", _delete("made_from.targets"), ["made_from.targets: missing"]),
+    (
+        "prune not a flag",
+        _set("made_from.prune", "yes"),
+        ["made_from.prune: expected true or false, found a string"],
+    ),
+    ("without var files", _delete("made_from.var_files"), ["made_from.var_files: missing"]),
+    (
+        "version 1 without var files",
+        _both(_set("made_from.version", 1), _delete("made_from.var_files")),
+        ["made_from.var_files: missing"],
+    ),
+    (
+        "version 1 var files not a list",
+        _both(_set("made_from.version", 1), _set("made_from.var_files", "vars/prod.yaml")),
+        ["made_from.var_files: expected a list, found a string"],
+    ),
+    (
+        "var file digest a number",
+        _set("made_from.var_files[0].digest", 5),
+        [
+            "made_from.var_files[0].digest: expected a string, found a number",
+            "made_from.var_files[0].digest: expected a sha256: digest",
+        ],
+    ),
+    (
+        "var file path a number",
+        _set("made_from.var_files[0].path", 5),
+        ["made_from.var_files[0].path: expected a string, found a number"],
+    ),
+    (
+        "asserted reason a number",
+        _set("asserted[0].reason", 1),
+        ["asserted[0].reason: expected a string, found a number"],
+    ),
+    (
+        "rename hint not an object",
+        _set("changes[0].rename_hints", ["john"]),
+        ["changes[0].rename_hints[0]: expected an object, found a string"],
+    ),
+    (
+        "rename hint of numbers",
+        _set("changes[0].rename_hints", [{"key": 1, "id": 2, "reason": 3, "previously": 4}]),
+        [
+            "changes[0].rename_hints[0].key: expected a string, found a number",
+            "changes[0].rename_hints[0].reason: expected a string, found a number",
+            "changes[0].rename_hints[0].previously: expected a string, found a number",
+        ],
+    ),
+    (
+        "address a number",
+        _set("changes[2].address", 7),
+        [
+            "changes[2].address: expected a string, found a number",
+            'changes[2].address: "" is not the address of kind "users" and key "gone"',
+        ],
+    ),
+    (
+        "source a number",
+        _set("changes[0].source", 3),
+        ["changes[0].source: expected a string, found a number"],
+    ),
+    (
+        "sources of another change",
+        _set("changes[0].sources", ["other.yaml:1"]),
+        ["changes[0].sources: does not start with the change's source"],
+    ),
+    (
+        "asserted not a flag",
+        _set("changes[0].asserted", "yes"),
+        ["changes[0].asserted: expected true or false, found a string"],
+    ),
+    (
+        "renamed_from a number",
+        _set("changes[1].renamed_from", 5),
+        ["changes[1].renamed_from: expected a string, found a number"],
+    ),
+    (
+        "operation of numbers",
+        _both(
+            *(
+                _set(f"changes[0].operations[0].{name}", 1)
+                for name in ("service", "method", "path", "creates", "description")
+            )
+        ),
+        [
+            f"changes[0].operations[0].{name}: expected a string, found a number"
+            for name in ("creates", "service", "method", "path", "description")
+        ],
+    ),
+    ("missing warnings", _delete("warnings"), ["warnings: missing"]),
+    ("missing errors", _delete("errors"), ["errors: missing"]),
+    (
+        "sources of numbers",
+        _set("changes[0].sources", [5]),
+        [
+            "changes[0].sources[0]: expected a string, found a number",
+            "changes[0].sources: does not start with the change's source",
+        ],
+    ),
+    (
+        "ref before",
+        _set("changes[1].fields[0].before", {"known_after_apply": "companies"}),
+        [
+            'changes[1].fields[0].before.known_after_apply: expected "address.attribute", '
+            'found "companies"'
+        ],
+    ),
+    (
         "two problems",
         _both(_set("changes[0].reason", 1), _set("errors", None)),
         [
@@ -646,6 +760,31 @@ def test_a_bad_plan_is_refused_naming_its_source(read: Any, first: str) -> None:
     assert refused.value.problems[0].startswith(first)
 
 
+def test_a_plan_given_as_data_names_a_value_json_cannot_hold_by_its_type() -> None:
+    data = saved_data()
+    data["changes"] = tuple(data["changes"])
+    with pytest.raises(PlanFileError) as refused:
+        plan_from_dict(data, source="data")
+    assert refused.value.problems == ["data: changes: expected a list, found tuple"]
+
+
+def test_a_saved_plan_file_holds_the_plan_data_the_caller_gives(tmp_path: Path) -> None:
+    data = PLAN.to_dict()
+    data["changes"][0]["cause"] = "drift"  # what only the caller knows of each change
+    write_plan_file(tmp_path / "plan.json", PLAN, INPUTS, data)
+    written = json.loads((tmp_path / "plan.json").read_text(encoding="utf-8"))
+    assert written == {**data, "made_from": {**INPUTS.to_dict(), "live_digest": LIVE}}
+
+
+def test_a_var_file_is_recorded_by_its_path_as_given_and_the_digest_of_its_content(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "prod.yaml").write_text("region: eu\n", encoding="utf-8")
+    assert VarFile.of(tmp_path / "prod.yaml") == VarFile(
+        str(tmp_path / "prod.yaml"), "sha256:" + hashlib.sha256(b"region: eu\n").hexdigest()
+    )
+
+
 def test_a_plan_file_names_its_path_in_each_problem(tmp_path: Path) -> None:
     data = saved_data()
     data["made_from"]["live_digest"] = 5
@@ -728,9 +867,18 @@ def test_every_var_file_a_plan_was_made_with_is_named(tmp_path: Path) -> None:
     )
 
 
+def test_a_long_var_file_path_is_shortened_to_300_characters_in_a_message() -> None:
+    recorded = VarFile("a" * 200 + "b" * 101, "sha256:" + "c" * 64)
+    assert var_file_mismatch((recorded,), ()) == (
+        f"the saved plan was made with --var-file {'a' * 200}...{'b' * 97} (sha256:cccccccc...); "
+        "0 --var-file given: give the same var files (a saved plan names them, never reads "
+        "them), or plan again"
+    )
+
+
 # A plan read back from its JSON (planfile/shape.py) is the plan that was written, every optional
 # part of a change and of the plan included: overlays' lines, a rename, the dependencies, the
-# reason, a removal, asserted values, notes, the brake and the scope.
+# reason, a removal, rename hints, asserted values, notes, the brake and the scope.
 
 CHANGE = Change(
     "users",
@@ -756,6 +904,16 @@ EVERY_PART_PLAN = Plan(
     (
         CHANGE,
         Change("companies", "Old", Action.delete, removal=True, source="c.yaml:1"),
+        Change(
+            "companies",
+            "Acme Corp",
+            Action.create,
+            rename_hints=(
+                RenameHint(
+                    "Acme", 12, "both have the e-mail domain acme.com", "previously: [Acme]"
+                ),
+            ),
+        ),
     ),
     warnings=(warning("w", 'users["ann"]', "do this", "users.yaml:3:1"),),
     errors=(error("e"),),

@@ -3,11 +3,15 @@ tests/e2e/test_addresses.py): an unknown kind is a usage error that lists the ki
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from reconciler.errors import UsageError
-from reconciler.plans import Action, Change
-from reconciler.plans.addresses import Selector, split_address
+from reconciler.manifest.desired import DesiredState
+from reconciler.manifest.loader import load_manifests
+from reconciler.plans import Action, Change, Diagnostic, error
+from reconciler.plans.addresses import Selector, split_address, unmatched
 
 KINDS = (
     "companies, departments, categories, users, tech_permissions, assets, automation_rules, "
@@ -64,3 +68,42 @@ def test_a_selector_matches_its_key_however_spelt_and_the_key_a_rename_gives_up(
     assert Selector.parse("users/tina.nguyen").matches(renamed)
     assert not Selector.parse("users/tina").matches(plain)
     assert Selector.parse('users["Bob"]') == Selector("users", "Bob")
+
+
+def test_a_selector_naming_a_manifest_entry_of_a_kind_not_read_names_something(
+    tmp_path: Path,
+) -> None:
+    # The workspace service not configured: its employees are neither read nor planned,
+    # and a selector names an entry by its key as written (`employeeNumber`), case and all.
+    selectors = [
+        Selector.parse('workspace.employees["E-1"]'),
+        Selector.parse("workspace.employees/e-1"),
+    ]
+    assert unmatched(selectors, _employees(tmp_path), {}, [], "--target") == [
+        _matches_nothing("--target workspace.employees/e-1")
+    ]
+
+
+def test_a_selector_built_in_code_is_named_by_its_kind_and_key(tmp_path: Path) -> None:
+    selectors = [Selector("workspace.employees", "E-9")]
+    assert unmatched(selectors, _employees(tmp_path), {}, [], "--exclude") == [
+        _matches_nothing("--exclude workspace.employees/E-9")
+    ]
+
+
+def _employees(tmp_path: Path) -> DesiredState:
+    manifest = tmp_path / "employees.yaml"
+    manifest.write_text(
+        "settings: {employee_key: employeeNumber}\n"
+        "workspace:\n  employees:\n    - {employeeNumber: E-1, email: a@acme.com}\n",
+        encoding="utf-8",
+    )
+    return load_manifests([manifest], env={})
+
+
+def _matches_nothing(selector: str) -> Diagnostic:
+    return error(
+        f"{selector} matches no manifest entry and no live object",
+        remedy='use an address as the plan prints it, e.g. workspace.employees["KEY"], '
+        "or KIND or KIND/KEY",
+    )

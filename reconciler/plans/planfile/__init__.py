@@ -170,16 +170,18 @@ def read_plan_file(path: Path) -> SavedPlan:
 def saved_plan_from_json(text: str | bytes, *, source: str = "plan") -> SavedPlan:
     data = _load_json(text, source)
     reader = PlanReader(source, extra={MADE_FROM})
-    plan = reader.plan(data)
-    inputs = _read_inputs(reader, data.get(MADE_FROM) if isinstance(data, dict) else None)
-    if isinstance(data, dict) and MADE_FROM not in data and not reader.problems:
-        reader.problems.append(
-            f"{source}: {MADE_FROM}: missing: this file was not saved by `plan --out` of this "
-            "version; plan again with --out"
-        )
+    plan = reader.plan(data)  # a file that is no object is refused by it already
+    if not isinstance(data, dict) or MADE_FROM not in data:
+        if not reader.problems:
+            reader.problems.append(
+                f"{source}: {MADE_FROM}: missing: this file was not saved by `plan --out` of "
+                "this version; plan again with --out"
+            )
+        raise PlanFileError(reader.problems)
+    inputs = _read_inputs(reader, data[MADE_FROM])
     if reader.problems:
         raise PlanFileError(reader.problems)
-    if inputs.manifests_digest and plan.live_digest != data[MADE_FROM].get("live_digest"):
+    if plan.live_digest != data[MADE_FROM]["live_digest"]:  # both read as text above
         raise PlanFileError([f"{source}: {MADE_FROM}.live_digest: differs from live_digest"])
     # The asserted operations are executed too, so they are part of what was reviewed. A
     # change's `cause` (drift, pending) says why it is there, and its `rename_hints` advise
@@ -253,8 +255,6 @@ def _load_json(text: str | bytes, source: str) -> Any:
 
 
 def _read_inputs(reader: PlanReader, data: Any) -> PlanInputs:
-    if data is None:
-        return PlanInputs("")
     fields = reader.object(
         data,
         MADE_FROM,

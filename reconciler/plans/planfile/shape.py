@@ -225,11 +225,6 @@ class PlanReader:
             idempotent=self.flag(fields, "idempotent", where, default=True),
         )
 
-    def diagnostics(self, fields: dict[str, Any], severity: str) -> tuple[Diagnostic, ...]:
-        """The list named for `severity` ("warnings" of "warning"), each of it."""
-        name = f"{severity}s"
-        return tuple(self.items(fields.get(name, []), name, partial(self.diagnostic, severity)))
-
     def diagnostic(self, severity: str, data: Any, where: str) -> Diagnostic:
         fields = self.object(
             data, where, required={"message"}, optional={"address", "remedy", "location"}
