@@ -70,16 +70,21 @@ def test_a_log_that_lost_a_line_gets_no_end_record(tmp_path: Path) -> None:
     assert report.log_error == "cannot write the apply log: full"
 
 
-def test_an_interrupted_runs_end_record_is_written_as_it_ended(tmp_path: Path) -> None:
+def end_record(tmp_path: Path, report: ApplyReport, cut: bool) -> dict[str, object]:
+    """The end record a log writes for `report`, less its time (checked to be there)."""
     file = FillingFile(10_000)
+    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
+        _end(log, report, cut=cut)
+    record: dict[str, object] = json.loads(file.getvalue())
+    assert record.pop("time")
+    return record
+
+
+def test_an_interrupted_runs_end_record_is_written_as_it_ended(tmp_path: Path) -> None:
     report = ApplyReport(
         done=["a"], not_attempted=["b"], interrupted=True, total=2, operations_sent=1
     )
-    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
-        _end(log, report, cut=False)
-    record = json.loads(file.getvalue())
-    assert record.pop("time")
-    assert record == {
+    assert end_record(tmp_path, report, cut=False) == {
         "event": "end",
         "result": "interrupted",
         "done": 1,
@@ -93,13 +98,8 @@ def test_an_interrupted_runs_end_record_is_written_as_it_ended(tmp_path: Path) -
 
 
 def test_a_run_cut_short_says_so_in_its_end_record(tmp_path: Path) -> None:
-    file = FillingFile(10_000)
     report = ApplyReport(done=["a"], in_flight=["b"], total=3, operations_sent=1)
-    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
-        _end(log, report, cut=True)
-    record = json.loads(file.getvalue())
-    assert record.pop("time")
-    assert record == {
+    assert end_record(tmp_path, report, cut=True) == {
         "event": "end",
         "result": "interrupted",
         "done": 1,

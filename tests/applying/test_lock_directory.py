@@ -32,15 +32,21 @@ def test_the_first_apply_on_a_fresh_machine_makes_the_lock_directory(
         assert list((tmp_path / "configured" / "locks").glob("apply-*.lock"))
 
 
-def test_a_cache_that_cannot_be_written_falls_back_to_a_directory_of_the_user(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def cache_unwritable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No lock directory configured, a file where the cache directory should be, and the
+    temporary directory under `tmp_path / "tmp"`."""
     monkeypatch.delenv(LOCK_DIR_VARIABLE, raising=False)
     blocked = tmp_path / "cache"
     blocked.write_text("a file where the cache directory should be")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
+
+
+def test_a_cache_that_cannot_be_written_falls_back_to_a_directory_of_the_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache_unwritable(tmp_path, monkeypatch)
     found = lock_directory()
     assert found == tmp_path / "tmp" / f"reconciler-locks-{os.getuid()}"
     assert found.is_dir()
@@ -55,12 +61,7 @@ def test_without_user_ids_the_fallback_directory_is_named_for_the_login_name(
 ) -> None:
     """A system without numeric user ids (Windows) names the user's own directory with
     the login name, `USERNAME`, or `user` when it is not set."""
-    monkeypatch.delenv(LOCK_DIR_VARIABLE, raising=False)
-    blocked = tmp_path / "cache"
-    blocked.write_text("a file where the cache directory should be")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
-    (tmp_path / "tmp").mkdir()
+    cache_unwritable(tmp_path, monkeypatch)
     monkeypatch.delattr(os, "getuid")
     if username is None:
         monkeypatch.delenv("USERNAME", raising=False)

@@ -92,6 +92,21 @@ def admin_auth() -> HelpdeskAuth:
     return BasicAuth("admin", PASSWORDS["admin"])
 
 
+def client_over(
+    transport: httpx.AsyncBaseTransport, retry: RetryPolicy, **kwargs: Any
+) -> HelpdeskClient:
+    """A helpdesk client at `http://h` over `transport` (a script of answers), with no rate
+    limit of its own."""
+    return HelpdeskClient(
+        "http://h",
+        BasicAuth("admin", "pw"),
+        transport=transport,
+        limits=RateLimits(general=0, search=0),
+        retry=retry,
+        **kwargs,
+    )
+
+
 def helpdesk_client(
     state: SandboxState,
     auth: HelpdeskAuth | None = None,

@@ -31,6 +31,7 @@ from tests.clients.conftest import (
     Sleeper,
     admin_auth,
     api_requests,
+    client_over,
     endpoint_calls,
     fast_retry,
     helpdesk_client,
@@ -287,13 +288,7 @@ async def test_a_server_that_never_answers_is_given_up_once_retry_for_has_passed
         raise httpx.ReadTimeout("no answer", request=request)
 
     retry = fast_retry(Sleeper(), clock=clock, retry_for=10.0)
-    async with HelpdeskClient(
-        "http://h",
-        BasicAuth("admin", "pw"),
-        transport=httpx.MockTransport(handler),
-        limits=RateLimits(general=0, search=0),
-        retry=retry,
-    ) as client:
+    async with client_over(httpx.MockTransport(handler), retry) as client:
         with pytest.raises(TransportFailure) as caught:
             await client.companies()
     assert str(caught.value) == (
@@ -366,13 +361,7 @@ async def test_a_429_pauses_the_other_tasks_of_the_client() -> None:
             await asyncio.sleep(0)
         sent_while_waiting.append(len(sent) - before)
 
-    async with HelpdeskClient(
-        "http://h",
-        BasicAuth("admin", "pw"),
-        transport=httpx.MockTransport(handler),
-        limits=RateLimits(general=0, search=0),
-        retry=RetryPolicy(sleep=sleep),
-    ) as client:
+    async with client_over(httpx.MockTransport(handler), RetryPolicy(sleep=sleep)) as client:
         await asyncio.gather(*(client.companies() for _ in range(4)))
     assert sent_while_waiting == [0]
     assert len(sent) == 1 + 1 + 4
@@ -418,12 +407,8 @@ async def test_429_without_retry_after_waits_for_the_window_of_the_first_call() 
         clock.advance(20)
         await client.companies()
 
-    async with HelpdeskClient(
-        "http://h",
-        BasicAuth("admin", "pw"),
-        transport=transport,
-        limits=RateLimits(general=0, search=0),
-        retry=RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0),
+    async with client_over(
+        transport, RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0)
     ) as client:
         await client.companies()  # at 0 s
         await companies_later(client)  # 429 at 20 s, and again after each wait
@@ -439,12 +424,8 @@ async def test_a_429_on_a_search_waits_for_the_window_of_the_first_search() -> N
     sleeper = Sleeper(clock)
     limited = httpx.Response(429, text="API rate limit exceeded")
     transport, seen = scripted(httpx.Response(200, json=[]), limited)
-    async with HelpdeskClient(
-        "http://h",
-        BasicAuth("admin", "pw"),
-        transport=transport,
-        limits=RateLimits(general=0, search=0),
-        retry=RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0),
+    async with client_over(
+        transport, RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0)
     ) as client:
         await client.companies()  # the first call of the window, at 0 s
         clock.advance(30)

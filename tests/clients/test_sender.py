@@ -67,9 +67,9 @@ async def test_a_request_made_after_halt_is_never_sent() -> None:
     assert [str(w.message) for w in caught] == []  # no wait left unawaited
 
 
-async def test_a_request_waiting_for_a_free_slot_when_halted_is_never_sent() -> None:
-    release = asyncio.Event()
-    seen: list[str] = []
+def companies_held(release: asyncio.Event, seen: list[str]) -> httpx.MockTransport:
+    """Answers every request (the paths in `seen`), the companies' read only once
+    `release` is set: it holds the client's one slot meanwhile."""
 
     async def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request.url.path)
@@ -77,8 +77,14 @@ async def test_a_request_waiting_for_a_free_slot_when_halted_is_never_sent() -> 
             await release.wait()
         return httpx.Response(200, json={"UserID": 1} if "Authorization" in seen[-1] else [])
 
+    return httpx.MockTransport(handler)
+
+
+async def test_a_request_waiting_for_a_free_slot_when_halted_is_never_sent() -> None:
+    release = asyncio.Event()
+    seen: list[str] = []
     retry = RetryPolicy(sleep=Sleeper())
-    async with client_of(httpx.MockTransport(handler), retry, max_concurrency=1) as client:
+    async with client_of(companies_held(release, seen), retry, max_concurrency=1) as client:
         await client.authenticate()
         first = asyncio.create_task(client.companies())
         second = asyncio.create_task(client.departments())
@@ -98,15 +104,8 @@ async def test_a_request_waiting_for_a_free_slot_when_halted_is_never_sent() -> 
 async def test_a_request_made_after_halt_gives_up_at_once_while_every_slot_is_busy() -> None:
     release = asyncio.Event()
     seen: list[str] = []
-
-    async def handler(request: httpx.Request) -> httpx.Response:
-        seen.append(request.url.path)
-        if request.url.path.endswith("/Companies"):
-            await release.wait()
-        return httpx.Response(200, json={"UserID": 1} if "Authorization" in seen[-1] else [])
-
     retry = RetryPolicy(sleep=Sleeper())
-    async with client_of(httpx.MockTransport(handler), retry, max_concurrency=1) as client:
+    async with client_of(companies_held(release, seen), retry, max_concurrency=1) as client:
         await client.authenticate()
         first = asyncio.create_task(client.companies())
         while "/api/Companies" not in seen:

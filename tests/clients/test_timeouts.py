@@ -17,7 +17,7 @@ from reconciler.clients import (
 )
 from reconciler.clients.connection import Timeouts
 from reconciler.errors import TransportFailure
-from tests.clients.conftest import Sleeper
+from tests.clients.conftest import Sleeper, client_over
 from tests.clients.test_requests import Recorder
 
 pytestmark = pytest.mark.anyio
@@ -95,13 +95,8 @@ async def test_a_timeout_names_the_bound_of_the_answer_when_there_is_one(
             return httpx.Response(200, json={"UserID": 1})
         raise httpx.ReadTimeout("", request=request)
 
-    async with HelpdeskClient(
-        "http://h",
-        BasicAuth("admin", "pw"),
-        transport=httpx.MockTransport(handler),
-        limits=RateLimits(general=0, search=0),
-        retry=RetryPolicy(sleep=Sleeper(), max_attempts=2),
-        timeout=timeout,
+    async with client_over(
+        httpx.MockTransport(handler), RetryPolicy(sleep=Sleeper(), max_attempts=2), timeout=timeout
     ) as client:
         with pytest.raises(TransportFailure) as caught:
             await client.companies()
