@@ -13,12 +13,15 @@ import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
+from types import FrameType, SimpleNamespace
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from reconciler.cli import main
+from reconciler.plans import Plan
+from reconciler.run.apply import _run as run_apply
 from reconciler.terminal.interrupts import ApplyInterrupts, sigterm_as_interrupt
 
 SAID = (
@@ -159,3 +162,35 @@ def test_the_embedding_programs_sigterm_handler_is_given_back_after_a_command(
         assert signal.getsignal(signal.SIGTERM) is ours
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+class FailingSession:
+    """An apply session whose operations start, then an error no report describes ends it
+    (a bug, a disk full under the apply log)."""
+
+    async def __aenter__(self) -> FailingSession:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+    def interrupt(self) -> bool:
+        return True
+
+    async def apply(self, *, confirm: Any, progress: Any, saved: Any) -> Any:
+        progress.started(Plan(changes=()))  # the handlers are armed here
+        raise OSError(28, "No space left on device")
+
+
+def test_an_apply_ended_by_an_error_gives_back_the_handlers_from_before(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Ctrl-C ignored (a background job), SIGTERM the program's own: after an apply that
+    armed its handlers and then failed, both are as they were."""
+    connection = SimpleNamespace(helpdesk=None, rates=None)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with pytest.raises(OSError, match="No space left on device"):
+        asyncio.run(run_apply(FailingSession(), connection, True, None))
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    assert signal.getsignal(signal.SIGTERM) is ours
+    assert capsys.readouterr().err == "Applying: 0 API calls; no rate limit applies.\n"
