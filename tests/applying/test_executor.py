@@ -408,6 +408,28 @@ def test_a_lost_create_failing_to_be_located_fails_the_change() -> None:
     assert hd.tags() == ["new"]
 
 
+def test_a_lost_update_is_sent_again_not_taken_as_done_because_its_object_exists() -> None:
+    # The locator finds objects by their key: asked about an update, it would find the
+    # object that was there all along and count the update as made.
+    hd = FakeClient({"rename": [lost("/api/UpdateAsset"), "OK"]})
+    located: list[str] = []
+
+    async def locate(found: Change) -> Any:
+        located.append(found.address)
+        return 77
+
+    log = ListLog()
+    plan = plan_of(change("assets", "S1", op("rename", "/api/UpdateAsset", idempotent=False)))
+    report = run(plan, helpdesk=hd, locate=locate, log=log)
+    assert report == ApplyReport(done=['assets["S1"]'], operations_sent=1, total=1)
+    assert hd.tags() == ["rename", "rename"]
+    assert located == []
+    assert [(e["outcome"], e.get("created_id")) for e in log.entries] == [
+        ("unknown", None),
+        ("ok", None),
+    ]
+
+
 # -- removals -------------------------------------------------------------------------------
 
 
@@ -496,14 +518,21 @@ def test_removal_phases_are_the_order_even_against_a_declared_dependency() -> No
 
 
 def test_a_recovered_create_counts_as_one_operation_sent() -> None:
-    hd = FakeClient({"make": [OutcomeUnknown(None, "POST", "/api/Asset", "dropped")]})
-    plan = plan_of(create("assets", "SN-1", "make"))
+    hd = FakeClient(
+        {"co": [{"id": 7}], "make": [OutcomeUnknown(None, "POST", "/api/Asset", "dropped")]}
+    )
+    plan = plan_of(
+        create("companies", "Acme", "co", path="/api/Company"),
+        create("assets", "SN-1", "make", depends_on=['companies["Acme"]']),
+    )
 
     async def found(_: Change) -> Any:
         return 42
 
     report = asyncio.run(Executor(plan, helpdesk=hd, locate=found).run())
-    assert report.ok and report.recovered == 1 and report.operations_sent == 1
+    assert report == ApplyReport(
+        done=['companies["Acme"]', 'assets["SN-1"]'], operations_sent=2, recovered=1, total=2
+    )
 
 
 async def nowhere(found: Change) -> Any:
