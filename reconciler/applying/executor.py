@@ -91,7 +91,8 @@ class Executor:
         self.ids: dict[str, Any] = {}
         self.report = ApplyReport()
         self._stopping = False
-        self._finished: dict[str, asyncio.Event] = {}
+        # Set as each change ends, done or not: what its dependents wait for.
+        self._finished = {c.address: asyncio.Event() for c in plan.to_apply}
         self._succeeded: set[str] = set()
         self._running: list[str] = []  # changes whose operations are under way
 
@@ -110,7 +111,6 @@ class Executor:
     async def run(self) -> ApplyReport:
         changes = list(self.plan.to_apply)  # the asserted operations are sent too
         self.report.total = len(changes)
-        self._finished = {c.address: asyncio.Event() for c in changes}
         forward = [c for c in changes if not c.removal]
         removals = [c for c in changes if c.removal]
         forward_addresses = {c.address for c in forward}
@@ -146,13 +146,13 @@ class Executor:
             self._finished[change.address].set()
 
     async def _run_operations(self, change: Change) -> bool:
-        """The change's operations in order; False when it stopped or failed."""
-        done_any = False
+        """The change's operations in order, each once those before it were done; False
+        when it stopped or failed."""
         for index, operation in enumerate(change.operations):
+            # Before the first operation `_run_change` looked, with nothing awaited since:
+            # a run stopping here has done some of this change.
             if self._stopping:
-                (self.report.partial if done_any else self.report.not_attempted).append(
-                    change.address
-                )
+                self.report.partial.append(change.address)
                 return False
             try:
                 await self._perform(change, index, operation)
@@ -161,7 +161,7 @@ class Executor:
                 # waiting to retry) may have been carried out: stopped partway, not "not
                 # attempted".
                 reached = isinstance(stop, Halted) and stop.reached
-                (self.report.partial if done_any or reached else self.report.not_attempted).append(
+                (self.report.partial if index > 0 or reached else self.report.not_attempted).append(
                     change.address
                 )
                 return False
@@ -171,7 +171,6 @@ class Executor:
                 self._stopping = True
                 self.report.failed.append((change.address, str(err)))
                 return False
-            done_any = True
         return True
 
     async def _perform(self, change: Change, index: int, operation: Operation) -> None:
