@@ -322,6 +322,60 @@ def test_a_device_that_takes_nothing_is_refused_without_a_partial_line(tmp_path:
     assert str(full.value) == f"cannot write the apply log /dev/full: {os.strerror(errno.ENOSPC)}"
 
 
+class PiecemealFile(FillingFile):
+    """A log file that takes at most 16 bytes a write (as a pipe or a network share may),
+    on a disk with room for a few records."""
+
+    def write(self, data: Any) -> int:
+        return super().write(bytes(data)[:16])
+
+
+def test_a_file_that_takes_a_record_in_pieces_holds_it_once_whole(tmp_path: Path) -> None:
+    file = PiecemealFile(room=4096)
+    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
+        log.event("start", summary="3 to create")
+        log.event("end", result="ok")
+    lines = file.getvalue().decode().splitlines(keepends=True)
+    assert all(line.endswith("}\n") for line in lines)
+    assert [{k: v for k, v in json.loads(line).items() if k != "time"} for line in lines] == [
+        {"event": "start", "summary": "3 to create"},
+        {"event": "end", "result": "ok"},
+    ]
+
+
+class TimingOutFile(FillingFile):
+    """A log file on a network share whose writes time out, without the system's words."""
+
+    def write(self, data: Any) -> int:
+        raise TimeoutError()
+
+
+def test_a_write_error_without_the_systems_words_is_named_by_its_kind(tmp_path: Path) -> None:
+    with (
+        ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: TimingOutFile(room=4096)) as log,
+        pytest.raises(LogUnwritable) as failed,
+    ):
+        log.event("start")
+    assert (
+        str(failed.value) == f"cannot write the apply log {tmp_path / 'apply.jsonl'}: TimeoutError"
+    )
+
+
+class UnclosableFile(FillingFile):
+    """A log file whose closing fails (a network share gone when the apply ends)."""
+
+    def close(self) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+
+def test_a_log_whose_closing_fails_is_left_without_an_error(tmp_path: Path) -> None:
+    # Written unbuffered, the records are all in the file before it is closed.
+    file = UnclosableFile(room=4096)
+    with ApplyLog(tmp_path / "apply.jsonl", opener=lambda path: file) as log:
+        log.event("start")
+    assert [json.loads(line)["event"] for line in file.getvalue().splitlines()] == ["start"]
+
+
 def test_a_full_disk_stops_new_writes_and_reports_what_was_done(tmp_path: Path) -> None:
     """40 creates, a log with room for a few lines: the run stops as at a failure (nothing
     new started, what was in flight finished), every change is done or not attempted, and
