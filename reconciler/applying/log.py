@@ -67,7 +67,7 @@ class ApplyLog:
         if self._file is None:
             raise RuntimeError("the apply log is not open")
         line = json.dumps(dict(entry), default=str, separators=(",", ":"))
-        data = (mask(line) + "\n").encode("utf-8")  # an API message may quote a credential
+        data = (mask(line) + "\n").encode()  # an API message may quote a credential
         file = self._file
         start = file.tell()
         written = 0
