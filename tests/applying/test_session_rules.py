@@ -23,6 +23,7 @@ from reconciler.applying.session import (
 from reconciler.errors import PlanHasErrors, StalePlanError
 from reconciler.kinds.companies import Company
 from reconciler.kinds.departments import Department
+from reconciler.kinds.users import User
 from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest
 from reconciler.manifest.models import Safety, Settings
@@ -32,6 +33,12 @@ from tests.applying.inprocess import asgi, connection, seeded
 
 STRICT = Settings(safety=Safety(max_change_percent=1, min_existing=1))
 MOVED = Manifest(companies=[Company(name="Acme Corp", notes="moved")], settings=STRICT)
+# Two kinds past the brake: each is a reason of its own.
+MOVED_AND_RELOCATED = Manifest(
+    companies=MOVED.companies,
+    users=[User(username="helen", location="Manchester")],
+    settings=STRICT,
+)
 
 
 class Heard:
@@ -87,10 +94,11 @@ def apply(
 
 def test_the_brake_refuses_in_full_and_writes_nothing(tmp_path: Path) -> None:
     with pytest.raises(BrakeHolds) as refused:
-        apply(tmp_path, MOVED)
+        apply(tmp_path, MOVED_AND_RELOCATED)
     assert str(refused.value) == (
         "the safety brake holds (settings.safety):\n"
         "  companies: 1 of 3 live objects would change or go (33%, above the 1% limit)\n"
+        "  users: 1 of 11 live objects would change or go (9%, above the 1% limit)\n"
         "Review the plan, then add --force to apply it anyway."
     )
     assert not (tmp_path / "apply.jsonl").exists()
