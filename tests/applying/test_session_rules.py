@@ -1,7 +1,7 @@
 """The rules an `ApplySession` keeps (applying/session.py), against the in-process sandbox:
 the brake's refusal in full and `force` past it, a plan with errors refused, nothing to
 apply asks nothing, a declined confirmation writes nothing; what the progress hears, in
-order; the apply log's start and end records."""
+order; the apply log's start and end records, the end one of a run stopped at once too."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from reconciler.applying.executor import ApplyReport
@@ -124,6 +125,59 @@ def test_force_applies_past_the_brake_and_logs_start_and_end(tmp_path: Path) -> 
     assert {k: v for k, v in end.items() if k != "time"} == {
         "event": "end", "result": "ok", "done": 1, "failed": 0, "partial": 0,
         "not_attempted": 0, "operations": 1,
+    }  # fmt: skip
+
+
+class HeldWrites(httpx.AsyncBaseTransport):
+    """The sandbox, except that a write is held, never answered: `held` is set once one
+    is in flight."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.held = asyncio.Event()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if not request.url.path.endswith("/UpdateCompany"):
+            return await self.inner.handle_async_request(request)
+        self.held.set()
+        await asyncio.Event().wait()
+        raise AssertionError("a held write is never answered")
+
+
+def test_a_run_stopped_at_once_ends_its_log_saying_so(tmp_path: Path) -> None:
+    """A second Ctrl-C cancels the run: the end record names the change whose operation
+    was in flight (its outcome unknown) and counts the one never started."""
+    state, credentials = seeded("acme")
+    notes = Manifest(
+        companies=[Company(name=n, notes="moved") for n in ("Acme Corp", "Acme Robotics")]
+    )
+    transport = HeldWrites(asgi(state))
+
+    async def main() -> bool:
+        session = ApplySession(
+            DesiredState.from_manifest(notes),
+            connection(credentials),
+            transport=transport,
+            log_path=tmp_path / "apply.jsonl",
+            lock_directory=tmp_path,
+            parallelism=1,
+        )
+        async with session:
+            applying = asyncio.create_task(session.apply(confirm=lambda plan: True))
+            await asyncio.wait_for(transport.held.wait(), timeout=5)
+            assert session.interrupt()  # the first Ctrl-C
+            applying.cancel()  # the second
+            with pytest.raises(asyncio.CancelledError):
+                await applying
+            return session.interrupt()  # nothing is executing any more
+
+    assert asyncio.run(main()) is False
+    lines = (tmp_path / "apply.jsonl").read_text(encoding="utf-8").splitlines()
+    end = json.loads(lines[-1])
+    assert {k: v for k, v in end.items() if k != "time"} == {
+        "event": "end", "result": "interrupted", "done": 0, "failed": 0, "partial": 0,
+        "not_attempted": 1, "operations": 0, "in_flight": ['companies["Acme Corp"]'],
+        "stopped_at_once": True,
     }  # fmt: skip
 
 
