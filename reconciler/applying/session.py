@@ -111,7 +111,9 @@ Confirm = Callable[[Plan], bool]
 
 class ApplySession:
     """`async with ApplySession(desired, connection) as session:
-    outcome = await session.apply(confirm=...)`."""
+    outcome = await session.apply(confirm=...)`. Outside `async with` (before it, or
+    after) it holds no lock and no clients: `plan` and `apply` refuse with a
+    `RuntimeError`."""
 
     def __init__(
         self,
@@ -138,7 +140,7 @@ class ApplySession:
         self._lock = ApplyLock(_service_urls(connection), timeout=lock_timeout,
                                directory=lock_directory)  # fmt: skip
         self._stack = AsyncExitStack()
-        self.clients = Clients(None, None)
+        self.clients: Clients | None = None  # set while the session is open
         self._executor: Executor | None = None
 
     async def __aenter__(self) -> ApplySession:
@@ -159,6 +161,7 @@ class ApplySession:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        self.clients = None
         await self._stack.aclose()
 
     async def apply(
@@ -210,7 +213,7 @@ class ApplySession:
     async def plan(self, *, on_read: Callable[[str], None] | None = None) -> Plan:
         """The plan this session would execute, made now, with the brake's verdict."""
         options = self.options
-        live = await read_state(self.desired, self.clients, prune=options.prune, on_read=on_read)
+        live = await read_state(self.desired, self._opened(), prune=options.prune, on_read=on_read)
         return judged_plan(
             self.desired,
             live,
@@ -218,6 +221,13 @@ class ApplySession:
             targets=options.targets,
             excludes=options.excludes,
         )
+
+    def _opened(self) -> Clients:
+        """The clients; outside `async with` there are none, and no lock either: planning
+        without them would read nothing and find nothing to apply."""
+        if self.clients is None:
+            raise RuntimeError("the apply session is not open: use it inside `async with`")
+        return self.clients
 
     def _check_saved_inputs(self, saved: SavedPlan) -> None:
         inputs, options = saved.inputs, self.options
@@ -240,7 +250,7 @@ class ApplySession:
     async def _execute(
         self, to_apply: Plan, log_path: Path, progress: ApplyProgress
     ) -> ApplyReport:
-        clients = self.clients
+        clients = self._opened()
 
         async def locate(change: Change) -> Any:
             finder = LOCATORS.get(change.kind)

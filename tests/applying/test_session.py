@@ -313,6 +313,24 @@ def test_an_interrupt_before_anything_is_executed_says_to_stop_at_once(tmp_path:
     assert asyncio.run(main()) == (False, False)  # nothing written: the caller may stop
 
 
+def test_a_session_not_open_refuses_to_plan_or_apply(tmp_path: Path) -> None:
+    """Outside `async with` it has no clients and holds no lock: rather than read nothing
+    and find nothing to apply, it says so."""
+    not_open = "the apply session is not open: use it inside `async with`"
+
+    async def main() -> None:
+        session = session_in(tmp_path)
+        with pytest.raises(RuntimeError, match=f"^{not_open}$"):
+            await session.plan()
+        async with session:
+            pass
+        with pytest.raises(RuntimeError, match=f"^{not_open}$"):
+            await session.apply(confirm=lambda plan: True)
+
+    asyncio.run(main())
+    assert not (tmp_path / "apply.jsonl").exists()
+
+
 @pytest.mark.parametrize(
     ("inputs", "flags"),
     [
