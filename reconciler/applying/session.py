@@ -299,7 +299,10 @@ def _selectors(texts: Sequence[str]) -> tuple[Selector, ...]:
 
 def _service_urls(connection: Connection) -> list[str]:
     """The addresses the apply lock is keyed on, normalised (`service_address`)."""
-    services = (("helpdesk", connection.helpdesk), ("workspace", connection.workspace))
+    services = (
+        ("helpdesk", connection.helpdesk),
+        ("workspace", connection.workspace),
+    )
     return [service_address(conn.url, name) for name, conn in services if conn is not None]
 
 

@@ -3,11 +3,13 @@ create answers recovered through the real locators, and what a session leaves be
 it ends: the apply lock of its services free again (a program that plans, then applies, in
 one process, or applies twice, is not refused by its own first session), whether it ended
 normally or with an error. Its options: a parallelism under one refused, the lock directory
-it is given, a saved plan made with other flags refused naming them."""
+it is given, a saved plan made with other flags refused naming them; its lock the
+helpdesk's however its address is spelled; outside `async with`, planning refused."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import tempfile
 from pathlib import Path
@@ -380,3 +382,30 @@ def test_the_lock_is_taken_in_the_directory_the_session_is_given(tmp_path: Path)
         pytest.raises(ApplyLocked, match=held_here("http://127.0.0.1/helpdesk")),
     ):
         asyncio.run(enter(session_in(tmp_path)))
+
+
+def test_the_lock_is_the_helpdesks_however_its_address_is_spelled(tmp_path: Path) -> None:
+    """The helpdesk compares paths ignoring case: `/HelpDesk/` on `LOCALHOST` is the
+    helpdesk an apply at `127.0.0.1/helpdesk` is writing to, and is refused."""
+    from reconciler.applying.lock import ApplyLocked
+
+    state, credentials = seeded("acme")
+    usual = connection(credentials)
+    assert usual.helpdesk is not None
+    helpdesk = dataclasses.replace(usual.helpdesk, url="http://LOCALHOST/HelpDesk/")
+    respelled = ApplySession(
+        load_manifests([EXAMPLE], env={}),
+        dataclasses.replace(usual, helpdesk=helpdesk),
+        transport=asgi(state),
+        lock_directory=tmp_path,
+    )
+
+    async def enter() -> None:
+        async with respelled:
+            pass
+
+    with (
+        ApplyLock(URLS, directory=tmp_path, timeout=0),
+        pytest.raises(ApplyLocked, match=held_here("http://127.0.0.1/helpdesk")),
+    ):
+        asyncio.run(enter())
