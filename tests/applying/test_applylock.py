@@ -10,6 +10,8 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -82,6 +84,58 @@ def test_a_timeout_waits_that_long_and_says_so(tmp_path: Path) -> None:
         ApplyLock([HELPDESK], timeout=0.3, directory=tmp_path),
     ):
         pass
+
+
+def held_by_another(url: str, directory: Path) -> bool:
+    """Whether, within 5 s, `url`'s lock is seen held (by another thread here)."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            with ApplyLock([url], directory=directory):
+                pass
+        except ApplyLocked:
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_every_apply_takes_its_locks_in_one_order_whatever_their_spelling(
+    tmp_path: Path,
+) -> None:
+    """Two applies naming the same services never wait on each other in a circle: the
+    locks are taken in one order (the helpdesk's here, then the workspace's), however the
+    addresses are spelled and sort. An apply waiting for the workspace already holds the
+    helpdesk."""
+    assert sorted([HELPDESK, WORKSPACE], key=lock_key) == [HELPDESK, WORKSPACE]
+    respelled = "HTTPS://people.example.com"  # sorts before HELPDESK as text
+    taken: list[str] = []
+
+    def other_apply() -> None:
+        with ApplyLock([HELPDESK, respelled], timeout=10, directory=tmp_path):
+            taken.append("both")
+
+    with ApplyLock([WORKSPACE], directory=tmp_path):
+        other = threading.Thread(target=other_apply)
+        other.start()
+        held = held_by_another(HELPDESK, tmp_path)
+    other.join(timeout=10)
+    assert (held, taken) == (True, ["both"])
+
+
+def test_an_apply_waiting_for_the_lock_takes_it_soon_after_its_release(tmp_path: Path) -> None:
+    taken_at: list[float] = []
+
+    def waiting() -> None:
+        with ApplyLock([HELPDESK], timeout=10, directory=tmp_path):
+            taken_at.append(time.monotonic())
+
+    with ApplyLock([HELPDESK], directory=tmp_path):
+        other = threading.Thread(target=waiting)
+        other.start()
+        time.sleep(0.2)  # it is waiting, trying again every 0.2 s
+    released_at = time.monotonic()
+    other.join(timeout=10)
+    assert len(taken_at) == 1 and taken_at[0] - released_at < 0.6
 
 
 def test_the_lock_dies_with_its_process(tmp_path: Path) -> None:

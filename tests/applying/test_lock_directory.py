@@ -1,10 +1,12 @@
 """The apply lock on a machine that never applied before, and across threads: the lock
 directory is made on the first apply, a home whose cache cannot be written falls back to
 a directory of the user's own, and a lock taken in one thread is released from another
-(an apply's end may run elsewhere than its start)."""
+(an apply's end may run elsewhere than its start); a directory where no lock can be made
+is refused as such, never taken for a lock held."""
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 import threading
@@ -14,7 +16,14 @@ import platformdirs
 import platformdirs.windows
 import pytest
 
-from reconciler.applying.lock import LOCK_DIR_VARIABLE, ApplyLock, ApplyLocked, lock_directory
+from reconciler.applying import lock
+from reconciler.applying.lock import (
+    LOCK_DIR_VARIABLE,
+    ApplyLock,
+    ApplyLocked,
+    LockUnusable,
+    lock_directory,
+)
 from tests.applying.test_applylock import held_here
 
 HELPDESK = "https://acme.example.com/helpdesk"
@@ -95,3 +104,35 @@ def test_a_lock_taken_in_one_thread_is_released_from_another(tmp_path: Path) -> 
     lock.__exit__(None, None, None)
     with ApplyLock([HELPDESK], directory=tmp_path):  # released: taken again at once
         pass
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="no /proc here")
+def test_a_directory_no_file_can_be_made_in_is_refused_as_such() -> None:
+    """/proc/self exists, but no file can be made in it (not even by root): a lock that
+    could never be created is not taken for one another apply holds."""
+    with (
+        pytest.raises(LockUnusable) as refused,
+        ApplyLock([HELPDESK], directory=Path("/proc/self")),
+    ):
+        pass
+    assert str(refused.value) == (
+        f"the apply lock cannot be taken in /proc/self: {os.strerror(errno.ENOENT)}; set "
+        "RECONCILER_LOCK_DIR to a directory that can be written"
+    )
+
+
+def test_a_lock_error_without_the_systems_words_is_named_by_its_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The holder's record on a network share that times out: the error says no more."""
+
+    def timing_out(path: Path, url: str) -> None:
+        raise TimeoutError()
+
+    monkeypatch.setattr(lock, "_write_holder", timing_out)
+    with pytest.raises(LockUnusable) as refused, ApplyLock([HELPDESK], directory=tmp_path):
+        pass
+    assert str(refused.value) == (
+        f"the apply lock cannot be taken in {tmp_path}: TimeoutError; set "
+        "RECONCILER_LOCK_DIR to a directory that can be written"
+    )
