@@ -174,7 +174,6 @@ class _Planner(Planner):
             )
             return
         addr = address(KIND, entry.serial_number)
-        self.ctx.will_create(KIND, entry.serial_number)
         fields = [FieldChange("serial_number", None, entry.serial_number)]
         params: dict[str, Any] = {"serialNumber": entry.serial_number}
         for name, param in TEXTS.items():
@@ -204,7 +203,7 @@ class _Planner(Planner):
         if "enabled" in given and entry.enabled is not None:
             fields.append(FieldChange("enabled", None, entry.enabled))
             if not entry.enabled:
-                operations.append(_switch(Ref(addr), enable=False))
+                operations.append(_disable(Ref(addr)))
         self.change(entry.serial_number, Action.create, fields, operations)
 
     def update(self, entry: Asset, current: LiveAsset) -> None:
@@ -329,7 +328,7 @@ class _Planner(Planner):
                 enabled[0].serial_number or key,
                 Action.disable,
                 [FieldChange("enabled", True, False)],
-                [_switch(a.id, enable=False) for a in enabled],
+                [_disable(a.id) for a in enabled],
                 reason=f"{shown}: {REMOVAL_REASON}",
                 removal=True,
             )
@@ -359,4 +358,8 @@ def _assign(asset_id: int | Ref, user_id: int | Ref, username: str) -> Operation
 
 
 def _switch(asset_id: int | Ref, *, enable: bool) -> Operation:
-    return post("EnableAsset" if enable else "DisableAsset", {"assetId": asset_id})
+    return post("EnableAsset", {"assetId": asset_id}) if enable else _disable(asset_id)
+
+
+def _disable(asset_id: int | Ref) -> Operation:
+    return post("DisableAsset", {"assetId": asset_id})
