@@ -175,7 +175,6 @@ class _Planner(Planner):
                 + "; a section that holds no category yet is named with its id under "
                 "settings.section_ids",
                 "section",
-                exact=True,
             )
             return None
         section_id, name = configured
@@ -190,7 +189,6 @@ class _Planner(Planner):
                 f"correct the id of {name!r} in settings.section_ids (the admin panel "
                 f"shows it), or write `section: {other}` if the section was renamed",
                 "section",
-                exact=True,
             )
             return None
         return configured

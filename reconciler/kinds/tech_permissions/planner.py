@@ -178,7 +178,6 @@ class _Planner(Planner):
                     # `<<:` list names the anchor's).
                     "technicians",
                     index,
-                    exact=True,
                 )
         return wanted
 
