@@ -152,7 +152,8 @@ class _Planner(Planner):
                 f"`section: {live_section.section or 'null'}` in the manifest",
                 "section",
             )
-        return bool(found.twins or found.ambiguous or found.others)
+        # Twins and a name in several sections carry their live categories in `others` too.
+        return bool(found.others)
 
     def section(self, category: Category, wanted: str) -> tuple[int, str] | None:
         """The (id, name) of the section a new category goes into; None after reporting
