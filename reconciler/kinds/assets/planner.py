@@ -268,11 +268,15 @@ class _Planner(Planner):
             fields.append(FieldChange("company", before, entry.company))
             record["companyId"] = wanted
 
-    def identity(self, user: AssignedUser) -> int | str:
-        """How an assigned user is compared: by id when one is known, else by name."""
+    def identity(self, user: AssignedUser) -> int | str | None:
+        """How an assigned user is compared: by id when one is known, else by name; an
+        item with neither is no user an entry can name (None)."""
         if user.id is not None:
             return user.id
-        return self.user_ids.get(norm_key(user.username or ""), norm_key(user.username or ""))
+        if not user.username:
+            return None
+        name = norm_key(user.username)
+        return self.user_ids.get(name, name)
 
     def shown(self, user: AssignedUser) -> str:
         return user.username or self.usernames.get(user.id) or f"user #{user.id}"
@@ -288,12 +292,12 @@ class _Planner(Planner):
                 key = target if isinstance(target, int) else norm_key(username)
                 wanted[key] = (username, target)
         operations = []
-        for key, user in live.items():
-            if key in wanted:
+        for ident, user in live.items():
+            if ident in wanted:
                 continue
             shown = self.shown(user)
-            if isinstance(key, int):
-                unassign = {"assetId": current.id, "userId": key}
+            if isinstance(ident, int):
+                unassign = {"assetId": current.id, "userId": ident}
                 operations.append(post("UnAssignAssetToUser", unassign, f"unassign {shown}"))
             else:
                 self.problem(
