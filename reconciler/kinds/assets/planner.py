@@ -218,9 +218,10 @@ class _Planner(Planner):
             if name not in given or (value is None and name in REQUIRED):
                 continue  # required fields cannot be cleared: null leaves them alone
             wanted, have = clean_text(value), current.texts.get(name)
-            same = (
-                norm_key(wanted or "") == norm_key(have or "") if name in NAMES else wanted == have
-            )
+            if name in NAMES:  # required, so never empty here: null was skipped above
+                same = have is not None and norm_key(value) == norm_key(have)
+            else:
+                same = wanted == have
             if not same:
                 fields.append(FieldChange(name, have, value))
                 record[param] = wanted or ""

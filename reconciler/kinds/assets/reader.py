@@ -64,10 +64,11 @@ class LiveAsset:
         ]
 
     def record(self) -> dict[str, Any]:
-        """The complete `UpdateAsset` record of the live asset."""
+        """The complete `UpdateAsset` record of the live asset (one matched by its serial
+        number: an asset without one is never updated)."""
         record: dict[str, Any] = {"id": self.id}
         record.update({param: self.texts.get(name) or "" for name, param in TEXTS.items()})
-        record["serialNumber"] = self.serial_number or ""
+        record["serialNumber"] = self.serial_number
         record["quantity"] = self.quantity
         record["companyId"] = self.company_id if self.company_id is not None else ""
         return record
