@@ -119,7 +119,7 @@ def _integer(value: Any) -> int | None:
 def _flag(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower() if value is not None else ""
+    text = str(value).strip().lower()  # None reads "none": neither
     return True if text in ("true", "1") else False if text in ("false", "0") else None
 
 
