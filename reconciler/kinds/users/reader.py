@@ -171,8 +171,7 @@ def _same(name: str, wanted: Any, current: Any) -> bool:
         return email_key(str(wanted)) == email_key(_text(current))
     if name in ("company", "department"):
         return (norm_key(wanted) if wanted else None) == (norm_key(current) if current else None)
-    if name in ("is_admin", "disabled"):
-        return bool(wanted) == bool(current)
+    # The flags are bools on both sides (StrictBool, `_flag`): their texts compare as they do.
     return _text(wanted).rstrip() == _text(current).rstrip()
 
 
