@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any
 
 from reconciler.kinds.table import spec
@@ -223,7 +224,8 @@ async def read_assets(reader: Reader) -> LiveAssets:
     """Every asset of the scope (`scope_reads.py`), disabled ones included. When the
     listing does not say which are enabled and that is needed, those a listing without the
     disabled ones still holds."""
-    wanted = in_scope(reader.desired, KIND, lambda asset: asset.serial_number or "")
+    # An asset without a serial number gives the patterns no value: none matches it.
+    wanted = in_scope(reader.desired, KIND, attrgetter("serial_number"))
     listed = await _list(reader, include_disabled=True)
     assets = [a for a in (parse_asset(raw) for raw in listed) if wanted(a)]
     needed = state_needed(reader)
