@@ -302,12 +302,11 @@ class Planner:
         remedy: str | None = None,
         *at: str | int,
         report: Any = error,
-        exact: bool = False,
     ) -> None:
         """A diagnostic of the entry `key`, located at its value `at` when given (and
-        known; `exact`: only there), else at the entry."""
+        known), else at the entry."""
         where = self.ctx.desired.location(self.kind, key, *at)
-        location = where if exact else where or self.ctx.location(self.kind, key)
+        location = where or self.ctx.location(self.kind, key)
         self.result.diagnostics.append(report(message, address(self.kind, key), remedy, location))
 
     def undeletable(self, name: str, remedy: str = ADD_OR_DELETE, where: str = "") -> None:

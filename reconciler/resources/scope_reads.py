@@ -72,16 +72,16 @@ def reads_by(kind: str, desired: DesiredState) -> str | None:
     return department if scope is not None and getattr(scope, department, None) else None
 
 
-async def scoped_ids(reader: Reader, kind: str, field: str, live: Any = None) -> list[int | None]:
+async def scoped_ids(reader: Reader, kind: str, field: str) -> list[int | None]:
     """The ids to read `kind` by, one read each: those of the objects its scope names by
-    `field` (`company`, `department`), from `live` or else the read of their kind; [None]
-    (one read, unfiltered by it) when the scope does not filter by it."""
+    `field` (`company`, `department`), from the read of their kind; [None] (one read,
+    unfiltered by it) when the scope does not filter by it."""
     scope = reader.desired.settings.scope.of(kind)
     target = spec(kind).target(field)
-    names = None if scope is None else getattr(scope, target, None)
+    names = getattr(scope, target, None)  # no scope: None too
     if names is None:
         return [None]
-    return _ids(live if live is not None else await reader.get(target), names)
+    return _ids(await reader.get(target), names)
 
 
 def users_filters(scope: Any, company: int | None, department: int | None) -> dict[str, Any]:

@@ -81,6 +81,20 @@ def test_a_full_read_reads_every_object_with_its_details() -> None:
     assert users.items[1].department_id == 77  # type: ignore[attr-defined]
 
 
+def test_a_full_read_of_permissions_reads_the_categories_entries_name_too_each_once() -> None:
+    desired = DesiredState.from_manifest(
+        Manifest.model_validate(
+            {"tech_permissions": [{"category": "Hardware", "technicians": ["alice"]}]}
+        )
+    )
+    live, reads = read(desired, FullRead(frozenset({"tech_permissions"})))
+    assert live.keys("tech_permissions") == {"hardware"}
+    assert sorted(r for r in reads if r.startswith("TechsForCategory")) == [
+        "TechsForCategory?id=3",
+        "TechsForCategory?id=4",
+    ]
+
+
 def test_a_full_read_reads_details_only_of_the_objects_wanted() -> None:
     full = FullRead(frozenset({"companies"}), wants=lambda kind, key: key == "Globex")
     _, reads = read(EMPTY, full)

@@ -21,7 +21,8 @@ from reconciler.kinds.custom_fields.reader import parse_definition, parse_option
         ([{"OptionId": 1, "Id": 9, "Name": "a", "Text": "b"}], {1: "a"}),  # first spelling wins
         ([{"Value": 7, "Key": 8, "Label": "x", "Title": "y"}], {7: "x"}),
         ([[6, "Grey"], (7, "Black")], {6: "Grey", 7: "Black"}),
-        ([[6, "Grey", "extra"], [8]], {}),  # neither a pair nor an object
+        # neither a pair nor an object: skipped, the rest read
+        ([[6, "Grey", "extra"], [8], "Red", [9, "Navy"]], {9: "Navy"}),
         (
             [{"Id": 1}, {"Name": "no id"}, {"Id": "x", "Name": "bad"}, {"Id": 2, "Name": "ok"}],
             {2: "ok"},

@@ -148,6 +148,7 @@ CASES: list[tuple[str, str, Any, Any, list[Any]]] = [
     # date: each spelling of one day is that day
     ("date as text, live timestamp", "Start", "01/02/2024", {"Value": "2024-01-02T00:00:00Z"}, []),
     ("date, live dotted", "Start", date(2024, 1, 2), {"Value": "02.01.2024"}, []),
+    ("date, live day in UTC", "Start", date(2024, 1, 2), {"Value": "2024-01-02Z"}, []),
     ("date, live US with time", "Start", "2024-01-02", {"Value": "1/2/2024 10:30:00 AM"}, []),
     (
         "date changed",

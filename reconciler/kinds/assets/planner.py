@@ -174,7 +174,6 @@ class _Planner(Planner):
             )
             return
         addr = address(KIND, entry.serial_number)
-        self.ctx.will_create(KIND, entry.serial_number)
         fields = [FieldChange("serial_number", None, entry.serial_number)]
         params: dict[str, Any] = {"serialNumber": entry.serial_number}
         for name, param in TEXTS.items():
@@ -204,7 +203,7 @@ class _Planner(Planner):
         if "enabled" in given and entry.enabled is not None:
             fields.append(FieldChange("enabled", None, entry.enabled))
             if not entry.enabled:
-                operations.append(_switch(Ref(addr), enable=False))
+                operations.append(_disable(Ref(addr)))
         self.change(entry.serial_number, Action.create, fields, operations)
 
     def update(self, entry: Asset, current: LiveAsset) -> None:
@@ -219,9 +218,10 @@ class _Planner(Planner):
             if name not in given or (value is None and name in REQUIRED):
                 continue  # required fields cannot be cleared: null leaves them alone
             wanted, have = clean_text(value), current.texts.get(name)
-            same = (
-                norm_key(wanted or "") == norm_key(have or "") if name in NAMES else wanted == have
-            )
+            if name in NAMES:  # required, so never empty here: null was skipped above
+                same = have is not None and norm_key(value) == norm_key(have)
+            else:
+                same = wanted == have
             if not same:
                 fields.append(FieldChange(name, have, value))
                 record[param] = wanted or ""
@@ -269,11 +269,15 @@ class _Planner(Planner):
             fields.append(FieldChange("company", before, entry.company))
             record["companyId"] = wanted
 
-    def identity(self, user: AssignedUser) -> int | str:
-        """How an assigned user is compared: by id when one is known, else by name."""
+    def identity(self, user: AssignedUser) -> int | str | None:
+        """How an assigned user is compared: by id when one is known, else by name; an
+        item with neither is no user an entry can name (None)."""
         if user.id is not None:
             return user.id
-        return self.user_ids.get(norm_key(user.username or ""), norm_key(user.username or ""))
+        if not user.username:
+            return None
+        name = norm_key(user.username)
+        return self.user_ids.get(name, name)
 
     def shown(self, user: AssignedUser) -> str:
         return user.username or self.usernames.get(user.id) or f"user #{user.id}"
@@ -289,12 +293,12 @@ class _Planner(Planner):
                 key = target if isinstance(target, int) else norm_key(username)
                 wanted[key] = (username, target)
         operations = []
-        for key, user in live.items():
-            if key in wanted:
+        for ident, user in live.items():
+            if ident in wanted:
                 continue
             shown = self.shown(user)
-            if isinstance(key, int):
-                unassign = {"assetId": current.id, "userId": key}
+            if isinstance(ident, int):
+                unassign = {"assetId": current.id, "userId": ident}
                 operations.append(post("UnAssignAssetToUser", unassign, f"unassign {shown}"))
             else:
                 self.problem(
@@ -329,7 +333,7 @@ class _Planner(Planner):
                 enabled[0].serial_number or key,
                 Action.disable,
                 [FieldChange("enabled", True, False)],
-                [_switch(a.id, enable=False) for a in enabled],
+                [_disable(a.id) for a in enabled],
                 reason=f"{shown}: {REMOVAL_REASON}",
                 removal=True,
             )
@@ -359,4 +363,8 @@ def _assign(asset_id: int | Ref, user_id: int | Ref, username: str) -> Operation
 
 
 def _switch(asset_id: int | Ref, *, enable: bool) -> Operation:
-    return post("EnableAsset" if enable else "DisableAsset", {"assetId": asset_id})
+    return post("EnableAsset", {"assetId": asset_id}) if enable else _disable(asset_id)
+
+
+def _disable(asset_id: int | Ref) -> Operation:
+    return post("DisableAsset", {"assetId": asset_id})

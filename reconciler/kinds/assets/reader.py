@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Any
 
 from reconciler.kinds.table import spec
@@ -64,10 +65,11 @@ class LiveAsset:
         ]
 
     def record(self) -> dict[str, Any]:
-        """The complete `UpdateAsset` record of the live asset."""
+        """The complete `UpdateAsset` record of the live asset (one matched by its serial
+        number: an asset without one is never updated)."""
         record: dict[str, Any] = {"id": self.id}
         record.update({param: self.texts.get(name) or "" for name, param in TEXTS.items()})
-        record["serialNumber"] = self.serial_number or ""
+        record["serialNumber"] = self.serial_number
         record["quantity"] = self.quantity
         record["companyId"] = self.company_id if self.company_id is not None else ""
         return record
@@ -118,7 +120,7 @@ def _integer(value: Any) -> int | None:
 def _flag(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
-    text = str(value).strip().lower() if value is not None else ""
+    text = str(value).strip().lower()  # None reads "none": neither
     return True if text in ("true", "1") else False if text in ("false", "0") else None
 
 
@@ -222,7 +224,8 @@ async def read_assets(reader: Reader) -> LiveAssets:
     """Every asset of the scope (`scope_reads.py`), disabled ones included. When the
     listing does not say which are enabled and that is needed, those a listing without the
     disabled ones still holds."""
-    wanted = in_scope(reader.desired, KIND, lambda asset: asset.serial_number or "")
+    # An asset without a serial number gives the patterns no value: none matches it.
+    wanted = in_scope(reader.desired, KIND, attrgetter("serial_number"))
     listed = await _list(reader, include_disabled=True)
     assets = [a for a in (parse_asset(raw) for raw in listed) if wanted(a)]
     needed = state_needed(reader)

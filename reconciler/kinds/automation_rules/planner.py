@@ -71,7 +71,7 @@ def _switch(planner: Planner, rule: AutomationRule, info: RuleInfo) -> None:
     if info.enabled is rule.enabled:
         return
     verb = "EnableRule" if rule.enabled else "DisableRule"
-    operation = Operation("helpdesk", "GET", f"/api/{verb}/{rule.id}", {})
+    operation = Operation("helpdesk", "GET", f"/api/{verb}/{rule.id}")
     before = UNKNOWN if info.enabled is None else info.enabled
     planner.change(
         str(rule.id),

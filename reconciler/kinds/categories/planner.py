@@ -152,7 +152,8 @@ class _Planner(Planner):
                 f"`section: {live_section.section or 'null'}` in the manifest",
                 "section",
             )
-        return bool(found.twins or found.ambiguous or found.others)
+        # Twins and a name in several sections carry their live categories in `others` too.
+        return bool(found.others)
 
     def section(self, category: Category, wanted: str) -> tuple[int, str] | None:
         """The (id, name) of the section a new category goes into; None after reporting
@@ -175,7 +176,6 @@ class _Planner(Planner):
                 + "; a section that holds no category yet is named with its id under "
                 "settings.section_ids",
                 "section",
-                exact=True,
             )
             return None
         section_id, name = configured
@@ -190,7 +190,6 @@ class _Planner(Planner):
                 f"correct the id of {name!r} in settings.section_ids (the admin panel "
                 f"shows it), or write `section: {other}` if the section was renamed",
                 "section",
-                exact=True,
             )
             return None
         return configured

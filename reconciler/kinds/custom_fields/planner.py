@@ -183,7 +183,7 @@ def diff_values(
         fields.append(
             FieldChange(
                 f"custom_fields.{definition.name}",
-                shown(definition, current) if live_items is not None else None,
+                shown(definition, current),  # None for a new entity: no live item
                 shown(definition, wanted),
             )
         )

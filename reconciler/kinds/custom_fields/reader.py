@@ -73,8 +73,8 @@ def parse_options(raw: Any) -> dict[int, str]:
     if not isinstance(raw, list):
         return options
     for item in raw:
-        ident: Any = None
-        name: Any = None
+        ident: Any
+        name: Any
         if isinstance(item, dict):
             lowered = {str(k).lower(): v for k, v in item.items()}
             ident = next(
@@ -85,6 +85,8 @@ def parse_options(raw: Any) -> dict[int, str]:
             )
         elif isinstance(item, list | tuple) and len(item) == 2:
             ident, name = item
+        else:
+            continue  # neither an object nor an [id, name] pair: no option
         if name is None:  # an option without a name cannot be named in a manifest
             continue
         try:

@@ -95,9 +95,8 @@ class EmployeesResource(KindResource):
         key_field = ctx.desired.settings.employee_key
         live = ctx.live_of(KIND, LiveEmployees) or LiveEmployees(key_field, {})
         planner = Planner(ctx, KIND)
-        workspace = ctx.desired.manifest.workspace
         listed: set[str] = set()
-        for entry in workspace.employees if workspace else []:
+        for entry in ctx.desired.entries_as(KIND, Employee):
             written = entry.fields.get(key_field)
             key = employee_key(key_field, written)
             if key is None:
@@ -117,7 +116,6 @@ class EmployeesResource(KindResource):
             elif group:
                 _update(planner, entry, shown_key, group[0])
             else:
-                ctx.will_create(KIND, shown_key)
                 _create(planner, entry, shown_key)
         _after_new_managers(planner.result)
         if ctx.prunes(KIND):

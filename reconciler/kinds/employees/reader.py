@@ -31,7 +31,8 @@ class LiveEmployees(Keyed):
 
     def digest_data(self) -> Any:
         records = [r for _, group in sorted(self.by_key.items()) for r in group]
-        return [[[str(k), r[k]] for k in sorted(r, key=str)] for r in records] + [self.unkeyed]
+        # The workspace answers JSON: a record's keys are strings.
+        return [[[k, r[k]] for k in sorted(r)] for r in records] + [self.unkeyed]
 
     def named_ids(self) -> Iterable[tuple[str, object]]:
         for group in self.by_key.values():

@@ -153,14 +153,15 @@ class _Planner(Planner):
         self, entry: TechPermission, current: tuple[Technician, ...]
     ) -> dict[str, tuple[int | Ref, str]]:
         """Normalised username -> (user id, or the `Ref` of its create; name), for the
-        technicians an entry lists (an unknown one is reported and left out)."""
+        technicians an entry lists, users outside the users' scope included (read by
+        username); an unknown one is reported and left out."""
         listed = {norm_key(t.username): t for t in current}
         wanted: dict[str, tuple[int | Ref, str]] = {}
         for index, username in enumerate(entry.technicians):
             key = norm_key(username)
             if key in wanted:
                 continue
-            user = self.users.get(username)
+            user = self.users.get(username) or self.users.outside.get(key)
             if user is not None:
                 wanted[key] = (user.id, user.username)
             elif key in listed:
@@ -178,7 +179,6 @@ class _Planner(Planner):
                     # `<<:` list names the anchor's).
                     "technicians",
                     index,
-                    exact=True,
                 )
         return wanted
 

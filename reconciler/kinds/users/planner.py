@@ -244,7 +244,6 @@ class _Planner(Planner):
                 + closest(str(company), known),
                 f"fix the name, or add the company under `{COMPANIES}` to create it",
                 "company",
-                exact=True,
             )
         return ()
 

@@ -171,8 +171,7 @@ def _same(name: str, wanted: Any, current: Any) -> bool:
         return email_key(str(wanted)) == email_key(_text(current))
     if name in ("company", "department"):
         return (norm_key(wanted) if wanted else None) == (norm_key(current) if current else None)
-    if name in ("is_admin", "disabled"):
-        return bool(wanted) == bool(current)
+    # The flags are bools on both sides (StrictBool, `_flag`): their texts compare as they do.
     return _text(wanted).rstrip() == _text(current).rstrip()
 
 
@@ -261,18 +260,18 @@ async def _listing(reader: Reader) -> tuple[Any, list[dict[str, Any]]]:
     department needs the departments' ids first; otherwise both are read at once."""
     if reads_by(KIND, reader.desired) is not None:
         departments = await reader.get(DEPARTMENTS)
-        return departments, await _list(reader, departments)
-    return await _with_departments(reader, _list(reader, None))
+        return departments, await _list(reader)
+    return await _with_departments(reader, _list(reader))
 
 
-async def _list(reader: Reader, departments: Any) -> list[dict[str, Any]]:
+async def _list(reader: Reader) -> list[dict[str, Any]]:
     """The `Users` items of the scope: one read per (company, department) of it."""
     scope = reader.desired.settings.scope.of(KIND)
     if scope is None:
         listing: list[dict[str, Any]] = await reader.helpdesk.users()
         return listing
     companies = await scoped_ids(reader, KIND, "company")
-    in_departments = await scoped_ids(reader, KIND, "department", departments)
+    in_departments = await scoped_ids(reader, KIND, "department")
     reads = product(companies, in_departments)
     filters = (users_filters(scope, company, department) for company, department in reads)
     return await merged((reader.helpdesk.users(filters=f) for f in filters), "UserID")

@@ -19,7 +19,7 @@ from reconciler.manifest.desired import DesiredState
 from reconciler.manifest.document import Manifest
 from reconciler.manifest.models import Kind, Settings
 from reconciler.planning.plan import plan, prune_kinds
-from reconciler.plans import Plan
+from reconciler.plans import Diagnostic, Plan
 from reconciler.resources.base import PlanContext
 from tests.planning.fakes import SnapshotClient
 from tests.planning.test_cases import run_case
@@ -210,8 +210,13 @@ def test_an_update_without_the_full_record_is_an_error_never_a_partial_record() 
     live = LiveUsers({"alice": LiveUser(5, "alice", "alice@acme.com", last_name="Smith")})
     ctx = PlanContext(desired, {"users": live}, frozenset())
     result = UsersResource().diff(ctx)
-    assert [d.message for d in result.diagnostics] == [
-        "the full user record was not read, so UpdateUser cannot send it complete"
+    assert result.diagnostics == [
+        Diagnostic(
+            "error",
+            "the full user record was not read, so UpdateUser cannot send it complete",
+            'users["alice"]',
+            "plan again; if this persists, it is a bug of the reconciler",
+        )
     ]
 
 
