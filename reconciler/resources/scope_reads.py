@@ -64,14 +64,6 @@ async def merged(calls: Iterable[Awaitable[Listing]], id_key: str) -> Listing:
     return list(seen.values())
 
 
-def reads_by(kind: str, desired: DesiredState) -> str | None:
-    """The kind whose live state the users' read must await before listing (their
-    department ids), or None: the list and that kind are read at once."""
-    scope = desired.settings.scope.of(kind)
-    department = spec(kind).target("department")
-    return department if scope is not None and getattr(scope, department, None) else None
-
-
 async def scoped_ids(reader: Reader, kind: str, field: str) -> list[int | None]:
     """The ids to read `kind` by, one read each: those of the objects its scope names by
     `field` (`company`, `department`), from the read of their kind; [None] (one read,

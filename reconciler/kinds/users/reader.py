@@ -25,7 +25,6 @@ from reconciler.resources.scope_reads import (
     in_scope,
     merged,
     read_outside,
-    reads_by,
     scoped_ids,
     users_filters,
 )
@@ -243,7 +242,8 @@ async def _with_departments(
     """The departments' live state and the users' list, read at once. A listed user names
     its department by id, and its name is needed only to parse the list, so the list does
     not wait for the departments' read: one round trip less on every plan that reads
-    users. When the departments' read fails (or the run is stopped), the list is cancelled
+    users. (A scope by department waits for the ids it filters by: the same read, still
+    one.) When the departments' read fails (or the run is stopped), the list is cancelled
     and its end awaited, so that no request outlives the read."""
     pages = asyncio.ensure_future(listing)
     try:
@@ -253,15 +253,6 @@ async def _with_departments(
         await asyncio.gather(pages, return_exceptions=True)
         raise
     return departments, await pages
-
-
-async def _listing(reader: Reader) -> tuple[Any, list[dict[str, Any]]]:
-    """The departments' live state and the users' list of the scope. Reading by
-    department needs the departments' ids first; otherwise both are read at once."""
-    if reads_by(KIND, reader.desired) is not None:
-        departments = await reader.get(DEPARTMENTS)
-        return departments, await _list(reader)
-    return await _with_departments(reader, _list(reader))
 
 
 async def _list(reader: Reader) -> list[dict[str, Any]]:
@@ -283,7 +274,7 @@ async def read_users(reader: Reader) -> LiveUsers:
     entries set some, and in a full read of every one selected (when user fields exist)."""
     helpdesk = reader.helpdesk
     desired = reader.desired
-    departments, listed = await _listing(reader)
+    departments, listed = await _with_departments(reader, _list(reader))
     wanted = in_scope(desired, KIND, attrgetter("username"), attrgetter("email"))
     items = [u for u in (parse_user(raw, departments) for raw in listed) if wanted(u)]
     users = {norm_key(user.username): user for user in items}
