@@ -297,7 +297,7 @@ async def read_users(reader: Reader) -> LiveUsers:
         if unignored(entry.custom_fields, ignored) or desired.settings.ownership:
             custom_for.append(current)
     if pruning:
-        pruned = [u for u in strays(LiveUsers(users, caller_id), desired) if u.id != caller_id]
+        pruned = [u for u in strays(LiveUsers(users), desired) if u.id != caller_id]
         detail_for += pruned
         if desired.settings.ownership:  # only those that carry the marker are pruned
             custom_for += pruned
@@ -315,5 +315,6 @@ async def read_users(reader: Reader) -> LiveUsers:
         key = norm_key(user.username)
         users[key] = replace(users[key], custom_values=tuple(values))
     by_id = {u.id: u for u in users.values()}
-    outside = await read_outside(reader, KIND, users, lambda raw: parse_user(raw, departments))
+    # A user outside the scope is only named (by username, to its id): no department.
+    outside = await read_outside(reader, KIND, users, parse_user)
     return LiveUsers(users, caller_id, tuple(by_id.get(u.id, u) for u in items), outside)
