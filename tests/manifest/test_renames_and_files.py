@@ -55,6 +55,16 @@ RENAMES = [
         ],
     ),
     (
+        "another employee's id, the employee key compared as written",
+        "settings:\n  employee_key: employee_id\nworkspace:\n  employees:\n"
+        "    - employee_id: E1\n      previously: [E2]\n    - employee_id: E2\n",
+        [
+            "6:20: former key 'E2' is the key of another entry (employee 'E2'): a chain or a "
+            "swap of keys cannot be applied in one plan; rename one step at a time "
+            "(docs/renaming.md)"
+        ],
+    ),
+    (
         "an asset's own serial number",
         "assets:\n  - serial_number: S1\n    previously: [s1]\n",
         ["3:18: former key 's1' is this asset's own key"],
