@@ -232,7 +232,7 @@ def definition_uses(schema: Schema) -> dict[str, list[str]]:
         for choice in node.get("anyOf", []):
             visit(choice, place, inside)
         for field, prop in node.get("properties", {}).items():
-            visit(prop, f"{place}.{field}" if place else field, inside)
+            visit(prop, f"{place}.{field}", inside)
         visit(node.get("items"), f"{place}[]", inside)
         visit(node.get("additionalProperties"), f"{place}.<name>", inside)
         visit(node.get("propertyNames"), f"{place} (keys)", inside)

@@ -112,18 +112,17 @@ def live_value(
     row: KindSpec,
     key: str,
     live: Mapping[str, T],
-    formers: list[Formers] | None = None,
+    formers: list[Formers],
 ) -> T | None:
     """What a reader looks at for the entry keyed `key`: the live object of that key, else
     the one live object its former keys name (None: neither, or several). `formers`:
-    `formers_of(desired, row)`, when a reader asks for every entry (found once, not per
-    entry: issue 25)."""
+    `formers_of(desired, row)`, found once by the reader for every entry, not per entry."""
     normal = row.normalise(key, desired.settings.employee_key)
     if normal is None:
         return None
     if normal in live:
         return live[normal]
-    for entry in formers_of(desired, row) if formers is None else formers:
+    for entry in formers:
         if entry.normal == normal:
             matched = live_match(entry, live.keys())
             return live[matched[0]] if len(matched) == 1 else None

@@ -55,6 +55,16 @@ RENAMES = [
         ],
     ),
     (
+        "another employee's id, the employee key compared as written",
+        "settings:\n  employee_key: employee_id\nworkspace:\n  employees:\n"
+        "    - employee_id: E1\n      previously: [E2]\n    - employee_id: E2\n",
+        [
+            "6:20: former key 'E2' is the key of another entry (employee 'E2'): a chain or a "
+            "swap of keys cannot be applied in one plan; rename one step at a time "
+            "(docs/renaming.md)"
+        ],
+    ),
+    (
         "an asset's own serial number",
         "assets:\n  - serial_number: S1\n    previously: [s1]\n",
         ["3:18: former key 's1' is this asset's own key"],
@@ -213,8 +223,8 @@ def test_an_error_while_reading_is_a_refusal(
 
 
 # `live_value` (manifest/renames.py), what a reader looks at for an entry: the live object of its
-# key, else the one live object its former keys name, found by itself when the reader does not
-# hand it the entries' former keys (the readers of companies and users do, once for every entry).
+# key, else the one live object its former keys name (the reader hands it the entries' former
+# keys, found once for every entry).
 
 MANIFEST = """\
 companies:
@@ -231,14 +241,26 @@ def test_an_entry_stands_for_the_live_object_of_its_one_live_former_key() -> Non
     row = spec("companies")
     live = {"acme": "live Acme", "initech": "live Initech", "initrode": "live Initrode"}
     formers = formers_of(desired, row)
-    for given in (None, formers):
-        assert live_value(desired, row, "Acme Group", live, given) == "live Acme"
-        assert live_value(desired, row, " acme group ", live, given) == "live Acme"
-        # its own key is live: that one, not the former key's
-        assert live_value(desired, row, "Initech", live, given) == "live Initech"
-        # no former key, and its key not live
-        assert live_value(desired, row, "Globex", live, given) is None
+    assert live_value(desired, row, "Acme Group", live, formers) == "live Acme"
+    assert live_value(desired, row, " acme group ", live, formers) == "live Acme"
+    # its own key is live: that one, not the former key's
+    assert live_value(desired, row, "Initech", live, formers) == "live Initech"
+    # no former key, and its key not live
+    assert live_value(desired, row, "Globex", live, formers) is None
     # two of its former keys are live: which one it is cannot be told
     both = {"acme": "live Acme", "acme ltd": "live ACME Ltd"}
-    assert live_value(desired, row, "Acme Group", both) is None
-    assert live_value(desired, row, "", live) is None
+    assert live_value(desired, row, "Acme Group", both, formers) is None
+    assert live_value(desired, row, "", live, formers) is None
+
+
+def test_under_an_employee_key_other_than_e_mail_an_employee_is_looked_up_as_written() -> None:
+    desired = load_manifest_text(
+        "settings: {employee_key: employeeId}\n"
+        "workspace:\n  employees:\n    - {employeeId: E5, previously: [E1], email: e5@acme.com}\n"
+    )
+    row = spec("workspace.employees")
+    formers = formers_of(desired, row)
+    assert live_value(desired, row, "E5", {"E5": "live E5"}, formers) == "live E5"
+    assert live_value(desired, row, "E5", {"E1": "live E1"}, formers) == "live E1"
+    # the same ids in another case are other employees
+    assert live_value(desired, row, "E5", {"e5": "live e5", "e1": "live e1"}, formers) is None

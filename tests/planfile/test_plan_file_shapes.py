@@ -270,6 +270,11 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
         ["changes[0].operations[0].params: expected an object, found a list"],
     ),
     (
+        "operation without params",
+        _delete("changes[0].operations[0].params"),
+        ["changes[0].operations[0].params: missing"],
+    ),
+    (
         "idempotent",
         _set("changes[0].operations[0].idempotent", "no"),
         ["changes[0].operations[0].idempotent: expected true or false, found a string"],
@@ -408,6 +413,14 @@ REFUSED: list[tuple[str, Callable[[dict[str, Any]], None], list[str]]] = [
         [
             "changes[2].kind: expected a string, found a boolean",
             'changes[2].address: "users[\\"gone\\"]" is not the address of kind "" and key "gone"',
+        ],
+    ),
+    (
+        "a number for a key",
+        _set("changes[2].key", 5),
+        [
+            "changes[2].key: expected a string, found a number",
+            'changes[2].address: "users[\\"gone\\"]" is not the address of kind "users" and key ""',
         ],
     ),
     (
