@@ -30,7 +30,7 @@ from reconciler.clients import (
 from reconciler.clients.base import new_http_client
 from reconciler.clients.sender import Sender
 from reconciler.errors import TransportFailure
-from tests.clients.conftest import Sleeper
+from tests.clients.conftest import Sleeper, client_over
 from tests.clients.test_retries import scripted
 from tests.sandbox.conftest import FakeClock
 
@@ -43,7 +43,7 @@ async def test_429s_in_a_row_as_the_window_frees_wait_growing_probing_steps() ->
     limited = httpx.Response(429, text="API rate limit exceeded")
     transport, seen = scripted(httpx.Response(200, json=[]), limited, limited, limited, limited)
     retry = RetryPolicy(sleep=sleeper, clock=clock, rate_window=60.0, rate_margin=0.0)
-    async with client_of(transport, retry) as client:
+    async with client_over(transport, retry) as client:
         await client.companies()
         clock.advance(59.9)
         assert await client.companies() == []
@@ -53,7 +53,7 @@ async def test_429s_in_a_row_as_the_window_frees_wait_growing_probing_steps() ->
 
 async def test_a_request_made_after_halt_is_never_sent() -> None:
     transport, seen = scripted()
-    async with client_of(transport, RetryPolicy(sleep=Sleeper())) as client:
+    async with client_over(transport, RetryPolicy(sleep=Sleeper())) as client:
         await client.companies()
         client.halt()
         with warnings.catch_warnings(record=True) as caught:
@@ -84,7 +84,7 @@ async def test_a_request_waiting_for_a_free_slot_when_halted_is_never_sent() -> 
     release = asyncio.Event()
     seen: list[str] = []
     retry = RetryPolicy(sleep=Sleeper())
-    async with client_of(companies_held(release, seen), retry, max_concurrency=1) as client:
+    async with client_over(companies_held(release, seen), retry, max_concurrency=1) as client:
         await client.authenticate()
         first = asyncio.create_task(client.companies())
         second = asyncio.create_task(client.departments())
@@ -105,7 +105,7 @@ async def test_a_request_made_after_halt_gives_up_at_once_while_every_slot_is_bu
     release = asyncio.Event()
     seen: list[str] = []
     retry = RetryPolicy(sleep=Sleeper())
-    async with client_of(companies_held(release, seen), retry, max_concurrency=1) as client:
+    async with client_over(companies_held(release, seen), retry, max_concurrency=1) as client:
         await client.authenticate()
         first = asyncio.create_task(client.companies())
         while "/api/Companies" not in seen:
@@ -145,7 +145,7 @@ async def test_a_write_answered_after_halt_gives_up_without_waiting_to_send_it_a
         return answer
 
     sleeper = Sleeper()
-    async with client_of(httpx.MockTransport(handler), RetryPolicy(sleep=sleeper)) as client:
+    async with client_over(httpx.MockTransport(handler), RetryPolicy(sleep=sleeper)) as client:
         await client.authenticate()
         update = asyncio.create_task(
             client.request("POST", "UpdateCompany", {"id": 1}, write=True, idempotent=True)
@@ -192,23 +192,10 @@ async def test_each_answer_is_logged_at_debug_with_its_status(
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="reconciler.clients")
     transport, _ = scripted(httpx.Response(200, json=[]))
-    async with client_of(transport, RetryPolicy(sleep=Sleeper())) as client:
+    async with client_over(transport, RetryPolicy(sleep=Sleeper())) as client:
         await client.companies()
     said = [r.getMessage() for r in caplog.records if r.name == "reconciler.clients"]
     assert said == ["POST /api/Authorization -> 200", "GET /api/Companies -> 200"]
-
-
-def client_of(
-    transport: httpx.MockTransport, retry: RetryPolicy, max_concurrency: int = 6
-) -> HelpdeskClient:
-    return HelpdeskClient(
-        "http://h",
-        BasicAuth("admin", "pw"),
-        transport=transport,
-        limits=RateLimits(general=0, search=0),
-        retry=retry,
-        max_concurrency=max_concurrency,
-    )
 
 
 async def test_a_429_as_the_window_frees_waits_the_first_probing_step() -> None:
@@ -217,7 +204,7 @@ async def test_a_429_as_the_window_frees_waits_the_first_probing_step() -> None:
     limited = httpx.Response(429, text="API rate limit exceeded")
     transport, _ = scripted(httpx.Response(200, json=[]), limited)
     retry = RetryPolicy(sleep=sleeper, clock=clock, rate_window=60.0, rate_margin=0.0)
-    async with client_of(transport, retry) as client:
+    async with client_over(transport, retry) as client:
         await client.companies()  # the first call of the window (with the Authorization)
         clock.advance(59.5)
         assert await client.companies() == []  # 429: half a second of the window left
@@ -243,7 +230,7 @@ async def test_each_429_wait_is_told_to_the_progress_observer_and_logged(
     limited = httpx.Response(429, headers={"Retry-After": "7"}, text="slow down")
     transport, _ = scripted(limited, limited)
     observer = Waits()
-    async with client_of(transport, RetryPolicy(sleep=sleeper)) as client:
+    async with client_over(transport, RetryPolicy(sleep=sleeper)) as client:
         with activity.observing(observer):
             assert await client.companies() == []
     assert observer.waits == [(7.0, activity.THROTTLED)] * 2
@@ -312,7 +299,7 @@ async def test_a_429_answered_after_a_whole_window_waits_a_whole_window() -> Non
         return httpx.Response(200, json=[])
 
     retry = RetryPolicy(sleep=sleeper, clock=clock, rate_window=60.0, rate_margin=0.0)
-    async with client_of(httpx.MockTransport(handler), retry) as client:
+    async with client_over(httpx.MockTransport(handler), retry) as client:
         assert await client.companies() == []
     assert sleeper.waits == [60.0]
 
@@ -325,7 +312,7 @@ async def test_each_retry_after_a_failure_is_logged_with_its_wait_and_attempt(
     busy = httpx.Response(503, json={"message": "busy"})
     transport, _ = scripted(busy, busy)
     retry = RetryPolicy(sleep=sleeper, backoff_base=2.0, jitter=lambda: 0.0, max_attempts=4)
-    async with client_of(transport, retry) as client:
+    async with client_over(transport, retry) as client:
         assert await client.companies() == []
     said = [r.getMessage() for r in caplog.records if "retrying" in r.getMessage()]
     assert said == [
@@ -406,7 +393,7 @@ async def test_a_429_a_whole_window_after_the_only_call_waits_a_whole_window() -
         return httpx.Response(200, json=[])
 
     retry = RetryPolicy(sleep=sleeper, clock=clock, rate_window=60.0, rate_margin=0.0)
-    async with client_of(httpx.MockTransport(handler), retry) as client:
+    async with client_over(httpx.MockTransport(handler), retry) as client:
         assert await client.companies() == []
     assert sleeper.waits == [60.0]
 
@@ -418,7 +405,7 @@ async def test_a_transport_error_without_words_is_named_by_its_type_alone() -> N
         raise httpx.ReadError(" ", request=request)  # a blank text, as some errors have
 
     retry = RetryPolicy(sleep=Sleeper(), max_attempts=2)
-    async with client_of(httpx.MockTransport(handler), retry) as client:
+    async with client_over(httpx.MockTransport(handler), retry) as client:
         with pytest.raises(TransportFailure) as caught:
             await client.companies()
     assert str(caught.value) == (
