@@ -43,3 +43,27 @@ def test_a_full_read_reads_each_objects_values_once() -> None:
         "UserCustomFields?id=11",
     ]
     assert live.keys("companies") == {"acme corp", "globex"}
+
+
+def test_a_prune_under_ownership_reads_a_renamed_companys_values_once() -> None:
+    # Every unlisted company's marker is read for the prune; `Acme Corp`, which the entry
+    # `Acme` names by its former name, is not unlisted: its values are read for the entry.
+    desired = DesiredState.from_manifest(
+        Manifest.model_validate(
+            {
+                "settings": {
+                    "prune": ["companies"],
+                    "ownership": {"custom_field": "Tier", "value": "reconciler"},
+                },
+                "companies": [{"name": "Acme", "previously": ["Acme Corp"]}],
+            }
+        )
+    )
+    client = SnapshotClient(HELPDESK)
+    live = asyncio.run(
+        read_live(desired, RESOURCES, helpdesk=client, prune=frozenset({"companies"}))
+    )
+    value_reads = sorted(r for r in client.reads if "CustomFields?id=" in r)
+    assert value_reads == ["CompanyCustomFields?id=1", "CompanyCustomFields?id=2"]
+    companies = live.kinds["companies"].by_key
+    assert companies["acme corp"].custom_values == ({"FieldID": 9, "Value": "Gold"},)
