@@ -434,6 +434,59 @@ async def test_a_429_on_a_search_waits_for_the_window_of_the_first_search() -> N
     assert seen.count("GET /api/Search") == 2
 
 
+async def test_a_429_on_a_search_is_measured_from_the_first_search_of_the_window() -> None:
+    clock = FakeClock()
+    sleeper = Sleeper(clock)
+    limited = httpx.Response(429, text="API rate limit exceeded")
+    transport, _ = scripted(httpx.Response(200, json=[]), limited)
+    async with client_over(
+        transport, RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0)
+    ) as client:
+        await client.request("GET", "Search", {"q": "x"}, write=False)  # at 0 s
+        clock.advance(30)
+        await client.request("GET", "Search", {"q": "y"}, write=False)  # 429 at 30 s
+    assert sleeper.waits == [30.0]  # a minute after the search at 0 s
+
+
+async def test_a_429_without_retry_after_waits_for_the_window_widened_by_its_margin() -> None:
+    clock = FakeClock()
+    sleeper = Sleeper(clock)
+    limited = httpx.Response(429, text="API rate limit exceeded")
+    transport, _ = scripted(httpx.Response(200, json=[]), limited)
+    async with client_over(
+        transport, RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.5)
+    ) as client:
+        await client.companies()  # at 0 s: still in the widened window (90 s) at 50 s
+        clock.advance(50)
+        await client.companies()  # 429 at 50 s
+    assert sleeper.waits == [40.0]  # 90 s after the call at 0 s
+
+
+async def test_a_429_is_measured_from_when_calls_started_not_when_they_were_answered() -> None:
+    clock = FakeClock()
+    sleeper = Sleeper(clock)
+    answers = [httpx.Response(200, json=[]), "slow 429", httpx.Response(429)]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json=USER)
+        answer = answers.pop(0) if answers else httpx.Response(200, json=[])
+        if isinstance(answer, str):
+            clock.advance(50)  # the answer takes 50 s to come
+            return httpx.Response(429)
+        return answer
+
+    async with client_over(
+        httpx.MockTransport(handler), RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0)
+    ) as client:
+        await client.companies()  # started at 0 s
+        clock.advance(20)
+        await client.companies()  # started at 20 s, answered 429 at 70 s, then at 80 s
+    # At 70 s the window's first call is the one at 20 s: 10 s more. At 80 s it is the
+    # retry that started at 80 s: a whole minute.
+    assert sleeper.waits == [10.0, 60.0]
+
+
 def test_a_retry_after_date_is_measured_from_the_current_time() -> None:
     def answer(when: datetime) -> httpx.Response:
         return httpx.Response(429, headers={"Retry-After": format_datetime(when, usegmt=True)})

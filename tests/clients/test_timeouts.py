@@ -5,6 +5,9 @@ request that times out names the bound of the answer, when there is one."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+
 import httpx
 import pytest
 
@@ -103,4 +106,30 @@ async def test_a_timeout_names_the_bound_of_the_answer_when_there_is_one(
     assert str(caught.value) == (
         "GET /api/Companies: no usable answer from h:80 after 2 attempts (last: ReadTimeout: "
         f"no answer within the timeout {said})"
+    )
+
+
+async def test_an_answer_that_trickles_in_past_the_timeout_is_a_timeout() -> None:
+    # Each chunk comes well within the timeout, the whole answer does not: the bound is
+    # on the whole answer.
+    async def trickle() -> AsyncIterator[bytes]:
+        yield b"["
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            yield b" "
+        yield b"]"
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/Authorization"):
+            return httpx.Response(200, json={"UserID": 1})
+        return httpx.Response(200, content=trickle())
+
+    async with client_over(
+        httpx.MockTransport(handler), RetryPolicy(sleep=Sleeper(), max_attempts=2), timeout=0.2
+    ) as client:
+        with pytest.raises(TransportFailure) as caught:
+            await client.companies()
+    assert str(caught.value) == (
+        "GET /api/Companies: no usable answer from h:80 after 2 attempts (last: ReadTimeout: "
+        "no answer within the timeout (0.2 s, --timeout SECONDS))"
     )
