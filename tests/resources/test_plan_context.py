@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from reconciler.kinds.companies.reader import LiveCompanies
 from reconciler.kinds.employees.reader import LiveEmployees
 from reconciler.kinds.register import RESOURCES
 from reconciler.live import read_live
@@ -75,6 +76,16 @@ def test_a_kind_whose_live_state_has_no_ids_by_name_resolves_only_to_creates() -
     ctx.will_create("departments", "Legal")
     assert ctx.resolve("departments", "legal") == Ref('departments["Legal"]')
     assert ctx.resolve("assets", "SN-1") is None  # a kind this run did not read
+
+
+def test_a_kinds_live_state_is_given_only_as_the_type_asked_for() -> None:
+    # A kind's planner asks for its own reader's type: a live state of another type (an
+    # embedding program's, say) is not taken for it.
+    ctx = context()
+    companies = ctx.live_of("companies", LiveCompanies)
+    assert companies is ctx.live["companies"]
+    assert ctx.live_of("companies", LiveEmployees) is None
+    assert ctx.live_of("assets", LiveCompanies) is None  # not read
 
 
 def test_the_names_offered_for_an_unknown_reference() -> None:
