@@ -251,7 +251,7 @@ class Sender:
         if call.failures >= policy.max_attempts or now - call.first_failure >= policy.retry_for:
             raise call.error(
                 f"no usable answer from {host_and_port(request.url)} after {call.failures} "
-                f"attempts (last: {what})",
+                f"attempt{'s' if call.failures > 1 else ''} (last: {what})",
             ) from None
         wait = policy.backoff(call.failures)
         log.info(

@@ -527,6 +527,18 @@ def test_one_attempt_is_a_policy_and_none_is_refused() -> None:
         RetryPolicy(max_attempts=0)
 
 
+async def test_a_policy_of_one_attempt_gives_up_after_it() -> None:
+    transport, seen = scripted(httpx.ReadError)
+    async with client_over(transport, RetryPolicy(sleep=Sleeper(), max_attempts=1)) as client:
+        with pytest.raises(TransportFailure) as caught:
+            await client.companies()
+    assert str(caught.value) == (
+        "GET /api/Companies: no usable answer from h:80 after 1 attempt (last: ReadError: "
+        "injected)"
+    )
+    assert seen == ["POST /api/Authorization", "GET /api/Companies"]
+
+
 @pytest.mark.parametrize(
     ("age", "probe", "wait"),
     [(0.0, 1, 61.2), (60.0, 1, 1.2), (61.0, 1, 1.0), (61.0, 3, 4.0), (0.0, 9, 61.2)],
