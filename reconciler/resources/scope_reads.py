@@ -116,8 +116,9 @@ def scope_warnings(desired: DesiredState, live: Mapping[str, Any]) -> list[Diagn
     found = []
     for kind in Kind:
         scope = desired.settings.scope.of(kind.value)
-        for target in _filters(kind.value) if scope is not None else ():
+        for target in _filters(kind.value):
             known = live.get(target)
+            # No scope of the kind (None) names nothing, as an empty filter does.
             for index, name in enumerate(getattr(scope, target, None) or ()):
                 if known is not None and _id(known, name) is None:
                     found.append(
