@@ -29,7 +29,6 @@ __all__ = ["Formers", "formers_of", "live_match", "live_value", "rename_conflict
 class Formers:
     """One entry's former keys: as written, and normalised (the kind's key form)."""
 
-    kind: Kind
     key: str  # the entry's key as written
     normal: str  # the entry's key normalised
     written: tuple[str, ...]
@@ -47,7 +46,7 @@ def formers_of(desired: DesiredState, row: KindSpec) -> list[Formers]:
         normal = row.normalise(key, employee_key)
         if written and normal is not None:
             normals = tuple(row.normalise(w, employee_key) for w in written)
-            found.append(Formers(row.kind, key.strip(), normal, written, normals))
+            found.append(Formers(key.strip(), normal, written, normals))
     return found
 
 

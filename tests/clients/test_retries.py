@@ -533,8 +533,7 @@ async def test_a_policy_of_one_attempt_gives_up_after_it() -> None:
         with pytest.raises(TransportFailure) as caught:
             await client.companies()
     assert str(caught.value) == (
-        "GET /api/Companies: no usable answer from h:80 after 1 attempt (last: ReadError: "
-        "injected)"
+        "GET /api/Companies: no usable answer from h:80 after 1 attempt (last: ReadError: injected)"
     )
     assert seen == ["POST /api/Authorization", "GET /api/Companies"]
 

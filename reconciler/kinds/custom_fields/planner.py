@@ -25,7 +25,6 @@ from reconciler.kinds.custom_fields.reader import (
     DROPDOWN,
     KIND,
     KIND_OF_USAGE,
-    USAGE,
     CustomFieldCatalogue,
     FieldDefinition,
     desired_usages,
@@ -211,17 +210,15 @@ def _unknown(name: str, known: list[str], address: str, where: str | None) -> Di
 def told_once(diagnostics: Sequence[Diagnostic], live: Mapping[str, Any]) -> list[Diagnostic]:
     """`diagnostics`, the errors of fields a kind without any defined replaced by one per
     kind, where the first of them was."""
-    catalogue = live.get(KIND)
-    if not isinstance(catalogue, CustomFieldCatalogue):
+    if not isinstance(live.get(KIND), CustomFieldCatalogue):
         return list(diagnostics)
-    bare = {kind for kind, usage in USAGE.items() if not catalogue.by_usage.get(usage)}
     missing: dict[str, dict[str, int]] = {}  # kind -> field -> how many values
     out: list[Diagnostic] = []
     first: dict[str, int] = {}  # kind -> where its one error goes in `out`
     spellings: dict[str, str] = {}  # a field's normalised name -> its first spelling
     for found in diagnostics:
         kind, _ = split_address(found.address or "")
-        name = _field(found) if kind in bare else None
+        name = _field(found)  # only a kind without fields has the bare error (`_unknown`)
         if name is None:
             out.append(found)
             continue
