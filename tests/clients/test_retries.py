@@ -397,6 +397,15 @@ def test_retry_after_forms() -> None:
     ]
 
 
+def limited_once() -> tuple[FakeClock, Sleeper, httpx.MockTransport, list[str]]:
+    """A fake clock, a sleep that moves it, and a transport that answers one call, then a
+    `429` without `Retry-After`, then `[]`."""
+    clock = FakeClock()
+    limited = httpx.Response(429, text="API rate limit exceeded")
+    transport, seen = scripted(httpx.Response(200, json=[]), limited)
+    return clock, Sleeper(clock), transport, seen
+
+
 async def test_429_without_retry_after_waits_for_the_window_of_the_first_call() -> None:
     clock = FakeClock()
     sleeper = Sleeper(clock)
@@ -420,10 +429,7 @@ async def test_429_without_retry_after_waits_for_the_window_of_the_first_call() 
 async def test_a_429_on_a_search_waits_for_the_window_of_the_first_search() -> None:
     """Searches have a rate budget of their own: a `429` without `Retry-After` on one is
     waited out from this client's first search in the window, not from its first call."""
-    clock = FakeClock()
-    sleeper = Sleeper(clock)
-    limited = httpx.Response(429, text="API rate limit exceeded")
-    transport, seen = scripted(httpx.Response(200, json=[]), limited)
+    clock, sleeper, transport, seen = limited_once()
     async with client_over(
         transport, RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0)
     ) as client:
@@ -435,10 +441,7 @@ async def test_a_429_on_a_search_waits_for_the_window_of_the_first_search() -> N
 
 
 async def test_a_429_on_a_search_is_measured_from_the_first_search_of_the_window() -> None:
-    clock = FakeClock()
-    sleeper = Sleeper(clock)
-    limited = httpx.Response(429, text="API rate limit exceeded")
-    transport, _ = scripted(httpx.Response(200, json=[]), limited)
+    clock, sleeper, transport, _ = limited_once()
     async with client_over(
         transport, RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.0)
     ) as client:
@@ -449,10 +452,7 @@ async def test_a_429_on_a_search_is_measured_from_the_first_search_of_the_window
 
 
 async def test_a_429_without_retry_after_waits_for_the_window_widened_by_its_margin() -> None:
-    clock = FakeClock()
-    sleeper = Sleeper(clock)
-    limited = httpx.Response(429, text="API rate limit exceeded")
-    transport, _ = scripted(httpx.Response(200, json=[]), limited)
+    clock, sleeper, transport, _ = limited_once()
     async with client_over(
         transport, RetryPolicy(sleep=sleeper, clock=clock, rate_margin=0.5)
     ) as client:
